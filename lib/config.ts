@@ -1,0 +1,205 @@
+/**
+ * All configuration in one validated place (after Miniflux's config table): every setting has its
+ * environment variable, its default and its validator. Values come from, in increasing priority,
+ * the defaults, an optional JSON config file (QUIN_CONFIG, else ./quin.config.json when present),
+ * and the environment. Invalid configuration fails at start with a message naming the setting.
+ *
+ * Sections own their settings; each component reads only what it needs from `Config`.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { createError } from './errors';
+
+const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])]).transform((v) =>
+  typeof v === 'boolean' ? v : ['true', '1', 'yes'].includes(v),
+);
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
+const num = (min: number, max = Number.POSITIVE_INFINITY) => z.coerce.number().min(min).max(max);
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+const url = z.string().url();
+
+interface Setting<T extends z.ZodType = z.ZodType> {
+  env: string;
+  default: unknown;
+  schema: T;
+  doc: string;
+  section: string;
+}
+
+function s<T extends z.ZodType>(section: string, env: string, def: unknown, schema: T, doc: string): Setting<T> {
+  return { env, default: def, schema, doc, section };
+}
+
+/** The table. Key = name in the config file and in `Config`. */
+export const SETTINGS = {
+  // --- general -----------------------------------------------------------------------------
+  dataDir: s('general', 'QUIN_DATA_DIR', './data', z.string().min(1), 'Directory for the database, indexes and other state.'),
+  databaseUrl: s(
+    'general',
+    'DATABASE_URL',
+    undefined,
+    optionalString.refine((v) => v === undefined || /^(file:|postgres(ql)?:\/\/)/.test(v), 'must start with file: or postgres://'),
+    'Database: `file:/path/quin.db` (SQLite, default `<dataDir>/quin.db`) or `postgres://user:pass@host/db`.',
+  ),
+  logLevel: s('general', 'QUIN_LOG_LEVEL', 'info', z.enum(['debug', 'info', 'warn', 'error', 'silent']), 'Log level.'),
+  cacheDir: s(
+    'general',
+    'QUIN_CACHE_DIR',
+    path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'quin'),
+    z.string().min(1),
+    'Cache shared across data directories (sentence embeddings keyed by content hash).',
+  ),
+
+  // --- crawler -----------------------------------------------------------------------------
+  contactUrl: s('crawler', 'QUIN_CONTACT_URL', 'https://github.com/quin-news/quin#crawler', url, 'Contact URL put in the crawler User-Agent.'),
+  userAgent: s('crawler', 'QUIN_USER_AGENT', undefined, optionalString, 'Full User-Agent override (default `QuinBot/<version> (+<contactUrl>)`).'),
+  allowPrivateHosts: s('crawler', 'QUIN_ALLOW_PRIVATE_HOSTS', false, bool, 'Allow fetching private, loopback and link-local addresses (tests only).'),
+  crawlConcurrency: s('crawler', 'QUIN_CRAWL_CONCURRENCY', 4, int(1, 64), 'Global limit of requests in flight.'),
+  hostDelayMs: s('crawler', 'QUIN_HOST_DELAY_MS', 1000, int(0), 'Minimum delay between two requests to the same host.'),
+  connectTimeoutMs: s('crawler', 'QUIN_CONNECT_TIMEOUT_MS', 10_000, int(100), 'TCP/TLS connect timeout.'),
+  fetchTimeoutMs: s('crawler', 'QUIN_FETCH_TIMEOUT_MS', 30_000, int(100), 'Total timeout of one request, body included.'),
+  maxResponseBytes: s('crawler', 'QUIN_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, int(1024), 'Response size cap (after decompression).'),
+  maxRedirects: s('crawler', 'QUIN_MAX_REDIRECTS', 5, int(0, 20), 'Redirects followed per request.'),
+  feedIntervalMinutes: s('crawler', 'QUIN_FEED_INTERVAL_MINUTES', 60, int(1), 'Default polling interval of a new feed.'),
+  backoffMaxMinutes: s('crawler', 'QUIN_BACKOFF_MAX_MINUTES', 24 * 60, int(1), 'Cap of the exponential backoff of a failing feed.'),
+  brokenAfterFailures: s('crawler', 'QUIN_BROKEN_AFTER_FAILURES', 5, int(1), 'Consecutive failures after which a feed is marked broken (it is still retried).'),
+  maxArticlesPerFeedRun: s('crawler', 'QUIN_MAX_ARTICLES_PER_RUN', 50, int(1), 'New items fetched per feed per check.'),
+  snippetSentences: s('crawler', 'QUIN_SNIPPET_SENTENCES', 5, int(1, 50), 'Sentences per snippet window.'),
+  snippetStride: s('crawler', 'QUIN_SNIPPET_STRIDE', 3, int(1, 50), 'Sentences between the starts of two windows.'),
+  snippetMinChars: s('crawler', 'QUIN_SNIPPET_MIN_CHARS', 40, int(0), 'Windows shorter than this are dropped.'),
+
+  // --- indexer -----------------------------------------------------------------------------
+  elasticsearchUrl: s('indexer', 'ELASTICSEARCH_URL', undefined, optionalString, 'Use Elasticsearch for BM25 instead of SQLite FTS5.'),
+  elasticsearchIndex: s('indexer', 'QUIN_ES_INDEX', 'quin-snippets', z.string().regex(/^[a-z0-9][a-z0-9_-]*$/), 'Elasticsearch index name.'),
+  encoder: s('indexer', 'QUIN_ENCODER', 'use-lite', z.enum(['use-lite', 'onnx']), 'Sentence encoder: Universal Sentence Encoder Lite (npm) or an ONNX model folder.'),
+  encoderModel: s('indexer', 'QUIN_ENCODER_MODEL', undefined, optionalString, 'ONNX sentence-transformers folder (model.onnx, tokenizer.json, config.json) for QUIN_ENCODER=onnx.'),
+  faissFactory: s('indexer', 'QUIN_FAISS_FACTORY', 'auto', z.string().min(1), 'FAISS index: `auto` (exact below the threshold, HNSW above) or any factory string.'),
+  faissExactMax: s('indexer', 'QUIN_FAISS_EXACT_MAX', 200_000, int(0), 'Largest corpus indexed exactly when the factory is `auto`.'),
+  indexBatchSize: s('indexer', 'QUIN_INDEX_BATCH', 512, int(1), 'Snippets per indexing batch (one checkpoint per batch).'),
+
+  // --- ranking -----------------------------------------------------------------------------
+  retrieveK: s('ranking', 'QUIN_RETRIEVE_K', 500, int(1, 5000), 'Candidates taken from each index.'),
+  fusion: s('ranking', 'QUIN_FUSION', 'score', z.enum(['rrf', 'score']), 'Fusion of BM25 and dense runs.'),
+  rrfK: s('ranking', 'QUIN_RRF_K', 60, int(1), 'k of Reciprocal Rank Fusion.'),
+  halfLifeDays: s('ranking', 'QUIN_HALF_LIFE_DAYS', 365, z.union([z.literal('off'), z.literal('Infinity'), num(0.001)]).transform((v) => (v === 'off' || v === 'Infinity' ? Infinity : Number(v))), 'Half-life of the time decay in days (`off` disables it).'),
+  maxQueryChars: s('ranking', 'QUIN_MAX_QUERY_CHARS', 1000, int(10), 'Longest accepted query.'),
+  perArticleLimit: s('ranking', 'QUIN_PER_ARTICLE', 1, int(0), 'Results per article on a page (0 = no de-duplication).'),
+
+  // --- models ------------------------------------------------------------------------------
+  rerankerModel: s('models', 'QUIN_RERANKER_MODEL', undefined, optionalString, 'Reranker model folder (Hugging Face ONNX layout); `none` disables.'),
+  nliModel: s('models', 'QUIN_NLI_MODEL', undefined, optionalString, 'NLI model folder (Hugging Face ONNX layout); `none` disables.'),
+  modelsDir: s('models', 'QUIN_MODELS_DIR', './models', z.string().min(1), 'Where `quin models pull` puts downloaded models.'),
+  ortThreads: s('models', 'QUIN_ORT_THREADS', 0, int(0, 256), 'onnxruntime intra-op threads (0 = runtime default).'),
+  ortProvider: s('models', 'QUIN_ORT_PROVIDER', 'cpu', z.enum(['cpu', 'cuda']), 'onnxruntime execution provider.'),
+  hfEndpoint: s('models', 'HF_ENDPOINT', 'https://huggingface.co', url, 'Hugging Face hub endpoint for `quin models pull`.'),
+
+  // --- web ---------------------------------------------------------------------------------
+  host: s('web', 'HOST', '127.0.0.1', z.string().min(1), 'Address the web server listens on.'),
+  port: s('web', 'PORT', 3000, int(1, 65535), 'Port the web server listens on.'),
+  adminUser: s('web', 'QUIN_ADMIN_USER', 'admin', z.string().min(1), 'Admin user name.'),
+  adminPasswordHash: s('web', 'QUIN_ADMIN_PASSWORD_HASH', undefined, optionalString, 'scrypt hash of the admin password (`quin admin hash-password`).'),
+  sessionSecret: s('web', 'QUIN_SESSION_SECRET', undefined, optionalString, 'Secret that signs session cookies (generated into the data dir when unset).'),
+  searchRateLimit: s('web', 'QUIN_SEARCH_RATE_LIMIT', 60, int(1), 'Searches per minute per client.'),
+  seedFeeds: s('web', 'QUIN_SEED_FEEDS', true, bool, 'Seed the default feed list on first start.'),
+} satisfies Record<string, Setting>;
+
+type Settings = typeof SETTINGS;
+export type Config = { [K in keyof Settings]: z.output<Settings[K]['schema']> } & {
+  /** Resolved: absolute data dir and database URL. */
+  databaseUrlResolved: string;
+  databaseProvider: 'sqlite' | 'postgres';
+};
+
+export interface LoadConfigOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Explicit values (highest priority), e.g. from CLI flags or tests. */
+  overrides?: Partial<Record<keyof Settings, unknown>>;
+  configFile?: string | null;
+  cwd?: string;
+}
+
+function readConfigFile(file: string | null | undefined, env: NodeJS.ProcessEnv, cwd: string): Record<string, unknown> {
+  const explicit = file ?? env.QUIN_CONFIG;
+  const candidate = explicit ?? path.join(cwd, 'quin.config.json');
+  if (!fs.existsSync(candidate)) {
+    if (explicit) throw createError('CONFIG_INVALID', `QUIN_CONFIG: config file ${candidate} does not exist`);
+    return {};
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(candidate, 'utf8'));
+  } catch (e) {
+    throw createError('CONFIG_INVALID', `QUIN_CONFIG: ${candidate} is not valid JSON (${(e as Error).message})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw createError('CONFIG_INVALID', `QUIN_CONFIG: ${candidate} must hold a JSON object`);
+  }
+  for (const key of Object.keys(parsed)) {
+    if (!(key in SETTINGS)) throw createError('CONFIG_INVALID', `QUIN_CONFIG: unknown setting "${key}" in ${candidate}`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+export function loadConfig(opts: LoadConfigOptions = {}): Config {
+  const env = opts.env ?? process.env;
+  const cwd = opts.cwd ?? process.cwd();
+  const file = readConfigFile(opts.configFile, env, cwd);
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [key, setting] of Object.entries(SETTINGS) as [keyof Settings, Setting][]) {
+    let raw: unknown = setting.default;
+    let origin = 'default';
+    if (key in file) [raw, origin] = [file[key], `config file key "${key}"`];
+    const fromEnv = env[setting.env];
+    if (fromEnv !== undefined && fromEnv !== '') [raw, origin] = [fromEnv, setting.env];
+    if (opts.overrides && key in opts.overrides && opts.overrides[key] !== undefined) [raw, origin] = [opts.overrides[key], `option ${key}`];
+    const parsed = setting.schema.safeParse(raw);
+    if (!parsed.success) {
+      const why = parsed.error.issues.map((i) => i.message).join('; ');
+      problems.push(`${setting.env} (${origin}): ${why} (got ${JSON.stringify(raw)})`);
+      continue;
+    }
+    out[key] = parsed.data;
+  }
+  if (problems.length) throw createError('CONFIG_INVALID', `Invalid configuration:\n  ${problems.join('\n  ')}`);
+
+  const dataDir = path.resolve(cwd, out.dataDir as string);
+  out.dataDir = dataDir;
+  out.modelsDir = path.resolve(cwd, out.modelsDir as string);
+  out.cacheDir = path.resolve(cwd, out.cacheDir as string);
+  const dbUrl = (out.databaseUrl as string | undefined) ?? `file:${path.join(dataDir, 'quin.db')}`;
+  out.databaseUrlResolved = dbUrl.startsWith('file:') ? `file:${path.resolve(cwd, dbUrl.slice(5))}` : dbUrl;
+  out.databaseProvider = dbUrl.startsWith('file:') ? 'sqlite' : 'postgres';
+  return out as Config;
+}
+
+let cached: Config | undefined;
+/** Process-wide configuration, loaded once. */
+export function getConfig(): Config {
+  cached ??= loadConfig();
+  return cached;
+}
+/** For tests and commands that change the environment before use. */
+export function resetConfig(): void {
+  cached = undefined;
+}
+
+/** The configuration reference as a Markdown table (kept in the README; a test checks they agree). */
+export function configReferenceMarkdown(): string {
+  const rows = ['| Setting (env) | Config-file key | Default | Description |', '| --- | --- | --- | --- |'];
+  for (const [key, st] of Object.entries(SETTINGS) as [string, Setting][]) {
+    const def = key === 'cacheDir' ? '`~/.cache/quin`' : st.default === undefined ? '—' : `\`${String(st.default)}\``;
+    rows.push(`| \`${st.env}\` | \`${key}\` | ${def} | ${st.doc} |`);
+  }
+  return rows.join('\n');
+}
+
+/** SQLite file path of a `file:` database URL. */
+export function sqlitePath(config: Pick<Config, 'databaseUrlResolved'>): string {
+  return config.databaseUrlResolved.replace(/^file:/, '');
+}

@@ -1,0 +1,54 @@
+/**
+ * The database client: Prisma over better-sqlite3 (embedded default) or over pg (PostgreSQL), chosen
+ * by the database URL. Both generated clients come from the same schema, so they share one API; the
+ * SQLite client's types stand for both.
+ */
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { Config } from '../config';
+import { getConfig, sqlitePath } from '../config';
+import { PrismaClient as SqliteClient } from './generated/sqlite/client';
+import { PrismaClient as PostgresClient } from './generated/postgres/client';
+import { migrate } from './migrate';
+
+export type Db = SqliteClient;
+export type { Prisma } from './generated/sqlite/client';
+export type * as Models from './generated/sqlite/models';
+
+type DbConfig = Pick<Config, 'databaseProvider' | 'databaseUrlResolved'>;
+
+export function createDb(config: DbConfig): Db {
+  if (config.databaseProvider === 'sqlite') {
+    // busy timeout: a second process (worker, CLI) waits for the write lock instead of failing.
+    const adapter = new PrismaBetterSqlite3({ url: sqlitePath(config), timeout: 15_000 });
+    return new SqliteClient({ adapter });
+  }
+  const adapter = new PrismaPg({ connectionString: config.databaseUrlResolved, max: 10 });
+  return new PostgresClient({ adapter }) as unknown as Db;
+}
+
+let shared: { db: Db; key: string } | undefined;
+
+/** The process-wide client, created on first use after applying pending migrations. */
+export async function getDb(config: DbConfig = getConfig()): Promise<Db> {
+  const key = config.databaseUrlResolved;
+  if (shared && shared.key === key) return shared.db;
+  await migrate(config);
+  const db = createDb(config);
+  if (config.databaseProvider === 'sqlite') {
+    // WAL lets readers (the web server) run beside the writer (the crawler/indexer worker).
+    await db.$queryRawUnsafe('PRAGMA journal_mode = WAL');
+    await db.$executeRawUnsafe('PRAGMA foreign_keys = ON');
+  }
+  if (shared) await shared.db.$disconnect();
+  shared = { db, key };
+  return db;
+}
+
+export async function closeDb(): Promise<void> {
+  if (shared) {
+    const { db } = shared;
+    shared = undefined;
+    await db.$disconnect();
+  }
+}

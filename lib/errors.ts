@@ -1,0 +1,73 @@
+/**
+ * One typed catalogue of error codes (after Orama's errors.ts). Every failure the product reports to
+ * a user carries one of these codes, so the CLI, the API and the tests can tell failures apart
+ * without parsing messages.
+ */
+export const ERROR_CODES = {
+  CONFIG_INVALID: { status: 500, summary: 'invalid configuration' },
+  DB_UNAVAILABLE: { status: 503, summary: 'database unavailable' },
+  MIGRATION_FAILED: { status: 500, summary: 'database migration failed' },
+  NOT_FOUND: { status: 404, summary: 'not found' },
+  INVALID_INPUT: { status: 400, summary: 'invalid input' },
+  CONFLICT: { status: 409, summary: 'conflict' },
+  FEED_PARSE_ERROR: { status: 422, summary: 'the document is not a parsable feed' },
+  FETCH_FAILED: { status: 502, summary: 'fetch failed' },
+  FETCH_TIMEOUT: { status: 504, summary: 'fetch timed out' },
+  FETCH_TOO_LARGE: { status: 413, summary: 'response larger than the size cap' },
+  FETCH_BLOCKED: { status: 403, summary: 'address not allowed' },
+  FETCH_ROBOTS: { status: 403, summary: 'disallowed by robots.txt' },
+  FETCH_HTTP_STATUS: { status: 502, summary: 'unexpected HTTP status' },
+  FETCH_CONTENT_TYPE: { status: 415, summary: 'unexpected content type' },
+  FETCH_REDIRECTS: { status: 508, summary: 'too many redirects or a redirect loop' },
+  EXTRACTION_FAILED: { status: 422, summary: 'no article text could be extracted' },
+  QUERY_EMPTY: { status: 400, summary: 'the query is empty' },
+  QUERY_TOO_LONG: { status: 400, summary: 'the query is too long' },
+  QUERY_UNUSABLE: { status: 400, summary: 'the query has no searchable words' },
+  INDEX_UNAVAILABLE: { status: 503, summary: 'index unavailable' },
+  INDEX_CORRUPT: { status: 500, summary: 'index does not match the database' },
+  MODEL_UNAVAILABLE: { status: 503, summary: 'model unavailable' },
+  MODEL_INVALID: { status: 500, summary: 'model folder is not valid' },
+  DOWNLOAD_FAILED: { status: 502, summary: 'download failed' },
+  RATE_LIMITED: { status: 429, summary: 'too many requests' },
+  UNAUTHORIZED: { status: 401, summary: 'sign-in required' },
+  FORBIDDEN: { status: 403, summary: 'forbidden' },
+  INTERNAL: { status: 500, summary: 'internal error' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class QuinError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message?: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super(message ?? ERROR_CODES[code].summary, options);
+    this.name = 'QuinError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+}
+
+export function createError(
+  code: ErrorCode,
+  message?: string,
+  details?: Record<string, unknown>,
+  cause?: unknown,
+): QuinError {
+  return new QuinError(code, message, details, cause === undefined ? undefined : { cause });
+}
+
+export function isQuinError(err: unknown, code?: ErrorCode): err is QuinError {
+  return err instanceof QuinError && (code === undefined || err.code === code);
+}
+
+/** A one-line, user-facing description of any thrown value (no stack traces). */
+export function describeError(err: unknown): string {
+  if (err instanceof QuinError) return `${err.code}: ${err.message}`;
+  if (err instanceof Error) return err.message || err.name;
+  return String(err);
+}

@@ -1,0 +1,91 @@
+-- Ingest: feeds, articles, snippets, crawl events. Mirrors prisma/schema.prisma.
+CREATE TABLE "feeds" (
+  "id" SERIAL NOT NULL PRIMARY KEY,
+  "url" TEXT NOT NULL,
+  "title" TEXT,
+  "site_url" TEXT,
+  "status" TEXT NOT NULL DEFAULT 'active',
+  "interval_minutes" INTEGER NOT NULL DEFAULT 60,
+  "etag" TEXT,
+  "last_modified" TEXT,
+  "last_checked_at" TIMESTAMP(3),
+  "next_check_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "last_success_at" TIMESTAMP(3),
+  "consecutive_failures" INTEGER NOT NULL DEFAULT 0,
+  "last_error" TEXT,
+  "last_error_at" TIMESTAMP(3),
+  "last_http_status" INTEGER,
+  "lease_owner" TEXT,
+  "lease_until" TIMESTAMP(3),
+  "items_seen" INTEGER NOT NULL DEFAULT 0,
+  "items_new" INTEGER NOT NULL DEFAULT 0,
+  "articles_extracted" INTEGER NOT NULL DEFAULT 0,
+  "articles_failed" INTEGER NOT NULL DEFAULT 0,
+  "snippets_made" INTEGER NOT NULL DEFAULT 0,
+  "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updated_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+CREATE UNIQUE INDEX "feeds_url_key" ON "feeds"("url");
+CREATE INDEX "feeds_status_next_check_at_idx" ON "feeds"("status", "next_check_at");
+
+CREATE TABLE "articles" (
+  "id" SERIAL NOT NULL PRIMARY KEY,
+  "canonical_url" TEXT NOT NULL,
+  "original_url" TEXT NOT NULL,
+  "feed_id" INTEGER,
+  "external_id" TEXT,
+  "title" TEXT NOT NULL,
+  "author" TEXT,
+  "source" TEXT NOT NULL,
+  "language" TEXT,
+  "published_at" TIMESTAMP(3),
+  "published_at_source" TEXT NOT NULL,
+  "fetched_at" TIMESTAMP(3) NOT NULL,
+  "content_hash" TEXT NOT NULL,
+  "text_source" TEXT NOT NULL,
+  "extraction_status" TEXT NOT NULL,
+  "text" TEXT NOT NULL,
+  "sentence_count" INTEGER NOT NULL,
+  "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updated_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT "articles_feed_id_fkey" FOREIGN KEY ("feed_id") REFERENCES "feeds" ("id") ON DELETE SET NULL ON UPDATE CASCADE
+);
+CREATE UNIQUE INDEX "articles_canonical_url_key" ON "articles"("canonical_url");
+CREATE INDEX "articles_feed_id_idx" ON "articles"("feed_id");
+CREATE INDEX "articles_published_at_idx" ON "articles"("published_at");
+CREATE INDEX "articles_source_idx" ON "articles"("source");
+
+CREATE TABLE "snippets" (
+  "id" SERIAL NOT NULL PRIMARY KEY,
+  "article_id" INTEGER NOT NULL,
+  "position" INTEGER NOT NULL,
+  "sentence_start" INTEGER NOT NULL,
+  "sentence_end" INTEGER NOT NULL,
+  "text" TEXT NOT NULL,
+  "sentence_spans" TEXT NOT NULL,
+  "title" TEXT NOT NULL,
+  "source" TEXT NOT NULL,
+  "published_at" TIMESTAMP(3),
+  "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT "snippets_article_id_fkey" FOREIGN KEY ("article_id") REFERENCES "articles" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+CREATE UNIQUE INDEX "snippets_article_id_position_key" ON "snippets"("article_id", "position");
+CREATE INDEX "snippets_published_at_idx" ON "snippets"("published_at");
+
+CREATE TABLE "crawl_events" (
+  "id" SERIAL NOT NULL PRIMARY KEY,
+  "feed_id" INTEGER,
+  "kind" TEXT NOT NULL,
+  "url" TEXT NOT NULL,
+  "outcome" TEXT NOT NULL,
+  "http_status" INTEGER,
+  "duration_ms" INTEGER NOT NULL,
+  "bytes" INTEGER NOT NULL DEFAULT 0,
+  "items_seen" INTEGER NOT NULL DEFAULT 0,
+  "items_new" INTEGER NOT NULL DEFAULT 0,
+  "error" TEXT,
+  "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT "crawl_events_feed_id_fkey" FOREIGN KEY ("feed_id") REFERENCES "feeds" ("id") ON DELETE SET NULL ON UPDATE CASCADE
+);
+CREATE INDEX "crawl_events_feed_id_created_at_idx" ON "crawl_events"("feed_id", "created_at");
+CREATE INDEX "crawl_events_created_at_idx" ON "crawl_events"("created_at");

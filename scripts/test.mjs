@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// The README's test command (`npm test`): runs every suite and ends with one line
+// `N passed, N failed` counted across all of them.
+//   1. unit + integration tests (vitest) against SQLite
+//   2. the database tests (*.db.test.ts) again against a real PostgreSQL server
+//   3. the end-to-end tests (Playwright + Chromium) against the production build
+//   0. static checks: typecheck and lint (one test each)
+// Usage: node scripts/test.mjs [--only static|unit|pg|e2e]... [vitest file filters]
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = path.join(root, 'test-results');
+fs.mkdirSync(outDir, { recursive: true });
+const args = process.argv.slice(2);
+const only = [];
+const filters = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--only') only.push(args[++i]);
+  else filters.push(args[i]);
+}
+const want = (s) => only.length === 0 || only.includes(s);
+const bin = (name) => path.join(root, 'node_modules/.bin', name);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function runVitest(name, extraArgs, env) {
+  const out = path.join(outDir, `vitest-${name}.json`);
+  fs.rmSync(out, { force: true });
+  const r = spawnSync(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extraArgs], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  const j = readJson(out);
+  if (!j) {
+    // The runner itself failed (e.g. a syntax error before any test ran): count it as a failure.
+    totals.failed += 1;
+    lines.push(`${name}: runner failed (exit ${r.status})`);
+    return;
+  }
+  totals.passed += j.numPassedTests;
+  totals.failed += j.numFailedTests + (j.numFailedTestSuites > 0 && j.numFailedTests === 0 ? j.numFailedTestSuites : 0);
+  totals.skipped += j.numPendingTests + j.numTodoTests;
+  lines.push(`${name}: ${j.numPassedTests} passed, ${j.numFailedTests} failed, ${j.numPendingTests} skipped`);
+}
+
+// Static checks count as one test each, so that a type error or a broken import rule fails CI.
+if (want('static') && filters.length === 0) {
+  for (const [name, cmd, cmdArgs] of [
+    ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
+    ['lint', bin('eslint'), ['.', '--max-warnings=0']],
+  ]) {
+    const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit' });
+    if (r.status === 0) totals.passed += 1;
+    else totals.failed += 1;
+    lines.push(`${name}: ${r.status === 0 ? 'ok' : 'FAILED'}`);
+  }
+}
+
+if (want('unit')) runVitest('sqlite', filters, { QUIN_TEST_DB: 'sqlite' });
+
+if (want('pg')) {
+  const pg = spawnSync('bash', [path.join(root, 'scripts/pg-test-server.sh')], { cwd: root, encoding: 'utf8' });
+  if (pg.status === 0) {
+    runVitest('postgres', filters.length ? filters : ['.db.test.ts'], { QUIN_TEST_DB: 'postgres', QUIN_TEST_PG_URL: pg.stdout.trim() });
+  } else {
+    // CI installs and starts PostgreSQL; on a machine without it this is reported, never hidden.
+    totals.failed += 1;
+    lines.push(`postgres: could not start a PostgreSQL server: ${(pg.stderr || pg.stdout).trim()}`);
+  }
+}
+
+if (want('e2e') && fs.existsSync(path.join(root, 'e2e/playwright.config.ts')) && filters.length === 0) {
+  const out = path.join(outDir, 'playwright.json');
+  fs.rmSync(out, { force: true });
+  const r = spawnSync(bin('playwright'), ['test', '--config', 'e2e/playwright.config.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+  });
+  const j = readJson(out);
+  if (!j) {
+    totals.failed += 1;
+    lines.push(`e2e: runner failed (exit ${r.status})`);
+  } else {
+    const s = j.stats;
+    totals.passed += s.expected + s.flaky;
+    totals.failed += s.unexpected;
+    totals.skipped += s.skipped;
+    lines.push(`e2e: ${s.expected + s.flaky} passed, ${s.unexpected} failed, ${s.skipped} skipped`);
+  }
+}
+
+console.log('\n' + lines.join('\n'));
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
+process.exit(totals.failed > 0 ? 1 : 0);

@@ -1,0 +1,69 @@
+/**
+ * A fresh, migrated database for one test file: a SQLite file in a temporary folder, or (when
+ * QUIN_TEST_DB=postgres) a new database on the PostgreSQL server at QUIN_TEST_PG_URL, dropped again
+ * at cleanup. Tests that use it end in `.db.test.ts`; the test runner runs them against both.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig, type Config, type LoadConfigOptions } from '../lib/config';
+import { createDb, type Db } from '../lib/db/client';
+import { migrate } from '../lib/db/migrate';
+
+export interface TestDb {
+  db: Db;
+  config: Config;
+  provider: 'sqlite' | 'postgres';
+  dataDir: string;
+  cleanup(): Promise<void>;
+}
+
+export const testProvider = (): 'sqlite' | 'postgres' => (process.env.QUIN_TEST_DB === 'postgres' ? 'postgres' : 'sqlite');
+
+export function tempDir(prefix = 'quin-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+function pgAdminUrl(): string {
+  const url = process.env.QUIN_TEST_PG_URL;
+  if (!url) throw new Error('QUIN_TEST_DB=postgres needs QUIN_TEST_PG_URL (scripts/test.mjs starts a server and sets it)');
+  return url;
+}
+
+/** Overrides for loadConfig, e.g. crawler timeouts. */
+export async function createTestDb(overrides: LoadConfigOptions['overrides'] = {}): Promise<TestDb> {
+  const dataDir = tempDir();
+  const provider = testProvider();
+  let dbName: string | undefined;
+  let databaseUrl: string | undefined;
+  if (provider === 'postgres') {
+    dbName = `quin_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = new pg.Client({ connectionString: pgAdminUrl() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    await admin.end();
+    const u = new URL(pgAdminUrl());
+    u.pathname = `/${dbName}`;
+    databaseUrl = u.toString();
+  }
+  const config = loadConfig({ env: {}, configFile: null, overrides: { dataDir, databaseUrl, cacheDir: path.join(dataDir, 'cache'), ...overrides } });
+  await migrate(config);
+  const db = createDb(config);
+  return {
+    db,
+    config,
+    provider,
+    dataDir,
+    async cleanup() {
+      await db.$disconnect();
+      if (dbName) {
+        const admin = new pg.Client({ connectionString: pgAdminUrl() });
+        await admin.connect();
+        await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+        await admin.end();
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The one-way data flow, checked over the whole tree: feeds → articles → snippets → indexes →
+ * ranking → API/UI. Each folder may import only the folders listed for it (plus itself and lib/).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '..');
+const ALLOWED: Record<string, string[]> = {
+  lib: [],
+  crawler: [],
+  indexer: [],
+  ranking: ['indexer'],
+  app: ['crawler', 'indexer', 'ranking'],
+  cli: ['crawler', 'indexer', 'ranking'],
+};
+const TOP = new Set([...Object.keys(ALLOWED), 'testing', 'tests', 'e2e', 'scripts']);
+
+function sourceFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'generated' || e.name === 'node_modules' ? [] : sourceFiles(p);
+    return /\.(ts|tsx|mts)$/.test(e.name) ? [p] : [];
+  });
+}
+
+export function importsOf(code: string): string[] {
+  const specs: string[] = [];
+  const re = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+  for (let m = re.exec(code); m; m = re.exec(code)) specs.push((m[1] ?? m[2] ?? m[3])!);
+  return specs;
+}
+
+function violations(): string[] {
+  const out: string[] = [];
+  for (const folder of Object.keys(ALLOWED)) {
+    for (const file of sourceFiles(path.join(root, folder))) {
+      const isTest = /\.test\.tsx?$/.test(file);
+      for (const spec of importsOf(fs.readFileSync(file, 'utf8'))) {
+        if (!spec.startsWith('.')) continue;
+        const target = path.relative(root, path.resolve(path.dirname(file), spec)).split(path.sep)[0]!;
+        if (target === folder || target === 'lib' || !TOP.has(target)) continue;
+        if (target === 'testing' && isTest) continue;
+        if (!ALLOWED[folder]!.includes(target)) out.push(`${path.relative(root, file)} imports ${spec} (${folder}/ → ${target}/)`);
+      }
+    }
+  }
+  return out;
+}
+
+describe('architecture', () => {
+  it('finds import specifiers of every form', () => {
+    expect(importsOf(`import a from '../x';\nexport { b } from "./y";\nconst c = await import('../z');\nimport '../side';`)).toEqual([
+      '../x',
+      './y',
+      '../z',
+      '../side',
+    ]);
+  });
+
+  it('keeps the data flow one-way', () => {
+    expect(violations()).toEqual([]);
+  });
+});
