@@ -13,7 +13,9 @@ const ALLOWED: Record<string, string[]> = {
   indexer: [],
   ranking: ['indexer'],
   app: ['crawler', 'indexer', 'ranking'],
-  cli: ['crawler', 'indexer', 'ranking'],
+  eval: ['crawler', 'indexer', 'ranking'],
+  bench: ['crawler', 'indexer', 'ranking', 'eval'],
+  cli: ['crawler', 'indexer', 'ranking', 'eval', 'bench'],
 };
 const TOP = new Set([...Object.keys(ALLOWED), 'testing', 'tests', 'e2e', 'scripts']);
 

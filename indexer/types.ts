@@ -1,0 +1,60 @@
+/**
+ * The indexer's query-side contract, used by ranking/. (Write-side details stay inside indexer/.)
+ * Each component is an interface with a default implementation chosen by configuration, after
+ * Orama's components: SQLite FTS5 ↔ Elasticsearch for BM25, USE-lite ↔ ONNX for the encoder.
+ */
+
+/** A scored snippet from one index. Higher scores are better within one run. */
+export interface Hit {
+  snippetId: number;
+  score: number;
+}
+
+/** Restrictions pushed down to an index where it can apply them (FTS5/ES can; FAISS cannot). */
+export interface IndexFilter {
+  from?: Date;
+  to?: Date;
+  sources?: string[];
+}
+
+export interface SparseQuery {
+  /** The user's text, for backends with their own analyzer (Elasticsearch). */
+  text: string;
+  /** Word tokens already cleaned by ranking/ (never raw FTS5 syntax). */
+  terms: string[];
+}
+
+export interface Bm25Index {
+  readonly backend: 'fts5' | 'elasticsearch';
+  search(query: SparseQuery, k: number, filter?: IndexFilter): Promise<Hit[]>;
+  count(): Promise<number>;
+}
+
+export interface Encoder {
+  /** Stable identity of the model (part of every cache key), e.g. "use-lite" or "onnx:all-MiniLM-L6-v2@<hash>". */
+  readonly id: string;
+  readonly dim: number;
+  /** L2-normalised embeddings, one per text, in input order. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+  close?(): Promise<void>;
+}
+
+export interface DenseIndex {
+  search(query: Float32Array, k: number): Promise<Hit[]>;
+  size(): number;
+}
+
+/** Cached sentence embeddings by text (content hash inside); null where a sentence was never embedded. */
+export interface SentenceVectors {
+  get(sentences: string[]): Promise<(Float32Array | null)[]>;
+}
+
+/** Everything ranking/ needs, opened once per process (CLI run, web server) and reused. */
+export interface SearchIndexes {
+  bm25: Bm25Index;
+  /** Null when no dense index has been built yet. */
+  dense: DenseIndex | null;
+  encoder: Encoder;
+  sentenceVectors: SentenceVectors;
+  close(): Promise<void>;
+}
