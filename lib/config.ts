@@ -89,6 +89,8 @@ export const SETTINGS = {
   halfLifeDays: s('ranking', 'QUIN_HALF_LIFE_DAYS', 365, z.union([z.literal('off'), z.literal('Infinity'), num(0.001)]).transform((v) => (v === 'off' || v === 'Infinity' ? Infinity : Number(v))), 'Half-life of the time decay in days (`off` disables it).'),
   maxQueryChars: s('ranking', 'QUIN_MAX_QUERY_CHARS', 1000, int(10), 'Longest accepted query.'),
   perArticleLimit: s('ranking', 'QUIN_PER_ARTICLE', 1, int(0), 'Results per article on a page (0 = no de-duplication).'),
+  fusionBm25Weight: s('ranking', 'QUIN_FUSION_BM25_WEIGHT', 0.8, num(0, 1), 'Weight of the BM25 run in the fusion (the dense run gets 1 − this); chosen on our SciFact split, see docs/evaluation.md.'),
+  evidenceSentences: s('ranking', 'QUIN_EVIDENCE_SENTENCES', 2, int(0, 20), 'Evidence sentences returned per result.'),
 
   // --- models ------------------------------------------------------------------------------
   rerankerModel: s('models', 'QUIN_RERANKER_MODEL', undefined, optionalString, 'Reranker model folder (Hugging Face ONNX layout); `none` disables.'),

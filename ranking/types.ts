@@ -26,6 +26,10 @@ export interface SearchRequest {
   verdict?: boolean;
   /** Retrieval mode (eval runs): both indexes (default) or one. */
   mode?: 'hybrid' | 'bm25' | 'dense';
+  /** How many results of the page get evidence sentences (default: all of them; 0 = none). */
+  evidenceTop?: number;
+  /** Also return the per-week coverage histogram of all matching candidates. */
+  coverage?: boolean;
 }
 
 export interface EvidenceSentence {
@@ -52,6 +56,10 @@ export interface ScoreBreakdown {
 export interface SearchResult {
   snippetId: number;
   articleId: number;
+  /** Window number within the article, and its sentence range [sentenceStart, sentenceEnd). */
+  position: number;
+  sentenceStart: number;
+  sentenceEnd: number;
   title: string;
   url: string;
   source: string;
@@ -103,4 +111,28 @@ export interface SearchResponse {
   asOf: string;
   timingsMs: Record<string, number>;
   models: { encoder: string; reranker: string | null; nli: string | null; bm25: string };
+  /** Present when the request asked for it. */
+  coverage?: WeekCount[];
+}
+
+/** Matching articles per ISO week (weeks start on Monday, UTC). */
+export interface WeekCount {
+  /** Monday of the week, YYYY-MM-DD. */
+  week: string;
+  articles: number;
+  snippets: number;
+}
+
+/** What query analysis made of the user's text (ranking/query.ts). */
+export interface QueryAnalysis {
+  /** The text as searched: control characters removed, whitespace collapsed, NFC. */
+  text: string;
+  kind: 'claim' | 'question';
+  /**
+   * The statement to check for claims (for "Is it true that X?" this is X); for questions the text.
+   * NLI reads this, not `text`.
+   */
+  claim: string;
+  /** Lower-cased word tokens for BM25, stop words removed unless nothing else is left. */
+  terms: string[];
 }

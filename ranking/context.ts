@@ -1,0 +1,55 @@
+/**
+ * What the search pipeline needs besides the request: the indexes (opened once per process), the
+ * database (snippet rows), the ranking settings and the optional model stages.
+ */
+import type { Config } from '../lib/config';
+import type { Db } from '../lib/db/client';
+import type { SearchIndexes } from '../indexer/types';
+import type { RerankStage, VerdictStage } from './stages';
+
+export type FusionMethod = 'rrf' | 'score';
+
+export interface RankingOptions {
+  /** Candidates taken from each index. */
+  retrieveK: number;
+  fusion: FusionMethod;
+  rrfK: number;
+  /** Weight of the BM25 run in the fusion; the dense run gets 1 − bm25Weight. */
+  bm25Weight: number;
+  /** Default half-life in days (Infinity = no decay). */
+  halfLifeDays: number;
+  maxQueryChars: number;
+  /** Default results per article on a page (0 = no de-duplication). */
+  perArticle: number;
+  /** Evidence sentences returned per result. */
+  evidenceSentences: number;
+  /** Largest page size a request may ask for. */
+  maxK: number;
+}
+
+export interface SearchContext {
+  indexes: SearchIndexes;
+  db: Db;
+  options: RankingOptions;
+  reranker?: RerankStage | null;
+  verdict?: VerdictStage | null;
+  /** The clock (tests fix it); request.asOf wins over it. */
+  now?: () => Date;
+}
+
+export const MAX_PAGE_SIZE = 1000;
+
+export function rankingOptions(config: Config, overrides: Partial<RankingOptions> = {}): RankingOptions {
+  return {
+    retrieveK: config.retrieveK,
+    fusion: config.fusion,
+    rrfK: config.rrfK,
+    bm25Weight: config.fusionBm25Weight,
+    halfLifeDays: config.halfLifeDays,
+    maxQueryChars: config.maxQueryChars,
+    perArticle: config.perArticleLimit,
+    evidenceSentences: config.evidenceSentences,
+    maxK: MAX_PAGE_SIZE,
+    ...overrides,
+  };
+}
