@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   RATE_LIMITED: { status: 429, summary: 'too many requests' },
   UNAUTHORIZED: { status: 401, summary: 'sign-in required' },
   FORBIDDEN: { status: 403, summary: 'forbidden' },
+  CANCELLED: { status: 499, summary: 'cancelled (shutdown or abort)' },
   INTERNAL: { status: 500, summary: 'internal error' },
 } as const;
 
