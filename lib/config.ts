@@ -93,12 +93,14 @@ export const SETTINGS = {
   evidenceSentences: s('ranking', 'QUIN_EVIDENCE_SENTENCES', 2, int(0, 20), 'Evidence sentences returned per result.'),
 
   // --- models ------------------------------------------------------------------------------
-  rerankerModel: s('models', 'QUIN_RERANKER_MODEL', undefined, optionalString, 'Reranker model folder (Hugging Face ONNX layout); `none` disables.'),
-  nliModel: s('models', 'QUIN_NLI_MODEL', undefined, optionalString, 'NLI model folder (Hugging Face ONNX layout); `none` disables.'),
+  rerankerModel: s('models', 'QUIN_RERANKER_MODEL', undefined, optionalString, 'Reranker (cross-encoder) model: folder path, folder name under QUIN_MODELS_DIR or hub id; `none` disables; unset = built-in default (docs/models.md).'),
+  nliModel: s('models', 'QUIN_NLI_MODEL', undefined, optionalString, 'NLI model for verdicts: folder path, folder name under QUIN_MODELS_DIR or hub id; `none` disables; unset = built-in default (docs/models.md).'),
   modelsDir: s('models', 'QUIN_MODELS_DIR', './models', z.string().min(1), 'Where `quin models pull` puts downloaded models.'),
   ortThreads: s('models', 'QUIN_ORT_THREADS', 0, int(0, 256), 'onnxruntime intra-op threads (0 = runtime default).'),
   ortProvider: s('models', 'QUIN_ORT_PROVIDER', 'cpu', z.enum(['cpu', 'cuda']), 'onnxruntime execution provider.'),
   hfEndpoint: s('models', 'HF_ENDPOINT', 'https://huggingface.co', url, 'Hugging Face hub endpoint for `quin models pull`.'),
+  hfToken: s('models', 'HF_TOKEN', undefined, optionalString, 'Hugging Face access token for gated or private repos (`quin models pull`).'),
+  modelBatchSize: s('models', 'QUIN_MODEL_BATCH', 32, int(1, 1024), 'Inputs per onnxruntime call (encoder, reranker, NLI).'),
 
   // --- web ---------------------------------------------------------------------------------
   host: s('web', 'HOST', '127.0.0.1', z.string().min(1), 'Address the web server listens on.'),

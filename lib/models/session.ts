@@ -1,0 +1,61 @@
+/**
+ * The one place that opens onnxruntime sessions: execution provider and threads come from the
+ * configuration (QUIN_ORT_PROVIDER, QUIN_ORT_THREADS), inputs are fed by the names the model declares
+ * (BERT exports take token_type_ids, DeBERTa and our own models may not).
+ */
+import * as ort from 'onnxruntime-node';
+import { createError } from '../errors';
+import type { EncodedBatch } from './tokenizer';
+
+export interface RuntimeOptions {
+  /** Intra-op threads; 0 = onnxruntime's default. */
+  threads: number;
+  provider: 'cpu' | 'cuda';
+}
+
+export function sessionOptions(opts: RuntimeOptions): ort.InferenceSession.SessionOptions {
+  const providers: ort.InferenceSession.ExecutionProviderConfig[] = opts.provider === 'cuda' ? [{ name: 'cuda', deviceId: 0 }, 'cpu'] : ['cpu'];
+  return {
+    executionProviders: providers,
+    graphOptimizationLevel: 'all',
+    ...(opts.threads > 0 ? { intraOpNumThreads: opts.threads, interOpNumThreads: 1 } : {}),
+  };
+}
+
+export async function openSession(onnxPath: string, opts: RuntimeOptions): Promise<ort.InferenceSession> {
+  try {
+    return await ort.InferenceSession.create(onnxPath, sessionOptions(opts));
+  } catch (e) {
+    const msg = (e as Error).message;
+    const hint =
+      opts.provider === 'cuda'
+        ? ' (the CUDA provider needs a GPU, CUDA 12 + cuDNN 9 and onnxruntime-node installed with its CUDA binaries: reinstall it without ONNXRUNTIME_NODE_INSTALL=skip; or set QUIN_ORT_PROVIDER=cpu)'
+        : '';
+    throw createError('MODEL_UNAVAILABLE', `cannot open ${onnxPath} with onnxruntime (${opts.provider})${hint}: ${msg}`, undefined, e);
+  }
+}
+
+/** Feeds for a tokenized batch, limited to the inputs the model declares. */
+export function feedsFor(session: ort.InferenceSession, enc: EncodedBatch): Record<string, ort.Tensor> {
+  const dims = [enc.batch, enc.seqLen];
+  const available: Record<string, BigInt64Array> = {
+    input_ids: enc.inputIds,
+    attention_mask: enc.attentionMask,
+    token_type_ids: enc.tokenTypeIds,
+  };
+  const feeds: Record<string, ort.Tensor> = {};
+  for (const name of session.inputNames) {
+    const data = available[name];
+    if (!data) throw createError('MODEL_INVALID', `model input "${name}" is not one of ${Object.keys(available).join(', ')}`);
+    feeds[name] = new ort.Tensor('int64', data, dims);
+  }
+  return feeds;
+}
+
+/** A float output as a plain Float32Array with its dims. */
+export function floatOutput(out: ort.InferenceSession.OnnxValueMapType, name: string): { data: Float32Array; dims: readonly number[] } {
+  const t = out[name];
+  if (!t) throw createError('MODEL_INVALID', `model has no output "${name}" (outputs: ${Object.keys(out).join(', ')})`);
+  if (t.type !== 'float32') throw createError('MODEL_INVALID', `model output "${name}" is ${t.type}, expected float32`);
+  return { data: t.data as Float32Array, dims: t.dims };
+}
