@@ -1,0 +1,124 @@
+/**
+ * Query analysis, pure: the user's text in, a QueryAnalysis out (or a QUERY_* error).
+ *
+ * - Claim or question. Quin tested `^(is|does|...)` without a word boundary, so "israel ..." and
+ *   "doesburg ..." became questions. Here the first *word* is compared, whatever its casing, after
+ *   leading quotes, brackets and emoji; a final question mark (ASCII, full-width or Arabic) always
+ *   makes a question; "Is it true that X?" and "Fact check: X" are claims about X.
+ * - Terms for BM25: runs of letters, digits and marks (the same characters SQLite's unicode61
+ *   tokenizer keeps), lower-cased, de-duplicated, stop words removed. Only word tokens ever reach an
+ *   index, so quotes, AND/OR/NOT/NEAR, `*`, `^`, parentheses and colons are plain text here.
+ */
+import { createError } from '../lib/errors';
+import type { QueryAnalysis } from './types';
+
+/** Lucene's English stop words (the Elasticsearch `english` analyzer, BEIR's BM25 baseline). */
+export const STOP_WORDS = new Set([
+  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not', 'of',
+  'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with',
+]);
+
+/** More terms than this add latency, not precision; the first ones are kept. */
+export const MAX_TERMS = 64;
+/** Longer "words" are URLs, hashes or junk: dropped from BM25 (still embedded). */
+export const MAX_TERM_CHARS = 40;
+
+const AUXILIARIES = new Set([
+  'is', 'are', 'was', 'were', 'am', 'do', 'does', 'did', 'can', 'could', 'will', 'would', 'shall', 'should',
+  'may', 'might', 'must', 'has', 'have', 'had', 'isnt', 'arent', 'wasnt', 'werent', 'doesnt', 'didnt', 'cant',
+  'couldnt', 'wont', 'wouldnt', 'shouldnt', 'hasnt', 'havent', 'hadnt', 'mustnt',
+]);
+const WH_WORDS = new Set(['what', 'who', 'whom', 'whose', 'which', 'when', 'where', 'why', 'how', 'whats', 'whos', 'wheres', 'whens', 'hows', 'whys']);
+/** Requests for information rather than statements. */
+const REQUEST_OPENERS = /^(tell me|explain|show me|give me|list|find|search( for)?|describe|summari[sz]e|i want to know|i wonder)\b/i;
+/** Openers that wrap a statement to check: the statement after them is the claim. */
+const CLAIM_WRAPPERS =
+  /^(?:is it (?:true|false|correct|right|the case|a fact) (?:that|whether)|(?:fact[ -]?check|claim|true or false|verify|check)\s*:|(?:please\s+)?(?:verify|check|confirm|fact[ -]?check)(?:\s+(?:that|whether|if))?)\s+/i;
+/** Modal/auxiliary words that, capitalised before a capitalised word, are usually names or months. */
+const NAME_LIKE = new Set(['will', 'may', 'can', 'mark', 'sue', 'bill']);
+
+// Everything that is not a letter, digit or mark separates words (as in FTS5's unicode61).
+// A word starts with a letter or digit (a stray variation selector or combining mark is no word).
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
+const BREAKING = /[\p{Cc}\u2028\u2029]/gu;
+// Zero-width joiners and non-joiners sit inside words (Persian, emoji): removed, not turned into spaces.
+const INVISIBLE = /[\p{Cf}\p{Co}\p{Cn}]/gu;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const QUESTION_END = /[?？؟⁇⁈⁉][\s"'”’»)\]}.!\p{So}\p{Sk}]*$/u;
+
+export interface AnalyzeOptions {
+  maxChars: number;
+}
+
+/** Control, format and private-use characters out, whitespace collapsed, NFC; never throws. */
+export function cleanText(raw: string): string {
+  return raw.replace(LONE_SURROGATE, ' ').replace(BREAKING, ' ').replace(INVISIBLE, '').normalize('NFC').replace(/\s+/g, ' ').trim();
+}
+
+/** Word tokens for BM25: NFKC (full-width letters become ASCII), lower case, letters/digits/marks only. */
+export function wordTokens(text: string): string[] {
+  const folded = text.normalize('NFKC').toLowerCase().replace(/['’]/g, '');
+  return folded.match(WORD) ?? [];
+}
+
+export function bm25Terms(text: string): string[] {
+  const unique = [...new Set(wordTokens(text).filter((t) => t.length <= MAX_TERM_CHARS))];
+  const content = unique.filter((t) => !STOP_WORDS.has(t));
+  return (content.length ? content : unique).slice(0, MAX_TERMS);
+}
+
+function firstWords(text: string, n: number): string[] {
+  return wordTokens(text).slice(0, n);
+}
+
+/** The statement inside "Is it true that X?", "Fact check: X", "Verify that X", else null. */
+export function unwrapClaim(text: string): string | null {
+  const m = CLAIM_WRAPPERS.exec(text);
+  if (!m) return null;
+  const rest = text.slice(m[0].length).replace(/[?？؟\s]+$/u, '').trim();
+  return wordTokens(rest).length ? rest : null;
+}
+
+export function detectKind(text: string): 'claim' | 'question' {
+  if (unwrapClaim(text)) return 'claim';
+  if (QUESTION_END.test(text)) return 'question';
+  const lead = text.replace(/^[^\p{L}\p{N}]+/u, '');
+  if (REQUEST_OPENERS.test(lead)) return 'question';
+  const [first, second] = firstWords(lead, 2);
+  if (!first) return 'claim';
+  if (WH_WORDS.has(first)) {
+    // "When ice melts, sea levels rise": a subordinate clause then a main clause is a statement.
+    if ((first === 'when' || first === 'where') && /,/.test(lead)) return 'claim';
+    return 'question';
+  }
+  if (AUXILIARIES.has(first) && second !== undefined) {
+    // "Do not ..." / "Don't ..." are imperatives, not questions.
+    if ((first === 'do' && second === 'not') || first === 'dont') return 'claim';
+    // "Will Smith won an Oscar", "May inflation fell": a capitalised auxiliary before a capitalised word
+    // is a name or a month when there is no question mark.
+    const words = lead.split(/\s+/);
+    if (NAME_LIKE.has(first) && /^\p{Lu}\p{Ll}/u.test(words[0] ?? '') && /^\p{Lu}/u.test(words[1] ?? '')) return 'claim';
+    return 'question';
+  }
+  return 'claim';
+}
+
+export function analyzeQuery(raw: unknown, opts: AnalyzeOptions): QueryAnalysis {
+  if (typeof raw !== 'string') throw createError('QUERY_EMPTY', 'the query must be text');
+  // Cheap bound first so that a multi-megabyte string is rejected before any normalisation.
+  if (raw.length > opts.maxChars * 4 + 1024) throw tooLong(opts.maxChars, raw.length);
+  const text = cleanText(raw);
+  if (!text) throw createError('QUERY_EMPTY', 'the query is empty: type a claim or a question');
+  const chars = [...text].length;
+  if (chars > opts.maxChars) throw tooLong(opts.maxChars, chars);
+  const terms = bm25Terms(text);
+  if (!terms.length) {
+    throw createError('QUERY_UNUSABLE', 'the query has no searchable words (letters or digits): type a claim or a question', { query: text });
+  }
+  const kind = detectKind(text);
+  return { text, kind, claim: kind === 'claim' ? (unwrapClaim(text) ?? text) : text, terms };
+}
+
+function tooLong(max: number, got: number) {
+  return createError('QUERY_TOO_LONG', `the query is too long (${got} characters; at most ${max})`, { max, got });
+}
