@@ -49,6 +49,6 @@ describe('resolveRequest', () => {
   it('accepts ISO strings for dates and ignores empty source names', () => {
     const r = resolveRequest({ q: 'x', from: '2024-01-01' as unknown as Date, sources: [' ', 'BBC'] }, opts, now);
     expect(r.from!.toISOString()).toBe('2024-01-01T00:00:00.000Z');
-    expect([...r.sources!]).toEqual(['bbc']);
+    expect([...r.sources!]).toEqual(['BBC']);
   });
 });

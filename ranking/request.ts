@@ -15,7 +15,7 @@ export interface ResolvedRequest {
   /** Inclusive bounds after folding maxAgeDays into `from`. */
   from: Date | null;
   to: Date | null;
-  /** Lower-cased source names; null = all. */
+  /** Source names (trimmed, matched exactly as stored); null = all. */
   sources: Set<string> | null;
   sort: 'relevance' | 'newest';
   perArticle: number;
@@ -79,7 +79,7 @@ export function resolveRequest(req: SearchRequest, opts: RankingOptions, now: Da
   let sources: Set<string> | null = null;
   if (req.sources !== undefined && req.sources !== null) {
     if (!Array.isArray(req.sources) || req.sources.some((s) => typeof s !== 'string')) bad('sources', 'must be a list of source names');
-    const names = req.sources.map((s) => s.trim().toLowerCase()).filter(Boolean);
+    const names = req.sources.map((s) => s.trim()).filter(Boolean);
     if (names.length) sources = new Set(names);
   }
 

@@ -15,9 +15,10 @@ describe('passesFilter', () => {
     expect(passesFilter({ source: 'BBC', publishedAt: null }, f)).toBe(false);
     expect(passesFilter({ source: 'BBC', publishedAt: null }, { from: null, to: null, sources: null })).toBe(true);
   });
-  it('matches sources case-insensitively', () => {
-    const s = { from: null, to: null, sources: new Set(['bbc news']) };
+  it('matches source names exactly, as the BM25 index does', () => {
+    const s = { from: null, to: null, sources: new Set(['BBC News']) };
     expect(passesFilter({ source: 'BBC News ', publishedAt: null }, s)).toBe(true);
+    expect(passesFilter({ source: 'bbc news', publishedAt: null }, s)).toBe(false);
     expect(passesFilter({ source: 'Reuters', publishedAt: null }, s)).toBe(false);
   });
 });

@@ -20,7 +20,7 @@ export type Filter = Pick<ResolvedRequest, 'from' | 'to' | 'sources'>;
 
 /** Date bounds are inclusive; an undated snippet fails any date bound (its age cannot be shown). */
 export function passesFilter(c: Filterable, f: Filter): boolean {
-  if (f.sources && !f.sources.has(c.source.trim().toLowerCase())) return false;
+  if (f.sources && !f.sources.has(c.source.trim())) return false;
   if (!f.from && !f.to) return true;
   if (!c.publishedAt) return false;
   const t = c.publishedAt.getTime();

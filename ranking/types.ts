@@ -113,6 +113,8 @@ export interface SearchResponse {
   models: { encoder: string; reranker: string | null; nli: string | null; bm25: string };
   /** Present when the request asked for it. */
   coverage?: WeekCount[];
+  /** Degraded answers say why (e.g. "dense index not built yet: BM25 only"). */
+  warnings?: string[];
 }
 
 /** Matching articles per ISO week (weeks start on Monday, UTC). */

@@ -1,0 +1,12 @@
+/**
+ * ranking/: query analysis, hybrid retrieval, fusion, time decay, evidence, filters and paging, with
+ * `search()` as the one entry point (CLI, JSON API, web pages, evaluation).
+ */
+export { search, SCORE_NORMALIZATION } from './pipeline';
+export { rankingOptions, MAX_PAGE_SIZE, type RankingOptions, type SearchContext, type FusionMethod } from './context';
+export { analyzeQuery, bm25Terms, detectKind, STOP_WORDS } from './query';
+export { fuseRrf, fuseScores, singleRun, type FusedCandidate, type Normalization } from './fusion';
+export { recencyFactor } from './decay';
+export { weeklyCoverage } from './coverage';
+export type { RerankStage, RerankCandidate, RerankScore, VerdictStage, StageContext } from './stages';
+export type * from './types';
