@@ -101,6 +101,12 @@ export const SETTINGS = {
   hfEndpoint: s('models', 'HF_ENDPOINT', 'https://huggingface.co', url, 'Hugging Face hub endpoint for `quin models pull`.'),
   hfToken: s('models', 'HF_TOKEN', undefined, optionalString, 'Hugging Face access token for gated or private repos (`quin models pull`).'),
   modelBatchSize: s('models', 'QUIN_MODEL_BATCH', 32, int(1, 1024), 'Inputs per onnxruntime call (encoder, reranker, NLI).'),
+  rerankDepth: s('models', 'QUIN_RERANK_DEPTH', 50, int(1, 1000), 'Fused candidates the reranker reads (the rest keep their order below them); chosen by evaluation and latency, docs/models.md.'),
+  rerankWeight: s('models', 'QUIN_RERANK_WEIGHT', 0.5, num(0, 1), "Weight of the reranker's score against the fused score (min-max normalised per query); chosen on the SciFact dev split."),
+  verdictDepth: s('models', 'QUIN_VERDICT_DEPTH', 5, int(1, 100), 'Top results whose evidence sentences the NLI model reads for a verdict.'),
+  verdictSentences: s('models', 'QUIN_VERDICT_SENTENCES', 2, int(1, 10), 'Evidence sentences per result read by the NLI model.'),
+  verdictMinEvidence: s('models', 'QUIN_VERDICT_MIN_EVIDENCE', 0.3, num(0, 1), 'Abstain (NOT_ENOUGH_EVIDENCE) below this weighted support or refutation; chosen on the SciFact dev split.'),
+  verdictMixedRatio: s('models', 'QUIN_VERDICT_MIXED_RATIO', 0.6, num(0, 1), 'MIXED when the weaker side reaches this fraction of the stronger one.'),
 
   // --- web ---------------------------------------------------------------------------------
   host: s('web', 'HOST', '127.0.0.1', z.string().min(1), 'Address the web server listens on.'),

@@ -1,0 +1,50 @@
+/**
+ * The reranking stage: a cross-encoder (any Hugging Face ONNX cross-encoder, or our own
+ * quin-reranker) reads the query with each of the top `depth` fused candidates; its score is mixed
+ * with the fused score (combine.ts). The pipeline applies the time decay afterwards.
+ */
+import type { CrossEncoder } from '../../lib/models';
+import type { RerankCandidate, RerankScore, RerankStage, StageContext } from '../stages';
+import { combineScores } from './combine';
+
+/** What the model reads of a candidate: the title and the snippet (as in training/prepare.ts). */
+export function passageText(c: Pick<RerankCandidate, 'title' | 'text'>): string {
+  const title = c.title.trim();
+  return title ? `${title}. ${c.text}` : c.text;
+}
+
+export interface RerankSettings {
+  depth: number;
+  /** Weight of the model's score against the fused score, in [0, 1]. */
+  weight: number;
+}
+
+export class CrossEncoderRerankStage implements RerankStage {
+  readonly depth: number;
+  readonly weight: number;
+
+  constructor(
+    private readonly model: Pick<CrossEncoder, 'id' | 'score'>,
+    settings: RerankSettings,
+  ) {
+    if (!Number.isInteger(settings.depth) || settings.depth < 1) throw new RangeError(`rerank depth ${settings.depth} must be a positive integer`);
+    if (!(settings.weight >= 0 && settings.weight <= 1)) throw new RangeError(`rerank weight ${settings.weight} outside [0, 1]`);
+    this.depth = settings.depth;
+    this.weight = settings.weight;
+  }
+
+  get id(): string {
+    return this.model.id;
+  }
+
+  async rerank(candidates: RerankCandidate[], ctx: StageContext): Promise<RerankScore[]> {
+    if (!candidates.length) return [];
+    const scores = await this.model.score(ctx.query.text, candidates.map(passageText));
+    const relevance = combineScores(
+      scores,
+      candidates.map((c) => c.fused),
+      this.weight,
+    );
+    return scores.map((s, i) => ({ rerank: s, relevance: relevance[i]! }));
+  }
+}

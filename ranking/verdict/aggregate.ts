@@ -1,0 +1,70 @@
+/**
+ * From per-sentence NLI judgements to one verdict (pure). Each evidence sentence weighs
+ * relevance × recency (relevance = its result's pre-decay score relative to the best one), and
+ * contributes its entailment and contradiction probabilities:
+ *
+ *   support = Σ w·p(entail) / Σ w        refute = Σ w·p(contradict) / Σ w
+ *
+ * Both below `minEvidence` → NOT_ENOUGH_EVIDENCE (abstain: the evidence is weak or off-topic); the
+ * weaker side at least `mixedRatio` of the stronger → MIXED; otherwise the stronger side wins.
+ * Thresholds are chosen on the development split (docs/models.md).
+ */
+import type { NliProbs } from '../../lib/models';
+import type { Stance, StanceEvidence, Verdict, VerdictLabel } from '../types';
+
+export interface VerdictThresholds {
+  minEvidence: number;
+  mixedRatio: number;
+}
+
+export interface JudgedSentence {
+  probs: NliProbs;
+  /** Relevance of its result relative to the best result, in [0, 1]. */
+  relevance: number;
+  /** 2^(−age/h), 1 when the decay is off. */
+  recency: number;
+}
+
+export interface Aggregate {
+  label: VerdictLabel;
+  confidence: number;
+  support: number;
+  refute: number;
+  reason?: string;
+}
+
+export function stanceOf(p: NliProbs): { stance: Stance; confidence: number } {
+  if (p.entailment >= p.contradiction && p.entailment >= p.neutral) return { stance: 'supports', confidence: p.entailment };
+  if (p.contradiction >= p.neutral) return { stance: 'refutes', confidence: p.contradiction };
+  return { stance: 'neutral', confidence: p.neutral };
+}
+
+export function aggregate(judged: readonly JudgedSentence[], t: VerdictThresholds): Aggregate {
+  let w = 0;
+  let support = 0;
+  let refute = 0;
+  for (const j of judged) {
+    const weight = Math.max(0, j.relevance) * Math.max(0, j.recency);
+    w += weight;
+    support += weight * j.probs.entailment;
+    refute += weight * j.probs.contradiction;
+  }
+  if (!(w > 0)) return { label: 'NOT_ENOUGH_EVIDENCE', confidence: 1, support: 0, refute: 0, reason: 'no evidence sentences to judge' };
+  support /= w;
+  refute /= w;
+  const strong = Math.max(support, refute);
+  const weak = Math.min(support, refute);
+  if (strong < t.minEvidence) {
+    return { label: 'NOT_ENOUGH_EVIDENCE', confidence: round(1 - strong), support: round(support), refute: round(refute), reason: `weighted support ${round(support)} and refutation ${round(refute)} are both below ${t.minEvidence}` };
+  }
+  if (weak >= t.mixedRatio * strong) return { label: 'MIXED', confidence: round(support + refute), support: round(support), refute: round(refute) };
+  return { label: support >= refute ? 'SUPPORTED' : 'REFUTED', confidence: round(strong), support: round(support), refute: round(refute) };
+}
+
+/** Evidence grouped by stance, strongest first within each group. */
+export function groupByStance(items: readonly StanceEvidence[]): Verdict['evidence'] {
+  const by = (s: Stance) => items.filter((e) => e.stance === s).sort((a, b) => b.weight - a.weight);
+  return { supports: by('supports'), refutes: by('refutes'), neutral: by('neutral') };
+}
+
+const round = (x: number) => Math.round(x * 1e4) / 1e4;

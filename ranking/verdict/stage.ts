@@ -1,0 +1,87 @@
+/**
+ * The verdict stage (claims only): the NLI model reads (evidence sentence, claim) for the best
+ * sentences of the top results; aggregate.ts turns the judgements into a verdict with its evidence
+ * grouped by stance.
+ */
+import type { NliClassifier } from '../../lib/models';
+import type { StageContext, VerdictStage } from '../stages';
+import type { SearchResult, StanceEvidence, Verdict } from '../types';
+import { aggregate, groupByStance, stanceOf, type JudgedSentence, type VerdictThresholds } from './aggregate';
+
+export interface VerdictSettings extends VerdictThresholds {
+  /** Top results read. */
+  depth: number;
+  /** Evidence sentences read per result (its best ones first). */
+  sentences: number;
+}
+
+interface Item {
+  result: SearchResult;
+  sentence: string;
+  relevance: number;
+}
+
+/** The sentences the NLI model reads: each result's best evidence sentences, else its text. */
+export function evidenceItems(results: readonly SearchResult[], depth: number, perResult: number): Item[] {
+  const top = results.slice(0, depth);
+  // Relevance before the time decay (recency weighs separately), relative to the best result.
+  const pre = top.map((r) => (r.scores.recency > 0 ? r.scores.final / r.scores.recency : r.scores.final));
+  const best = Math.max(0, ...pre);
+  const seen = new Set<string>();
+  const items: Item[] = [];
+  top.forEach((r, i) => {
+    const sentences = r.evidence.length ? r.evidence.slice(0, perResult).map((e) => e.text) : [r.text];
+    for (const s of sentences) {
+      const key = s.trim().toLowerCase();
+      if (!key || seen.has(key)) continue;
+      seen.add(key);
+      items.push({ result: r, sentence: s, relevance: best > 0 ? pre[i]! / best : 1 });
+    }
+  });
+  return items;
+}
+
+export class NliVerdictStage implements VerdictStage {
+  constructor(
+    private readonly model: Pick<NliClassifier, 'id' | 'classify'>,
+    readonly settings: VerdictSettings,
+  ) {}
+
+  get id(): string {
+    return this.model.id;
+  }
+
+  get depth(): number {
+    return this.settings.depth;
+  }
+
+  async verdict(results: SearchResult[], ctx: StageContext): Promise<Verdict> {
+    const items = evidenceItems(results, this.settings.depth, this.settings.sentences);
+    const probs = await this.model.classify(items.map((it) => [it.sentence, ctx.query.claim]));
+    const judged: JudgedSentence[] = items.map((it, i) => ({ probs: probs[i]!, relevance: it.relevance, recency: it.result.scores.recency }));
+    const evidence: StanceEvidence[] = items.map((it, i) => {
+      const { stance, confidence } = stanceOf(probs[i]!);
+      return {
+        snippetId: it.result.snippetId,
+        sentence: it.sentence,
+        title: it.result.title,
+        url: it.result.url,
+        source: it.result.source,
+        publishedAt: it.result.publishedAt,
+        stance,
+        confidence: round(confidence),
+        weight: round(it.relevance * it.result.scores.recency * confidence),
+      };
+    });
+    const agg = aggregate(judged, this.settings);
+    return {
+      label: agg.label,
+      confidence: agg.confidence,
+      evidence: groupByStance(evidence),
+      model: this.model.id,
+      ...(agg.reason ? { reason: agg.reason } : {}),
+    };
+  }
+}
+
+const round = (x: number) => Math.round(x * 1e4) / 1e4;

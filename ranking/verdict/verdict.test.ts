@@ -1,0 +1,107 @@
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { NliClassifier, type NliProbs } from '../../lib/models';
+import type { StageContext } from '../stages';
+import type { SearchResult } from '../types';
+import { aggregate, stanceOf } from './aggregate';
+import { evidenceItems, NliVerdictStage } from './stage';
+
+const T = { minEvidence: 0.3, mixedRatio: 0.6 };
+const P = (e: number, c: number): NliProbs => ({ entailment: e, contradiction: c, neutral: 1 - e - c });
+
+function result(id: number, final: number, recency: number, sentences: string[]): SearchResult {
+  return {
+    snippetId: id,
+    articleId: id,
+    position: 0,
+    sentenceStart: 0,
+    sentenceEnd: sentences.length,
+    title: `t${id}`,
+    url: `https://example.org/${id}`,
+    source: 'example',
+    publishedAt: null,
+    text: sentences.join(' '),
+    evidence: sentences.map((s) => ({ text: s, start: 0, end: s.length, score: 1 })),
+    score: final,
+    scores: { bm25: null, bm25Rank: null, dense: null, denseRank: null, fused: final, rerank: null, recency, final },
+  };
+}
+const ctx = (claim: string) => ({ query: { text: `Is it true that ${claim}?`, claim, kind: 'claim', terms: [] } }) as unknown as StageContext;
+
+describe('aggregate', () => {
+  it('decides by weighted support and refutation, abstaining on weak evidence', () => {
+    expect(aggregate([{ probs: P(0.9, 0.05), relevance: 1, recency: 1 }], T)).toMatchObject({ label: 'SUPPORTED', confidence: 0.9 });
+    expect(aggregate([{ probs: P(0.05, 0.8), relevance: 1, recency: 1 }], T).label).toBe('REFUTED');
+    expect(aggregate([{ probs: P(0.1, 0.1), relevance: 1, recency: 1 }], T)).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: expect.stringMatching(/below 0.3/) });
+    expect(aggregate([], T)).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: 'no evidence sentences to judge' });
+    const mixed = [
+      { probs: P(0.9, 0.05), relevance: 1, recency: 1 },
+      { probs: P(0.05, 0.9), relevance: 1, recency: 1 },
+    ];
+    expect(aggregate(mixed, T).label).toBe('MIXED');
+  });
+
+  it('weighs by relevance and recency: old or weakly relevant evidence counts less', () => {
+    const judged = [
+      { probs: P(0.9, 0.05), relevance: 1, recency: 1 },
+      { probs: P(0.05, 0.9), relevance: 1, recency: 0.1 },
+    ];
+    expect(aggregate(judged, T).label).toBe('SUPPORTED');
+    judged[0]!.relevance = 0.05;
+    judged[1]!.recency = 1;
+    expect(aggregate(judged, T).label).toBe('REFUTED');
+  });
+
+  it('names the stance of one judgement', () => {
+    expect(stanceOf(P(0.7, 0.2))).toEqual({ stance: 'supports', confidence: 0.7 });
+    expect(stanceOf(P(0.2, 0.7))).toEqual({ stance: 'refutes', confidence: 0.7 });
+    expect(stanceOf(P(0.1, 0.2)).stance).toBe('neutral');
+  });
+});
+
+describe('NliVerdictStage', () => {
+  it('reads the best sentences of the top results, relative relevance before decay, no duplicates', () => {
+    const rs = [result(1, 0.8, 0.5, ['a.', 'b.', 'c.']), result(2, 0.4, 1, ['b.', 'd.']), result(3, 0.1, 1, ['e.'])];
+    const items = evidenceItems(rs, 2, 2);
+    expect(items.map((i) => i.sentence)).toEqual(['a.', 'b.', 'd.']);
+    expect(items.map((i) => +i.relevance.toFixed(3))).toEqual([1, 1, 0.25]);
+  });
+
+  it('returns evidence grouped by stance and the claim (not the question) as hypothesis', async () => {
+    const seen: string[] = [];
+    const model = {
+      id: 'fake-nli',
+      classify: async (pairs: [string, string][]) =>
+        pairs.map(([p, h]) => {
+          seen.push(h);
+          return p.includes('not') ? P(0.05, 0.9) : p.includes('yes') ? P(0.9, 0.05) : P(0.1, 0.1);
+        }),
+    };
+    const stage = new NliVerdictStage(model, { depth: 3, sentences: 2, ...T });
+    const v = await stage.verdict([result(1, 1, 1, ['yes it does.', 'unrelated text.']), result(2, 0.2, 1, ['it does not.'])], ctx('coffee helps'));
+    expect(seen.every((h) => h === 'coffee helps')).toBe(true);
+    expect(v.label).toBe('SUPPORTED');
+    expect(v.model).toBe('fake-nli');
+    expect(v.evidence.supports.map((e) => e.sentence)).toEqual(['yes it does.']);
+    expect(v.evidence.refutes.map((e) => e.sentence)).toEqual(['it does not.']);
+    expect(v.evidence.neutral.map((e) => e.sentence)).toEqual(['unrelated text.']);
+    expect(v.evidence.refutes[0]!.weight).toBeCloseTo(0.2 * 0.9, 4);
+    const weak = await stage.verdict([result(1, 1, 1, ['unrelated text.'])], ctx('coffee helps'));
+    expect(weak).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: expect.any(String) });
+  });
+
+  it('runs a standard-layout ONNX NLI model (labels in any order) end to end', async () => {
+    const nli = await NliClassifier.load(path.join(FIX(), 'tiny-nli'));
+    afterAll(() => nli.close());
+    const stage = new NliVerdictStage(nli, { depth: 5, sentences: 2, ...T });
+    const v = await stage.verdict([result(1, 1, 1, ['the cat sat on the mat.']), result(2, 0.5, 0.5, ['a dog is running.'])], ctx('a cat is sitting'));
+    expect(['SUPPORTED', 'REFUTED', 'MIXED', 'NOT_ENOUGH_EVIDENCE']).toContain(v.label);
+    const all = [...v.evidence.supports, ...v.evidence.refutes, ...v.evidence.neutral];
+    expect(all).toHaveLength(2);
+    for (const e of all) expect(e.confidence).toBeGreaterThanOrEqual(1 / 3);
+  });
+});
+
+function FIX(): string {
+  return path.join(__dirname, '..', '..', 'lib', 'models', 'fixtures');
+}
