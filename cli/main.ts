@@ -6,18 +6,20 @@
 import { Command, CommanderError } from 'commander';
 import { closeDb } from '../lib/db/client';
 import { describeError, isQuinError } from '../lib/errors';
+import { register as registerAdmin } from './commands/admin';
 import { register as registerFeeds } from './commands/feeds';
 import { register as registerImport } from './commands/import';
 import { register as registerMigrate } from './commands/migrate';
 import { register as registerModels } from './commands/models';
 import { register as registerStats } from './commands/stats';
+import { register as registerWorker } from './commands/worker';
 
 export function buildProgram(): Command {
   const program = new Command('quin')
     .description('Quin news search: crawl feeds, index snippets, check claims against recent news.')
     .showHelpAfterError()
     .exitOverride();
-  for (const register of [registerMigrate, registerFeeds, registerImport, registerStats, registerModels]) register(program);
+  for (const register of [registerMigrate, registerFeeds, registerImport, registerStats, registerWorker, registerAdmin, registerModels]) register(program);
   return program;
 }
 

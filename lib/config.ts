@@ -115,7 +115,24 @@ export const SETTINGS = {
   adminPasswordHash: s('web', 'QUIN_ADMIN_PASSWORD_HASH', undefined, optionalString, 'scrypt hash of the admin password (`quin admin hash-password`).'),
   sessionSecret: s('web', 'QUIN_SESSION_SECRET', undefined, optionalString, 'Secret that signs session cookies (generated into the data dir when unset).'),
   searchRateLimit: s('web', 'QUIN_SEARCH_RATE_LIMIT', 60, int(1), 'Searches per minute per client.'),
-  seedFeeds: s('web', 'QUIN_SEED_FEEDS', true, bool, 'Seed the default feed list on first start.'),
+  seedFeeds: s(
+    'web',
+    'QUIN_SEED_FEEDS',
+    true,
+    z.union([z.boolean(), z.string()]).transform((v, ctx) => {
+      const flag = bool.safeParse(v);
+      if (flag.success) return flag.data as boolean | string[];
+      const urls = String(v).split(/[\s,]+/).filter(Boolean);
+      for (const u of urls) if (!url.safeParse(u).success) ctx.addIssue({ code: 'custom', message: `not a URL: ${u}` });
+      return urls;
+    }),
+    'Feeds seeded on first start: `true` (a default list of public news feeds), `false`, or comma-separated feed URLs.',
+  ),
+  trustProxy: s('web', 'QUIN_TRUST_PROXY', false, bool, 'Take the client address from X-Forwarded-For (set behind a reverse proxy; used by the rate limits).'),
+  sessionHours: s('web', 'QUIN_SESSION_HOURS', 12, int(1, 24 * 30), 'Lifetime of an admin session.'),
+  loginRateLimit: s('web', 'QUIN_LOGIN_RATE_LIMIT', 10, int(1), 'Admin sign-in attempts per 15 minutes per client.'),
+  worker: s('web', 'QUIN_WORKER', true, bool, '`npm start` also runs the background crawler + indexer (`quin worker`).'),
+  workerPollSeconds: s('web', 'QUIN_WORKER_POLL_SECONDS', 15, num(0.1, 3600), 'Pause of the worker between two crawl + index passes.'),
 } satisfies Record<string, Setting>;
 
 type Settings = typeof SETTINGS;
@@ -126,14 +143,15 @@ export type Config = { [K in keyof Settings]: z.output<Settings[K]['schema']> } 
 };
 
 export interface LoadConfigOptions {
-  env?: NodeJS.ProcessEnv;
+  /** Plain record, not NodeJS.ProcessEnv: Next's types make NODE_ENV required there. */
+  env?: Record<string, string | undefined>;
   /** Explicit values (highest priority), e.g. from CLI flags or tests. */
   overrides?: Partial<Record<keyof Settings, unknown>>;
   configFile?: string | null;
   cwd?: string;
 }
 
-function readConfigFile(file: string | null | undefined, env: NodeJS.ProcessEnv, cwd: string): Record<string, unknown> {
+function readConfigFile(file: string | null | undefined, env: Record<string, string | undefined>, cwd: string): Record<string, unknown> {
   const explicit = file ?? env.QUIN_CONFIG;
   const candidate = explicit ?? path.join(cwd, 'quin.config.json');
   if (!fs.existsSync(candidate)) {

@@ -1,0 +1,30 @@
+import { SubmitButton } from './search-form';
+
+export function SearchBar({ q, autoFocus }: { q?: string; autoFocus?: boolean }) {
+  return (
+    <div>
+      <div className="searchbar">
+        <label htmlFor="q" className="visually-hidden">
+          Claim or question
+        </label>
+        <input
+          id="q"
+          name="q"
+          type="search"
+          defaultValue={q}
+          placeholder="Type a claim or a question, e.g. “The ECB raised interest rates”"
+          autoComplete="off"
+          spellCheck
+          maxLength={1000}
+          autoFocus={autoFocus}
+          aria-describedby="q-hint"
+        />
+        <SubmitButton>Check</SubmitButton>
+      </div>
+      <p id="q-hint" className="hint">
+        A statement gets an automatic verdict with evidence; a question gets the best evidence. Press <span className="kbd">/</span> to jump
+        here.
+      </p>
+    </div>
+  );
+}

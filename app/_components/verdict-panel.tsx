@@ -1,0 +1,100 @@
+import type { SearchResponse, StanceEvidence, Verdict } from '../../ranking/types';
+import { safeHref } from '../_lib/links';
+import { TimeAgo } from './time-ago';
+
+const LABELS: Record<Verdict['label'], { text: string; css: string; blurb: string }> = {
+  SUPPORTED: { text: 'Supported', css: 'supported', blurb: 'The coverage found mostly supports this claim.' },
+  REFUTED: { text: 'Refuted', css: 'refuted', blurb: 'The coverage found mostly contradicts this claim.' },
+  MIXED: { text: 'Mixed evidence', css: 'mixed', blurb: 'The coverage found both supports and contradicts this claim.' },
+  NOT_ENOUGH_EVIDENCE: { text: 'Not enough evidence', css: 'none', blurb: 'The coverage found does not clearly support or contradict this claim.' },
+};
+
+const STANCES = [
+  { key: 'supports', title: 'Supporting' },
+  { key: 'refutes', title: 'Contradicting' },
+  { key: 'neutral', title: 'Related, no stance' },
+] as const;
+
+function EvidenceItem({ e }: { e: StanceEvidence }) {
+  const href = safeHref(e.url);
+  return (
+    <li>
+      “{e.sentence}”
+      <span className="src">
+        {href ? (
+          <a href={href} target="_blank" rel="noopener noreferrer nofollow ugc">
+            {e.source}
+          </a>
+        ) : (
+          e.source
+        )}{' '}
+        · <TimeAgo iso={e.publishedAt} withAbsolute={false} /> · {Math.round(e.confidence * 100)}%
+      </span>
+    </li>
+  );
+}
+
+/** The automatic verdict for a claim, with the evidence grouped by stance and a plain caveat. */
+export function VerdictPanel({ response }: { response: Pick<SearchResponse, 'verdict' | 'verdictStatus' | 'kind' | 'models'> }) {
+  if (response.verdictStatus === 'question') {
+    return (
+      <p className="notice notice--info" data-testid="verdict-question">
+        This reads as a question, so there is no verdict: the results below are the best evidence found.
+      </p>
+    );
+  }
+  if (response.verdictStatus === 'no_model' || (response.verdictStatus === 'ok' && !response.verdict)) {
+    return (
+      <section className="verdict" aria-labelledby="verdict-h" data-testid="verdict-unavailable">
+        <p className="verdict__eyebrow" id="verdict-h">
+          Automatic verdict
+        </p>
+        <p className="verdict__label">No verdict model is configured</p>
+        <p className="caveat">The results below show the evidence found; read them to judge the claim. (Administrators: set QUIN_NLI_MODEL.)</p>
+      </section>
+    );
+  }
+  if (response.verdictStatus !== 'ok' || !response.verdict) return null;
+  const v = response.verdict;
+  const info = LABELS[v.label];
+  const pct = Math.round(v.confidence * 100);
+  return (
+    <section className={`verdict verdict--${info.css}`} aria-labelledby="verdict-h" data-testid="verdict">
+      <p className="verdict__eyebrow">Automatic verdict on this claim</p>
+      <h2 className="verdict__label" id="verdict-h">
+        <span data-testid="verdict-label">{info.text}</span>
+        <span className="verdict__confidence">{pct}% confidence</span>
+      </h2>
+      <div className="confidence-track" role="meter" aria-label="Confidence" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
+        <div className="confidence-fill" style={{ width: `${pct}%` }} />
+      </div>
+      <p className="small">
+        {info.blurb}
+        {v.reason ? ` ${v.reason}` : ''}
+      </p>
+      <div className="stances">
+        {STANCES.map((s) => (
+          <div key={s.key} className={`stance stance--${s.key}`} data-testid={`stance-${s.key}`}>
+            <h3>
+              <span className={`dot dot--${s.key}`} aria-hidden="true" />
+              {s.title} ({v.evidence[s.key].length})
+            </h3>
+            {v.evidence[s.key].length ? (
+              <ul>
+                {v.evidence[s.key].slice(0, 4).map((e, i) => (
+                  <EvidenceItem key={`${e.snippetId}-${i}`} e={e} />
+                ))}
+              </ul>
+            ) : (
+              <p className="small muted">None found.</p>
+            )}
+          </div>
+        ))}
+      </div>
+      <p className="caveat">
+        This verdict is computed automatically by a language model ({v.model}) from the coverage found, weighted by relevance and recency. It
+        can be wrong or out of date: read the sources before relying on it.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * Route-handler plumbing: every JSON handler is wrapped so that errors become `{error: {code,
+ * message}}` with the catalogue's status (400 for bad input, never a stack trace), rate-limit
+ * refusals carry Retry-After, and admin handlers get their session checked.
+ */
+import type { z } from 'zod';
+import { isQuinError } from '../../lib/errors';
+import { errorBody, errorResponse, searchParamsObject } from '../../lib/web/http';
+import { processMetrics } from '../../lib/web/metrics';
+import { clientKey } from '../../lib/web/rate-limit';
+import type { Session } from '../../lib/web/session';
+import { requireAdminRequest } from '../../lib/web/auth';
+import { auth } from './services';
+
+type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
+
+export function api<C>(fn: Handler<C>): Handler<C> {
+  return async (req, ctx) => {
+    try {
+      return await fn(req, ctx);
+    } catch (err) {
+      const { body } = errorBody(err);
+      processMetrics().httpErrors.inc({ code: body.error.code });
+      const headers = new Headers();
+      if (isQuinError(err, 'RATE_LIMITED')) headers.set('retry-after', String(err.details?.retryAfterSeconds ?? 60));
+      return errorResponse(err, headers);
+    }
+  };
+}
+
+export const clientOf = (req: Request) => clientKey(req.headers);
+
+export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
+  return schema.parse(searchParamsObject(new URL(req.url).searchParams));
+}
+
+export async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+  const text = await req.text();
+  return schema.parse(text.trim() === '' ? {} : JSON.parse(text));
+}
+
+/** The admin session; UNAUTHORIZED (401) or FORBIDDEN (403, CSRF / cross-site) otherwise. */
+export async function adminSession(req: Request, csrfToken?: string | null): Promise<Session> {
+  return requireAdminRequest(await auth(), req, csrfToken === undefined ? {} : { csrfToken });
+}

@@ -1,0 +1,59 @@
+/** /api/feeds (admin): list, add, change and remove the crawled feeds. */
+import { z } from 'zod';
+import type { FeedHealth } from '../../../crawler';
+
+const feedUrl = z
+  .string()
+  .trim()
+  .min(1, 'give the feed URL')
+  .max(2000)
+  .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), 'must be an http:// or https:// URL');
+
+const feedId = z.coerce.number().int().positive().describe('Feed id.');
+
+export const addFeedBody = z.object({
+  url: feedUrl.describe('The RSS / Atom / RDF feed URL. It is fetched once to confirm that it parses.'),
+  intervalMinutes: z.coerce.number().int().min(1).max(7 * 24 * 60).optional().describe('Polling interval (default QUIN_FEED_INTERVAL_MINUTES).'),
+  title: z.string().trim().max(300).optional().describe('Display name (default: the title the feed gives itself).'),
+});
+
+export const patchFeedBody = z
+  .object({
+    id: feedId,
+    action: z.enum(['pause', 'resume', 'refresh']).optional().describe('pause: stop polling; resume: poll again; refresh: check it now.'),
+    intervalMinutes: z.coerce.number().int().min(1).max(7 * 24 * 60).optional(),
+  })
+  .refine((b) => b.action !== undefined || b.intervalMinutes !== undefined, 'give an action or intervalMinutes');
+
+export const deleteFeedQuery = z.object({ id: feedId });
+
+export const feedHealth = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  title: z.string().nullable(),
+  status: z.string().describe('active | paused | broken'),
+  intervalMinutes: z.number().int(),
+  lastCheckedAt: z.string().nullable(),
+  nextCheckAt: z.string(),
+  lastSuccessAt: z.string().nullable(),
+  consecutiveFailures: z.number().int(),
+  lastError: z.string().nullable(),
+  lastErrorAt: z.string().nullable(),
+  lastHttpStatus: z.number().int().nullable(),
+  itemsSeen: z.number().int(),
+  itemsNew: z.number().int(),
+  articlesExtracted: z.number().int(),
+  articlesFailed: z.number().int(),
+  snippetsMade: z.number().int(),
+  articles: z.number().int(),
+});
+
+export const feedList = z.object({ feeds: z.array(feedHealth) });
+export const feedOne = z.object({ feed: feedHealth });
+export const feedRemoved = z.object({ removed: z.object({ id: z.number().int(), url: z.string() }) });
+
+// Compile-time check: every FeedHealth fits this schema (new fields there must be added here; the API
+// e2e tests parse real responses with the strict schema to catch what a type check cannot).
+export function asFeedHealthJson(v: FeedHealth): z.output<typeof feedHealth> {
+  return v;
+}

@@ -1,0 +1,37 @@
+import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { clientKey } from '../../lib/web/rate-limit';
+import { Filters } from '../_components/filters';
+import { SearchBar } from '../_components/search-bar';
+import { SearchForm, SearchStatus } from '../_components/search-form';
+import { SearchResults } from '../_components/search-results';
+import { loadSearchPage } from '../_lib/search-page';
+import { parsePageParams, type RawParams } from '../_lib/search-url';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { searchParams: Promise<RawParams> };
+
+export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
+  const parsed = parsePageParams(await searchParams);
+  const q = parsed.ok ? parsed.query.q : parsed.q;
+  return { title: q ? `“${q.slice(0, 80)}”` : 'Search' };
+}
+
+export default async function SearchPage({ searchParams }: Props) {
+  const parsed = parsePageParams(await searchParams);
+  const data = await loadSearchPage(parsed, clientKey(await headers()));
+  const query = parsed.ok ? parsed.query : { q: parsed.q };
+  return (
+    <SearchForm>
+      <SearchBar q={query.q} />
+      <div className="search-layout">
+        <Filters query={query} sources={data.sources} defaultHalfLife={data.defaultHalfLife} />
+        <section aria-labelledby="results-h" id="results">
+          <SearchStatus />
+          <SearchResults state={data.state} query={parsed.ok ? parsed.query : null} />
+        </section>
+      </div>
+    </SearchForm>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * `quin worker`: the background process beside the web server. In a loop it crawls the feeds that are
+ * due and then indexes what changed (incrementally), beats a heartbeat row that /api/health and the
+ * dashboard read, and sleeps. SIGINT/SIGTERM (or the supervisor going away) cancel the pass in
+ * progress through an AbortSignal and end the loop cleanly: the heartbeat says "stopped".
+ */
+import type { Command } from 'commander';
+import { getConfig, type Config } from '../../lib/config';
+import { getDb, type Db } from '../../lib/db/client';
+import { describeError, isQuinError } from '../../lib/errors';
+import { createLogger, type Logger } from '../../lib/log';
+import { beat, pruneHeartbeats, workerId, type WorkerState } from '../../lib/web/worker-heartbeat';
+
+/** One step of a worker pass: crawl due feeds, or index pending snippets. Returns a summary for the heartbeat. */
+export interface WorkerTask {
+  name: 'crawl' | 'index';
+  run(signal: AbortSignal): Promise<Record<string, unknown>>;
+}
+
+export interface WorkerOptions {
+  db: Db;
+  tasks: WorkerTask[];
+  pollMs: number;
+  signal: AbortSignal;
+  log?: Logger;
+  /** Stop after one pass (tests, `--once`). */
+  once?: boolean;
+  heartbeatMs?: number;
+}
+
+export interface TaskOutcome {
+  ok: boolean;
+  at: string;
+  ms: number;
+  summary?: Record<string, unknown>;
+  error?: string;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+const STATE_OF: Record<WorkerTask['name'], WorkerState> = { crawl: 'crawling', index: 'indexing' };
+
+/** The loop. A failing task is logged and recorded in the heartbeat; the loop goes on. */
+export async function runWorker(opts: WorkerOptions): Promise<{ passes: number; last: Record<string, TaskOutcome> }> {
+  const log = opts.log ?? createLogger('worker');
+  const id = workerId();
+  const startedAt = new Date();
+  const last: Record<string, TaskOutcome> = {};
+  let state: WorkerState = 'starting';
+  let passes = 0;
+  const beatNow = () => beat(opts.db, id, state, { passes, ...last }, startedAt).catch((e) => log.warn('heartbeat failed', { error: describeError(e) }));
+
+  await pruneHeartbeats(opts.db).catch(() => 0);
+  await beatNow();
+  // Beats also while a long pass runs, so that a busy worker is not taken for a dead one.
+  const timer = setInterval(() => void beatNow(), opts.heartbeatMs ?? 10_000);
+  timer.unref();
+  try {
+    while (!opts.signal.aborted) {
+      for (const task of opts.tasks) {
+        if (opts.signal.aborted) break;
+        state = STATE_OF[task.name];
+        await beatNow();
+        const t0 = Date.now();
+        try {
+          const summary = await task.run(opts.signal);
+          last[task.name] = { ok: true, at: new Date().toISOString(), ms: Date.now() - t0, summary };
+        } catch (e) {
+          if (opts.signal.aborted && (isQuinError(e, 'CANCELLED') || (e as Error)?.name === 'AbortError')) break;
+          log.error(`${task.name} pass failed`, { error: describeError(e) });
+          last[task.name] = { ok: false, at: new Date().toISOString(), ms: Date.now() - t0, error: describeError(e) };
+        }
+      }
+      passes += 1;
+      if (opts.once || opts.signal.aborted) break;
+      state = 'idle';
+      await beatNow();
+      await sleep(opts.pollMs, opts.signal);
+    }
+  } finally {
+    clearInterval(timer);
+    state = 'stopped';
+    await beatNow();
+  }
+  return { passes, last };
+}
+
+/** The real tasks: the crawler's pass over due feeds and the indexer's incremental run. */
+export async function defaultTasks(_db: Db, _config: Config, _opts: { crawl: boolean; index: boolean }): Promise<WorkerTask[]> {
+  return [];
+}
+
+export function register(program: Command): void {
+  program
+    .command('worker')
+    .description('run the background crawler + incremental indexer until stopped (npm start runs it beside the web server)')
+    .option('--once', 'one pass, then exit')
+    .option('--no-crawl', 'do not crawl feeds')
+    .option('--no-index', 'do not update the indexes')
+    .action(async (opts: { once?: boolean; crawl: boolean; index: boolean }) => {
+      const config = getConfig();
+      const db = await getDb(config);
+      const log = createLogger('worker');
+      const controller = new AbortController();
+      let signals = 0;
+      const stop = (why: string) => {
+        signals += 1;
+        if (signals > 1) process.exit(130);
+        log.info('stopping', { why });
+        controller.abort();
+      };
+      process.on('SIGINT', () => stop('SIGINT'));
+      process.on('SIGTERM', () => stop('SIGTERM'));
+      // Started by the supervisor with an IPC channel: when the supervisor goes, so does the worker.
+      if (process.connected) process.on('disconnect', () => stop('supervisor gone'));
+      const tasks = await defaultTasks(db, config, opts);
+      log.info('started', { tasks: tasks.map((t) => t.name).join(',') || 'none', pollSeconds: config.workerPollSeconds });
+      const { passes } = await runWorker({ db, tasks, pollMs: config.workerPollSeconds * 1000, signal: controller.signal, log, once: opts.once });
+      log.info('stopped', { passes });
+    });
+}

@@ -1,0 +1,66 @@
+/**
+ * JSON API plumbing shared by the route handlers: query-string parsing for zod, and error responses
+ * that carry a code and a readable message, never a stack trace.
+ */
+import { ZodError, type z } from 'zod';
+import { ERROR_CODES, isQuinError, type ErrorCode } from '../errors';
+import { createLogger } from '../log';
+
+const log = createLogger('web');
+
+export interface ApiErrorBody {
+  error: { code: ErrorCode; message: string; issues?: { path: string; message: string }[] };
+}
+
+/** URLSearchParams → plain object; a key given several times becomes an array. */
+export function searchParamsObject(params: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key);
+    out[key] = all.length > 1 ? all : all[0]!;
+  }
+  return out;
+}
+
+export function zodIssues(err: ZodError): { path: string; message: string }[] {
+  return err.issues.map((i) => ({ path: i.path.map(String).join('.') || '(input)', message: i.message }));
+}
+
+export function readableZodError(err: ZodError): string {
+  return zodIssues(err)
+    .map((i) => `${i.path}: ${i.message}`)
+    .join('; ');
+}
+
+/** Parses or throws a ZodError (turned into a 400 by errorResponse). */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  return schema.parse(input);
+}
+
+export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set('content-type', 'application/json; charset=utf-8');
+  headers.set('cache-control', headers.get('cache-control') ?? 'no-store');
+  return new Response(JSON.stringify(body), { ...init, headers });
+}
+
+export function errorBody(err: unknown): { status: number; body: ApiErrorBody } {
+  if (err instanceof ZodError) {
+    return { status: 400, body: { error: { code: 'INVALID_INPUT', message: readableZodError(err), issues: zodIssues(err) } } };
+  }
+  if (isQuinError(err)) {
+    const status = err.status;
+    // 5xx messages can name internals (paths, hosts): clients get the catalogue's summary.
+    const message = status >= 500 ? ERROR_CODES[err.code].summary : err.message;
+    return { status, body: { error: { code: err.code, message } } };
+  }
+  if (err instanceof SyntaxError) return { status: 400, body: { error: { code: 'INVALID_INPUT', message: 'the request body is not valid JSON' } } };
+  return { status: 500, body: { error: { code: 'INTERNAL', message: 'internal error' } } };
+}
+
+/** An error as a JSON response. Unexpected errors are logged here, with their stack, and only here. */
+export function errorResponse(err: unknown, headers?: HeadersInit): Response {
+  const { status, body } = errorBody(err);
+  if (status >= 500) log.error('request failed', { code: body.error.code, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  return jsonResponse(body, { status, headers });
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// The web server: Next.js's production request handler behind a plain node:http server, so that the
+// client address seen by the app (rate limits) cannot be forged with a header. Started and supervised
+// by scripts/start.mjs; reports readiness to it over IPC. Runs the production build in .next/.
+//
+// Environment: HOST, PORT, QUIN_TRUST_PROXY (take the client address from X-Forwarded-For).
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import next from 'next';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const host = process.env.HOST || '127.0.0.1';
+const port = Number(process.env.PORT || 3000);
+const trustProxy = ['1', 'true', 'yes'].includes(String(process.env.QUIN_TRUST_PROXY ?? '').toLowerCase());
+const CLIENT_IP_HEADER = 'x-quin-client-ip';
+
+process.env.NODE_ENV = 'production';
+process.env.NEXT_TELEMETRY_DISABLED = '1';
+process.env.QUIN_ROOT ??= root;
+
+function clientAddress(req) {
+  if (trustProxy) {
+    // The address our proxy appended is the last entry; anything before it came from the client.
+    const hops = String(req.headers['x-forwarded-for'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (hops.length) return hops[hops.length - 1];
+  }
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+const app = next({ dev: false, dir: root, hostname: host, port, quiet: true });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = http.createServer((req, res) => {
+  req.headers[CLIENT_IP_HEADER] = clientAddress(req);
+  if (!trustProxy) {
+    // Next fills these from the socket when absent; a client must not choose them.
+    delete req.headers['x-forwarded-for'];
+    delete req.headers['x-forwarded-host'];
+  }
+  handle(req, res).catch((err) => {
+    process.stderr.write(`web: request failed: ${err?.stack ?? err}\n`);
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+    res.end('internal error');
+  });
+});
+server.keepAliveTimeout = 65_000;
+
+server.on('error', (err) => {
+  process.stderr.write(`web: cannot listen on ${host}:${port}: ${err.message}\n`);
+  process.exit(err.code === 'EADDRINUSE' ? 98 : 1);
+});
+
+server.listen(port, host, () => {
+  const addr = server.address();
+  const shown = typeof addr === 'object' && addr ? addr.port : port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${shown}`;
+  if (process.send) process.send({ type: 'listening', url });
+  else process.stdout.write(`web: listening on ${url}\n`);
+});
+
+let closing = false;
+function shutdown() {
+  if (closing) return;
+  closing = true;
+  server.close(() => process.exit(0));
+  server.closeIdleConnections?.();
+  // Streaming responses may hold connections open: give them a moment, then go.
+  setTimeout(() => {
+    server.closeAllConnections?.();
+    process.exit(0);
+  }, 5000).unref();
+}
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
+process.on('disconnect', shutdown);
