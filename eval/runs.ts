@@ -8,6 +8,8 @@ import type { Config } from '../lib/config';
 import { createError } from '../lib/errors';
 import type { RankingOptions, SearchContext } from '../ranking';
 import type { DatasetName, EvalQuery } from './datasets';
+import { RERANK_RUNS } from './rerank';
+import { VERDICT_SECTION } from './verdict';
 
 export interface EvalRun {
   /** Key in results.json. */
@@ -44,6 +46,7 @@ export const EVAL_RUNS: EvalRun[] = [
     options: { fusion: 'score' },
     default: true,
   },
+  ...RERANK_RUNS,
 ];
 
 export interface EvalSectionInput {
@@ -54,6 +57,8 @@ export interface EvalSectionInput {
   config: Config;
   /** Corpus file of the dataset (e.g. to read gold evidence sentences). */
   corpusFile: string;
+  /** The claims file evaluated (e.g. Climate-FEVER's per-evidence labels). */
+  claimsFile?: string;
   /** Maps an article id of the scratch database to the dataset's document id. */
   docIdOf(articleId: number): string | undefined;
 }
@@ -66,7 +71,7 @@ export interface EvalSection {
   run(input: EvalSectionInput): Promise<unknown>;
 }
 
-export const EVAL_SECTIONS: EvalSection[] = [];
+export const EVAL_SECTIONS: EvalSection[] = [VERDICT_SECTION];
 
 export function findRuns(names: readonly string[] | undefined): EvalRun[] {
   if (!names?.length) return EVAL_RUNS.filter((r) => r.default);

@@ -6,7 +6,7 @@
 import type { NliClassifier } from '../../lib/models';
 import type { StageContext, VerdictStage } from '../stages';
 import type { SearchResult, StanceEvidence, Verdict } from '../types';
-import { aggregate, groupByStance, stanceOf, type JudgedSentence, type VerdictThresholds } from './aggregate';
+import { aggregate, groupByStance, stanceOf, type Aggregate, type JudgedSentence, type VerdictThresholds } from './aggregate';
 
 export interface VerdictSettings extends VerdictThresholds {
   /** Top results read. */
@@ -55,7 +55,13 @@ export class NliVerdictStage implements VerdictStage {
     return this.settings.depth;
   }
 
-  async verdict(results: SearchResult[], ctx: StageContext): Promise<Verdict> {
+  /** Raw NLI probabilities for (premise, hypothesis) pairs (evaluation reads the model directly). */
+  classifyPairs(pairs: [string, string][]) {
+    return this.model.classify(pairs);
+  }
+
+  /** The NLI judgements of the evidence sentences and their aggregate (verdict() without the shaping). */
+  async judge(results: readonly SearchResult[], ctx: Pick<StageContext, 'query'>, thresholds: VerdictThresholds = this.settings): Promise<{ evidence: StanceEvidence[]; judged: JudgedSentence[]; aggregate: Aggregate }> {
     const items = evidenceItems(results, this.settings.depth, this.settings.sentences);
     const probs = await this.model.classify(items.map((it) => [it.sentence, ctx.query.claim]));
     const judged: JudgedSentence[] = items.map((it, i) => ({ probs: probs[i]!, relevance: it.relevance, recency: it.result.scores.recency }));
@@ -73,7 +79,11 @@ export class NliVerdictStage implements VerdictStage {
         weight: round(it.relevance * it.result.scores.recency * confidence),
       };
     });
-    const agg = aggregate(judged, this.settings);
+    return { evidence, judged, aggregate: aggregate(judged, thresholds) };
+  }
+
+  async verdict(results: SearchResult[], ctx: StageContext): Promise<Verdict> {
+    const { evidence, aggregate: agg } = await this.judge(results, ctx);
     return {
       label: agg.label,
       confidence: agg.confidence,

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { EvalQuery } from './datasets';
+import { EVAL_RUNS, EVAL_SECTIONS, findRuns } from './runs';
+import { claimLabelOf, classification, oracleEvidence, sweepThresholds } from './verdict';
+
+const q = (over: Partial<EvalQuery>): EvalQuery => ({ id: '1', text: 'aspirin lowers stroke risk', split: 'dev', relevant: new Set(), evidence: new Map(), label: 'NEI', ...over });
+
+describe('verdict evaluation', () => {
+  it('computes accuracy, macro-F1 and the confusion matrix (checked by hand)', () => {
+    const gold = ['SUPPORT', 'SUPPORT', 'CONTRADICT', 'NEI', 'NEI'];
+    const pred = ['SUPPORT', 'NEI', 'CONTRADICT', 'NEI', 'SUPPORT'];
+    const c = classification(gold, pred, ['SUPPORT', 'CONTRADICT', 'NEI']);
+    // F1: SUPPORT 2·1/(2+1+1) = 0.5, CONTRADICT 1, NEI 2·1/(2+1+1) = 0.5 → 2/3.
+    expect(c).toMatchObject({ n: 5, accuracy: 0.6, macro_f1: 0.6667 });
+    expect(c.confusion.SUPPORT).toEqual({ SUPPORT: 1, CONTRADICT: 0, NEI: 1 });
+    expect(classification([], [], ['A']).accuracy).toBeNull();
+  });
+
+  it('maps verdicts to SciFact labels (MIXED and abstentions are NEI)', () => {
+    expect(['SUPPORTED', 'REFUTED', 'MIXED', 'NOT_ENOUGH_EVIDENCE'].map((v) => claimLabelOf(v as never))).toEqual(['SUPPORT', 'CONTRADICT', 'NEI', 'NEI']);
+  });
+
+  it('takes gold rationale sentences for the oracle, and the closest cited sentences for NEI claims', () => {
+    const corpus = new Map([
+      ['10', ['Aspirin lowers the risk of stroke.', 'Methods were standard.', 'Stroke risk fell.']],
+      ['11', ['Unrelated sentence.', 'Aspirin and stroke risk were studied.']],
+    ]);
+    expect(oracleEvidence(q({ evidence: new Map([['10', new Set([2, 0])]]) }), corpus)).toEqual([['Aspirin lowers the risk of stroke.', 'Stroke risk fell.']]);
+    expect(oracleEvidence(q({ relevant: new Set(['11']) }), corpus)).toEqual([['Aspirin and stroke risk were studied.', 'Unrelated sentence.']]);
+  });
+
+  it('chooses abstention thresholds on the dev split only', () => {
+    const j = (label: string, e: number, c: number, split: 'dev' | 'train' = 'dev') => ({
+      query: q({ label, split }),
+      judged: [{ probs: { entailment: e, contradiction: c, neutral: 1 - e - c }, relevance: 1, recency: 1 }],
+    });
+    const items = [j('SUPPORT', 0.6, 0.1), j('NEI', 0.3, 0.1), j('CONTRADICT', 0.1, 0.7), j('NEI', 0.2, 0.2), j('SUPPORT', 0.25, 0.1, 'train')];
+    const best = sweepThresholds(items);
+    expect(best.dev_macro_f1).toBe(1);
+    expect(best.minEvidence).toBeGreaterThan(0.3);
+    expect(best.minEvidence).toBeLessThanOrEqual(0.6);
+  });
+
+  it('is registered: hybrid+rerank runs and the verdict section', () => {
+    expect(EVAL_RUNS.map((r) => r.name)).toContain('hybrid+rerank');
+    expect(findRuns(undefined).map((r) => r.name)).toContain('hybrid+rerank');
+    expect(EVAL_SECTIONS.map((s) => s.name)).toContain('verdict');
+  });
+});
