@@ -53,12 +53,12 @@ export function classification(gold: readonly string[], pred: readonly string[],
   return { n: gold.length, accuracy: r4(gold.filter((g, i) => g === pred[i]).length / gold.length), macro_f1: r4(f1s.reduce((a, b) => a + b, 0) / labels.length), confusion };
 }
 
-interface Judged {
+export interface Judged {
   query: EvalQuery;
   judged: JudgedSentence[];
 }
 
-function scoreJudged(items: readonly Judged[], t: VerdictThresholds) {
+export function scoreJudged(items: readonly Judged[], t: VerdictThresholds) {
   const gold = items.map((j) => j.query.label ?? 'NEI');
   const pred = items.map((j) => claimLabelOf(aggregate(j.judged, t).label));
   const bySplit = (s: string) => {

@@ -37,6 +37,11 @@ export class CrossEncoderRerankStage implements RerankStage {
     return this.model.id;
   }
 
+  /** The same model with other settings (evaluation and benchmarks vary depth and weight). */
+  with(settings: Partial<RerankSettings>): CrossEncoderRerankStage {
+    return new CrossEncoderRerankStage(this.model, { depth: this.depth, weight: this.weight, ...settings });
+  }
+
   async rerank(candidates: RerankCandidate[], ctx: StageContext): Promise<RerankScore[]> {
     if (!candidates.length) return [];
     const scores = await this.model.score(ctx.query.text, candidates.map(passageText));

@@ -1,0 +1,120 @@
+/**
+ * Latency of the model stages on real SciFact text (../shared/data): reranking 50 and 100 candidates
+ * for one claim, and the NLI verdict for one claim (its top results' evidence sentences), with the
+ * configured models (default: our own quin-reranker / quin-nli). p50/p95/p99 over repeated claims.
+ * Called by bench/search.ts (`npm run bench:search`); also runnable alone:
+ *
+ *   npx tsx bench/models.ts [--claims 30] [--json]
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, type Config } from '../lib/config';
+import { closeLoadedModels } from '../lib/models';
+import { sharedDataDir } from '../lib/paths';
+import { analyzeQuery } from '../ranking';
+import { createRerankStage } from '../ranking/rerank';
+import type { RerankCandidate, StageContext } from '../ranking/stages';
+import type { SearchResult } from '../ranking/types';
+import { createVerdictStage } from '../ranking/verdict';
+
+export interface ModelBenchRow {
+  name: string;
+  model: string;
+  n: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+function summary(name: string, model: string, ms: number[]): ModelBenchRow {
+  const s = [...ms].sort((a, b) => a - b);
+  const r = (x: number) => Math.round(x * 10) / 10;
+  return { name, model, n: ms.length, p50: r(quantile(s, 0.5)), p95: r(quantile(s, 0.95)), p99: r(quantile(s, 0.99)) };
+}
+
+interface Doc {
+  title: string;
+  sentences: string[];
+}
+
+function scifact(): { claims: string[]; docs: Doc[] } | null {
+  const dir = path.join(sharedDataDir(), 'scifact');
+  if (!fs.existsSync(path.join(dir, 'corpus.jsonl'))) return null;
+  const lines = (f: string) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean);
+  return {
+    claims: lines('claims_train.jsonl').map((l) => (JSON.parse(l) as { claim: string }).claim),
+    docs: lines('corpus.jsonl').map((l) => JSON.parse(l) as Doc),
+  };
+}
+
+function candidates(docs: Doc[], start: number, n: number): RerankCandidate[] {
+  return Array.from({ length: n }, (_, i) => {
+    const d = docs[(start + i * 37) % docs.length]!;
+    const sentences = d.sentences.slice(0, 5);
+    return { snippetId: i, articleId: i, title: d.title, text: sentences.join(' '), sentences, publishedAt: null, source: 'scifact', bm25: 10 - i / n, dense: null, bm25Rank: i + 1, denseRank: null, fused: 1 - i / n };
+  });
+}
+
+function asResults(cands: RerankCandidate[]): SearchResult[] {
+  return cands.map((c, i) => ({
+    snippetId: c.snippetId, articleId: c.articleId, position: 0, sentenceStart: 0, sentenceEnd: c.sentences.length, title: c.title, url: '', source: c.source, publishedAt: null, text: c.text,
+    evidence: c.sentences.slice(0, 3).map((s) => ({ text: s, start: 0, end: s.length, score: 1 })), score: 1 - i / 10,
+    scores: { bm25: null, bm25Rank: null, dense: null, denseRank: null, fused: c.fused, rerank: null, recency: 1, final: 1 - i / 10 },
+  }));
+}
+
+/** Rows for the benchmark table; empty (with a reason) when the data or a model is missing. */
+export async function benchModels(config: Config, claimsToRun = 30): Promise<{ rows: ModelBenchRow[]; skipped: string[] }> {
+  const data = scifact();
+  if (!data) return { rows: [], skipped: [`shared SciFact data not found under ${sharedDataDir()}`] };
+  const skipped: string[] = [];
+  const rows: ModelBenchRow[] = [];
+  const claims = data.claims.slice(0, claimsToRun);
+  const ctxOf = (claim: string) => ({ query: analyzeQuery(claim, { maxChars: 10_000 }) }) as StageContext;
+  const reranker = await createRerankStage(config, { model: config.rerankerModel ?? 'quin-reranker' }).catch((e: Error) => (skipped.push(`reranker: ${e.message}`), null));
+  if (reranker) {
+    await reranker.rerank(candidates(data.docs, 0, 8), ctxOf(claims[0]!)); // warm-up
+    for (const depth of [50, 100]) {
+      const stage = reranker.with({ depth });
+      const ms: number[] = [];
+      for (const [i, claim] of claims.entries()) {
+        const t = performance.now();
+        await stage.rerank(candidates(data.docs, i * 101, depth), ctxOf(claim));
+        ms.push(performance.now() - t);
+      }
+      rows.push(summary(`rerank ${depth} candidates`, reranker.id, ms));
+    }
+  }
+  const verdict = await createVerdictStage(config, { model: config.nliModel ?? 'quin-nli' }).catch((e: Error) => (skipped.push(`nli: ${e.message}`), null));
+  if (verdict) {
+    await verdict.verdict(asResults(candidates(data.docs, 0, verdict.depth)), ctxOf(claims[0]!));
+    const ms: number[] = [];
+    for (const [i, claim] of claims.entries()) {
+      const t = performance.now();
+      await verdict.verdict(asResults(candidates(data.docs, i * 53, verdict.depth)), ctxOf(claim));
+      ms.push(performance.now() - t);
+    }
+    rows.push(summary(`NLI verdict, 1 claim (${verdict.settings.depth} results × ${verdict.settings.sentences} sentences)`, verdict.id, ms));
+  }
+  return { rows, skipped };
+}
+
+export function formatModelRows(rows: ModelBenchRow[]): string {
+  const lines = ['| stage | model | runs | p50 ms | p95 ms | p99 ms |', '| --- | --- | --- | --- | --- | --- |'];
+  for (const r of rows) lines.push(`| ${r.name} | ${r.model} | ${r.n} | ${r.p50} | ${r.p95} | ${r.p99} |`);
+  return lines.join('\n');
+}
+
+if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) {
+  const args = process.argv.slice(2);
+  const n = args.includes('--claims') ? Number(args[args.indexOf('--claims') + 1]) : 30;
+  const { rows, skipped } = await benchModels(loadConfig(), n);
+  if (args.includes('--json')) process.stdout.write(JSON.stringify({ rows, skipped }, null, 2) + '\n');
+  else process.stdout.write(formatModelRows(rows) + '\n' + skipped.map((s) => `skipped: ${s}\n`).join(''));
+  await closeLoadedModels();
+}

@@ -1,0 +1,283 @@
+/**
+ * Training data for our own reranker and NLI models, written as token ids (the product's own BERT
+ * tokenizer through lib/models, so training and serving tokenize identically) to
+ * .cache/training/data/{reranker,nli}.jsonl plus lexicon.json. Deterministic (fixed seed).
+ *
+ *   npx tsx training/prepare.ts
+ *
+ * Data and split (docs/models.md):
+ * - SciFact claims (claims_train.jsonl), split by eval/splits.ts: train claims are fitted on, dev
+ *   claims are only scored (reranking dev lists and NLI dev pairs are written with split = "dev").
+ * - Reranker: BM25 (SQLite FTS5, porter) top candidates over 5-sentence snippets, relevant = snippet
+ *   of a cited doc; Climate-FEVER claims against the pool of all evidence sentences; inverse-cloze
+ *   pairs from BBC News (a sentence as query, its window without it as the positive, BM25 negatives).
+ * - NLI: SciFact rationales (SUPPORT → entailment, CONTRADICT → contradiction, other sentences of
+ *   the cited docs → neutral), Climate-FEVER evidence labels, and Factual-NLI-style synthetic pairs
+ *   from BBC sentences (number, entity and antonym replacement, negation → contradiction; the sentence
+ *   or a shortened copy → entailment; another sentence of the same article → neutral).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { makeSnippets } from '../crawler/snippets';
+import { splitOf } from '../eval/splits';
+import { TextTokenizer } from '../lib/models/tokenizer';
+import { Fts } from './bm25';
+import { bbcArticles, climateClaims, rng, sciClaims, sciCorpus, shared, shuffle } from './data';
+import { antonyms } from './wordnet';
+
+const OUT = path.resolve('.cache/training/data');
+const MAX_LEN = 256;
+const SEED = 13;
+const TRAIN_CANDS = 50;
+const DEV_CANDS = 100;
+const ICT_QUERIES = 1500;
+const SYNTH_SENTENCES = 3000;
+
+export const passageText = (title: string, text: string) => (title ? `${title}. ${text}` : text);
+
+const tokJson = JSON.parse(fs.readFileSync(shared('tokenizers', 'bert-base-uncased', 'tokenizer.json'), 'utf8'));
+const tokCfg = JSON.parse(fs.readFileSync(shared('tokenizers', 'bert-base-uncased', 'tokenizer_config.json'), 'utf8'));
+const tok = new TextTokenizer(tokJson, tokCfg);
+const pair = (a: string, b: string) => tok.encodeOne(a, b, MAX_LEN).ids;
+
+function writer(file: string) {
+  fs.mkdirSync(OUT, { recursive: true });
+  const fd = fs.openSync(path.join(OUT, file), 'w');
+  let n = 0;
+  return {
+    write: (o: unknown) => {
+      fs.writeSync(fd, JSON.stringify(o) + '\n');
+      n++;
+    },
+    close: () => {
+      fs.closeSync(fd);
+      console.log(`${file}: ${n} rows`);
+    },
+  };
+}
+
+function scifactReranker(w: ReturnType<typeof writer>) {
+  const docs = sciCorpus();
+  const snippets: { id: number; doc: number; title: string; text: string; sent: [number, number] }[] = [];
+  for (const d of docs) for (const s of makeSnippets(d.sentences)) snippets.push({ id: snippets.length + 1, doc: d.id, title: d.title, text: s.text, sent: [s.sentenceStart, s.sentenceEnd] });
+  const fts = new Fts();
+  fts.add(snippets.map((s) => ({ id: s.id, title: s.title, body: s.text })));
+  const byId = new Map(snippets.map((s) => [s.id, s]));
+  for (const c of sciClaims()) {
+    const split = splitOf('scifact', c.id);
+    const hits = fts.search(c.claim, split === 'dev' ? DEV_CANDS : TRAIN_CANDS);
+    const cited = new Set(c.cited);
+    const cands = hits.map((h) => ({ snip: byId.get(h.id)!, bm25: h.score }));
+    if (split === 'train') {
+      // Make sure every training list has its evidence windows (the listwise loss needs a positive).
+      const have = new Set(cands.map((x) => x.snip.id));
+      for (const [doc, sets] of Object.entries(c.evidence)) {
+        const sents = new Set(sets.flatMap((s) => s.sentences));
+        const extra = snippets.filter((s) => s.doc === Number(doc) && !have.has(s.id) && [...sents].some((i) => i >= s.sent[0] && i < s.sent[1]));
+        for (const s of extra.slice(0, 2)) cands.push({ snip: s, bm25: 0 });
+      }
+      if (!cands.some((x) => cited.has(x.snip.doc))) continue;
+    }
+    // rel 2: the window holds a rationale sentence; 1: another window of a cited abstract.
+    const rationale = (s: (typeof snippets)[number]) =>
+      (c.evidence[String(s.doc)] ?? []).some((set) => set.sentences.some((i) => i >= s.sent[0] && i < s.sent[1]));
+    w.write({
+      src: 'scifact',
+      split,
+      qid: c.id,
+      cited: c.cited,
+      cands: cands.map((x) => ({ ids: pair(c.claim, passageText(x.snip.title, x.snip.text)), doc: x.snip.doc, bm25: x.bm25, rel: rationale(x.snip) ? 2 : cited.has(x.snip.doc) ? 1 : 0 })),
+    });
+  }
+}
+
+function climateReranker(w: ReturnType<typeof writer>) {
+  const claims = climateClaims();
+  const pool = new Map<string, { id: number; title: string; text: string }>();
+  for (const c of claims) for (const e of c.evidences) if (!pool.has(e.text)) pool.set(e.text, { id: pool.size + 1, title: e.article, text: e.text });
+  const fts = new Fts();
+  fts.add([...pool.values()].map((p) => ({ id: p.id, title: p.title, body: p.text })));
+  const byId = new Map([...pool.values()].map((p) => [p.id, p]));
+  for (const c of claims) {
+    const rel = new Set(c.evidences.filter((e) => e.label !== 'NOT_ENOUGH_INFO').map((e) => pool.get(e.text)!.id));
+    if (!rel.size) continue;
+    const ids = fts.search(c.claim, 30).map((h) => h.id);
+    for (const r of rel) if (!ids.includes(r)) ids.push(r);
+    w.write({
+      src: 'climate-fever',
+      split: splitOf('climate-fever', c.id),
+      qid: c.id,
+      cands: ids.map((id) => ({ ids: pair(c.claim, passageText(byId.get(id)!.title, byId.get(id)!.text)), rel: rel.has(id) ? 1 : 0 })),
+    });
+  }
+}
+
+function ictReranker(w: ReturnType<typeof writer>, rand: () => number) {
+  const arts = bbcArticles();
+  const windows: { id: number; art: number; title: string; sentences: string[] }[] = [];
+  arts.forEach((a, ai) => {
+    for (const s of makeSnippets(a.sentences)) windows.push({ id: windows.length + 1, art: ai, title: a.title, sentences: a.sentences.slice(s.sentenceStart, s.sentenceEnd) });
+  });
+  const fts = new Fts();
+  fts.add(windows.map((x) => ({ id: x.id, title: x.title, body: x.sentences.join(' ') })));
+  let made = 0;
+  for (const win of shuffle(windows, rand)) {
+    if (made >= ICT_QUERIES) break;
+    const k = Math.floor(rand() * win.sentences.length);
+    const q = win.sentences[k]!;
+    const words = q.split(/\s+/).length;
+    if (words < 8 || words > 40 || win.sentences.length < 3) continue;
+    // As in ICT, the query sentence stays in its context 10% of the time (exact match is a real signal).
+    const ctx = rand() < 0.1 ? win.sentences : win.sentences.filter((_, i) => i !== k);
+    const negs = fts
+      .search(q, 40)
+      .map((h) => windows[h.id - 1]!)
+      .filter((x) => x.art !== win.art)
+      .slice(0, 19);
+    const cands = [{ title: win.title, text: ctx.join(' '), rel: 1 }, ...negs.map((x) => ({ title: x.title, text: x.sentences.join(' '), rel: 0 }))];
+    w.write({ src: 'ict', split: 'train', qid: `bbc:${win.id}:${k}`, cands: cands.map((x) => ({ ids: pair(q, passageText(x.title, x.text)), rel: x.rel })) });
+    made++;
+  }
+}
+
+const ENT = 0;
+const CON = 1;
+const NEU = 2;
+
+function scifactNli(w: ReturnType<typeof writer>, rand: () => number) {
+  const docs = new Map(sciCorpus().map((d) => [d.id, d]));
+  for (const c of sciClaims()) {
+    const split = splitOf('scifact', c.id);
+    const used = new Set<string>();
+    for (const [docId, sets] of Object.entries(c.evidence)) {
+      const doc = docs.get(Number(docId));
+      if (!doc) continue;
+      for (const s of sets) {
+        const label = s.label === 'SUPPORT' ? ENT : CON;
+        const sents = s.sentences.map((i) => doc.sentences[i]).filter((x): x is string => Boolean(x));
+        // Evidence sentence by sentence, as the verdict stage reads it; the whole rationale too.
+        for (const sent of sents) w.write({ src: 'scifact', split, qid: c.id, label, ids: pair(sent, c.claim) });
+        if (sents.length > 1) w.write({ src: 'scifact', split, qid: c.id, label, ids: pair(sents.join(' '), c.claim) });
+        s.sentences.forEach((i) => used.add(`${docId}:${i}`));
+      }
+    }
+    // Neutral: other sentences of the cited docs (topical, but not evidence).
+    for (const docId of c.cited) {
+      const doc = docs.get(docId);
+      if (!doc) continue;
+      const others = doc.sentences.map((s, i) => ({ s, i })).filter((x) => !used.has(`${docId}:${x.i}`));
+      for (const x of shuffle(others, rand).slice(0, 2)) w.write({ src: 'scifact', split, qid: c.id, label: NEU, ids: pair(x.s, c.claim) });
+    }
+  }
+}
+
+function climateNli(w: ReturnType<typeof writer>) {
+  const map = { SUPPORTS: ENT, REFUTES: CON, NOT_ENOUGH_INFO: NEU } as const;
+  for (const c of climateClaims()) {
+    for (const e of c.evidences) w.write({ src: 'climate-fever', split: splitOf('climate-fever', c.id), qid: c.id, eid: e.id, label: map[e.label], ids: pair(e.text, c.claim) });
+  }
+}
+
+const AUX = /\b(is|are|was|were|has|have|had|will|would|can|could|should|does|did|do|may|might|must)\b/i;
+const NEG = /\b(not|never|no)\b\s*|n't\b/i;
+
+/** Factual-NLI-style perturbations of one sentence; null when a rule does not apply. */
+export function perturb(s: string, rand: () => number, ants: Map<string, Set<string>>, names: string[]): { text: string; rule: string } | null {
+  const rules = shuffle(['negation', 'number', 'antonym', 'entity'], rand);
+  for (const rule of rules) {
+    if (rule === 'negation') {
+      if (NEG.test(s)) return { text: s.replace(NEG, (m) => (m.startsWith("n't") ? '' : '')).replace(/\s+/g, ' '), rule };
+      const m = AUX.exec(s);
+      if (m) return { text: s.slice(0, m.index + m[0].length) + (m[0].toLowerCase() === 'can' ? 'not' : ' not') + s.slice(m.index + m[0].length), rule };
+    } else if (rule === 'number') {
+      const m = /\b\d+(?:[.,]\d+)?\b/.exec(s);
+      if (m) {
+        const n = Number(m[0].replace(',', ''));
+        const changed = String(Math.max(1, Math.round(n * (rand() < 0.5 ? 0.5 : 2) + 1)));
+        if (changed !== m[0]) return { text: s.slice(0, m.index) + changed + s.slice(m.index + m[0].length), rule };
+      }
+    } else if (rule === 'antonym') {
+      const words = s.split(/(\W+)/);
+      const idx = shuffle(
+        words.map((_, i) => i).filter((i) => words[i]!.length >= 4 && ants.has(words[i]!.toLowerCase())),
+        rand,
+      )[0];
+      if (idx !== undefined) {
+        const options = [...ants.get(words[idx]!.toLowerCase())!];
+        words[idx] = options[Math.floor(rand() * options.length)]!;
+        return { text: words.join(''), rule };
+      }
+    } else if (rule === 'entity') {
+      const m = /(?<=\s)[A-Z][a-z]{2,}(?:\s[A-Z][a-z]{2,})*/.exec(s);
+      const other = names[Math.floor(rand() * names.length)];
+      if (m && other && other !== m[0]) return { text: s.slice(0, m.index) + other + s.slice(m.index + m[0].length), rule };
+    }
+  }
+  return null;
+}
+
+function syntheticNli(w: ReturnType<typeof writer>, rand: () => number) {
+  const ants = antonyms();
+  const arts = bbcArticles();
+  const names = [...new Set(arts.flatMap((a) => a.sentences.flatMap((s) => s.match(/(?<=\s)[A-Z][a-z]{2,}(?:\s[A-Z][a-z]{2,})*/g) ?? [])))].sort();
+  const pool = shuffle(
+    arts.flatMap((a, ai) => a.sentences.map((s, si) => ({ s, ai, si }))),
+    rand,
+  ).filter((x) => {
+    const n = x.s.split(/\s+/).length;
+    return n >= 8 && n <= 40;
+  });
+  let made = 0;
+  for (const x of pool) {
+    if (made >= SYNTH_SENTENCES) break;
+    const kind = made % 3;
+    if (kind === CON) {
+      const p = perturb(x.s, rand, ants, names);
+      if (!p) continue;
+      w.write({ src: 'synthetic', split: 'train', rule: p.rule, label: CON, ids: pair(x.s, p.text) });
+    } else if (kind === ENT) {
+      // The sentence itself or with a trailing clause cut off: what the premise says, said again.
+      const cut = x.s.lastIndexOf(', ');
+      const h = cut > 30 && rand() < 0.7 ? x.s.slice(0, cut) + '.' : x.s;
+      w.write({ src: 'synthetic', split: 'train', rule: 'entail', label: ENT, ids: pair(x.s, h) });
+    } else {
+      const art = arts[x.ai]!;
+      const other = art.sentences.filter((_, i) => Math.abs(i - x.si) > 1);
+      if (!other.length) continue;
+      w.write({ src: 'synthetic', split: 'train', rule: 'neutral', label: NEU, ids: pair(x.s, other[Math.floor(rand() * other.length)]!) });
+    }
+    made++;
+  }
+}
+
+function lexicon() {
+  const ants = antonyms();
+  const obj = {
+    negations: ['not', 'no', 'never', 'none', 'nor', 'neither', 'nobody', 'nothing', 'cannot', 'without', 'fail', 'fails', 'failed', 'lack', 'lacks', 'absence', 'absent', 'unable', "n't", 'nt'],
+    antonyms: Object.fromEntries([...ants].map(([k, v]) => [k, [...v].sort()]).sort()),
+  };
+  fs.writeFileSync(path.join(OUT, 'lexicon.json'), JSON.stringify(obj));
+}
+
+function main() {
+  const rand = rng(SEED);
+  const what = process.argv[2] ?? 'all';
+  fs.mkdirSync(OUT, { recursive: true });
+  if (what === 'all' || what === 'reranker') {
+    const w = writer('reranker.jsonl');
+    scifactReranker(w);
+    climateReranker(w);
+    ictReranker(w, rand);
+    w.close();
+  }
+  if (what === 'all' || what === 'nli') {
+    const w = writer('nli.jsonl');
+    scifactNli(w, rand);
+    climateNli(w);
+    syntheticNli(w, rand);
+    w.close();
+    lexicon();
+  }
+}
+
+if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) main();
