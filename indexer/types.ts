@@ -26,6 +26,11 @@ export interface SparseQuery {
 
 export interface Bm25Index {
   readonly backend: 'fts5' | 'elasticsearch';
+  /**
+   * Any token list gives hits or a QuinError (QUERY_UNUSABLE when no token has a letter or digit;
+   * INDEX_UNAVAILABLE when the backend fails), never a raw SQLite/HTTP exception. Filters on dates
+   * exclude snippets without a date.
+   */
   search(query: SparseQuery, k: number, filter?: IndexFilter): Promise<Hit[]>;
   count(): Promise<number>;
 }
@@ -40,7 +45,9 @@ export interface Encoder {
 }
 
 export interface DenseIndex {
+  /** Scores are inner products of normalised vectors (cosine). Snippets deleted since the index was last reloaded may still appear: ranking drops ids it cannot load. */
   search(query: Float32Array, k: number): Promise<Hit[]>;
+  /** Live vectors (deleted snippets not counted). */
   size(): number;
 }
 
@@ -52,7 +59,11 @@ export interface SentenceVectors {
 /** Everything ranking/ needs, opened once per process (CLI run, web server) and reused. */
 export interface SearchIndexes {
   bm25: Bm25Index;
-  /** Null when no dense index has been built yet. */
+  /**
+   * Null when FAISS cannot serve in this process (binding not built, or the index on disk was built
+   * with another encoder). An index not built yet is present with size() 0 and picks up the first
+   * checkpoint by itself (readers re-check every few seconds).
+   */
   dense: DenseIndex | null;
   encoder: Encoder;
   sentenceVectors: SentenceVectors;

@@ -1,0 +1,157 @@
+/**
+ * BM25 with Elasticsearch (ELASTICSEARCH_URL), through the official client. All access to the cluster
+ * goes through this module, which maps client failures onto our error codes: unreachable or timed out
+ * → INDEX_UNAVAILABLE naming the URL; an error response → INDEX_UNAVAILABLE with ES's own reason.
+ * Documents are keyed by snippet id (`_id`), so re-sending a document or a delete is harmless.
+ */
+import { Client, errors } from '@elastic/elasticsearch';
+import { createError, isQuinError } from '../../lib/errors';
+import type { Bm25Index, Hit, IndexFilter, SparseQuery } from '../types';
+import { ES_INDEX_SETTINGS, ES_MAPPINGS, searchBody, type EsDoc } from './es-query';
+
+export interface EsOptions {
+  url: string;
+  index: string;
+  titleBoost: number;
+  timeoutMs: number;
+}
+
+/** Longest page of ids read back when listing what the index holds. */
+const ID_PAGE = 10_000;
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+export class ElasticsearchIndex implements Bm25Index {
+  readonly backend = 'elasticsearch' as const;
+  private readonly client: Client;
+  private ensured = false;
+
+  constructor(private readonly opts: EsOptions) {
+    this.client = new Client({ node: opts.url, requestTimeout: opts.timeoutMs, maxRetries: 2 });
+  }
+
+  get index(): string {
+    return this.opts.index;
+  }
+
+  private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      if (isQuinError(e)) throw e;
+      const where = `Elasticsearch at ${redact(this.opts.url)}`;
+      if (e instanceof errors.ResponseError) {
+        const body = e.meta.body as { error?: { type?: string; reason?: string } } | undefined;
+        const reason = body?.error ? `${body.error.type ?? 'error'}: ${body.error.reason ?? ''}` : `HTTP ${e.meta.statusCode}`;
+        throw createError('INDEX_UNAVAILABLE', `${where}: ${what} failed (${reason})`, { status: e.meta.statusCode }, e);
+      }
+      if (e instanceof errors.ProductNotSupportedError) throw createError('INDEX_UNAVAILABLE', `${where} is not Elasticsearch (product check failed)`, undefined, e);
+      if (e instanceof errors.TimeoutError) throw createError('INDEX_UNAVAILABLE', `${where}: ${what} timed out after ${this.opts.timeoutMs} ms`, undefined, e);
+      throw createError('INDEX_UNAVAILABLE', `${where} unreachable (${what}): ${(e as Error).message}`, undefined, e);
+    }
+  }
+
+  /** Creates the index (English analyzer mapping) when it does not exist. */
+  async ensureIndex(): Promise<void> {
+    if (this.ensured) return;
+    const index = this.opts.index;
+    const exists = await this.call('index exists', () => this.client.indices.exists({ index }));
+    if (!exists) {
+      try {
+        await this.client.indices.create({ index, settings: ES_INDEX_SETTINGS, mappings: ES_MAPPINGS as never });
+      } catch (e) {
+        // Another process created it first: fine.
+        const type = e instanceof errors.ResponseError ? (e.meta.body as { error?: { type?: string } })?.error?.type : undefined;
+        if (type !== 'resource_already_exists_exception') await this.call('index create', () => Promise.reject(e));
+      }
+    }
+    this.ensured = true;
+  }
+
+  async search(query: SparseQuery, k: number, filter?: IndexFilter): Promise<Hit[]> {
+    if (!Number.isFinite(k) || k < 1) return [];
+    const body = searchBody(query, Math.min(Math.floor(k), 10_000), this.opts.titleBoost, filter);
+    const res = await this.call('search', () => this.client.search({ index: this.opts.index, ...body } as never));
+    const hits = (res as { hits: { hits: { _id?: string; _score?: number | null }[] } }).hits.hits;
+    return hits.filter((h) => h._id !== undefined).map((h) => ({ snippetId: Number(h._id), score: h._score ?? 0 }));
+  }
+
+  async count(): Promise<number> {
+    const res = await this.call('count', () => this.client.count({ index: this.opts.index }));
+    return res.count;
+  }
+
+  /** Indexes and deletes documents in one bulk request; throws when any item failed. */
+  async bulk(add: readonly EsDoc[], remove: readonly number[]): Promise<void> {
+    if (add.length === 0 && remove.length === 0) return;
+    await this.ensureIndex();
+    const operations: object[] = [];
+    for (const id of remove) operations.push({ delete: { _index: this.opts.index, _id: String(id) } });
+    for (const doc of add) operations.push({ index: { _index: this.opts.index, _id: String(doc.snippet_id) } }, doc);
+    const res = await this.call('bulk', () => this.client.bulk({ operations }));
+    if (!res.errors) return;
+    for (const item of res.items) {
+      const [action, r] = Object.entries(item)[0] as [string, { status: number; _id?: string | null; error?: { type?: string; reason?: string } }];
+      if (action === 'delete' && r.status === 404) continue; // already gone
+      if (r.error || r.status >= 300) {
+        throw createError('INDEX_UNAVAILABLE', `Elasticsearch bulk ${action} of snippet ${r._id} failed: ${r.error?.type ?? r.status} ${r.error?.reason ?? ''}`.trim());
+      }
+    }
+  }
+
+  async refresh(): Promise<void> {
+    await this.ensureIndex();
+    await this.call('refresh', () => this.client.indices.refresh({ index: this.opts.index }));
+  }
+
+  /** Every snippet id the index holds, ascending (search_after over snippet_id). */
+  async ids(): Promise<number[]> {
+    await this.ensureIndex();
+    const out: number[] = [];
+    let after: number[] | undefined;
+    for (;;) {
+      const res = await this.call('list ids', () =>
+        this.client.search({
+          index: this.opts.index,
+          size: ID_PAGE,
+          _source: false,
+          track_total_hits: false,
+          query: { match_all: {} },
+          sort: [{ snippet_id: 'asc' }],
+          ...(after ? { search_after: after } : {}),
+        } as never),
+      );
+      const hits = (res as { hits: { hits: { sort?: unknown[] }[] } }).hits.hits;
+      for (const h of hits) out.push(Number(h.sort?.[0]));
+      if (hits.length < ID_PAGE) return out;
+      after = hits[hits.length - 1]!.sort as number[];
+    }
+  }
+
+  /** Deletes the whole index (a rebuild starts from nothing). */
+  async dropIndex(): Promise<void> {
+    await this.call('index delete', () => this.client.indices.delete({ index: this.opts.index, ignore_unavailable: true }));
+    this.ensured = false;
+  }
+
+  async sizeBytes(): Promise<number> {
+    try {
+      const res = await this.client.indices.stats({ index: this.opts.index, metric: 'store' });
+      return res._all?.primaries?.store?.size_in_bytes ?? 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * BM25 with SQLite FTS5, in one of two places:
+ * - `content`: the table "snippets_fts" inside the SQLite database itself (external content over
+ *   "snippets", kept in step by triggers: see prisma/migrations/sqlite/0002_index.sql). Filters join
+ *   "snippets".
+ * - `file`: when the database is PostgreSQL, a SQLite file in the data dir with its own copy of title,
+ *   text, source and date, kept in step by `quin index` (one SQLite transaction per batch).
+ * Scores are −bm25 (higher is better) with the title weighted.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { createError } from '../../lib/errors';
+import type { Bm25Index, Hit, IndexFilter, SparseQuery } from '../types';
+import { buildMatchExpression, rankExpression } from './fts5-query';
+
+export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
+export const FTS_FILE_NAME = 'bm25-fts5.sqlite';
+
+export interface FtsRow {
+  id: number;
+  title: string;
+  text: string;
+  source: string;
+  publishedAt: Date | null;
+}
+
+export type FtsMode = 'content' | 'file';
+
+export interface Fts5Options {
+  titleWeight: number;
+}
+
+function dateParam(d: Date | undefined, name: string): string | undefined {
+  if (d === undefined) return undefined;
+  if (!(d instanceof Date) || Number.isNaN(d.getTime())) throw createError('INVALID_INPUT', `filter ${name} is not a valid date`);
+  return d.toISOString();
+}
+
+/** WHERE fragments and parameters for a filter over the columns `<alias>.published_at` / `.source`. */
+export function filterSql(filter: IndexFilter | undefined, alias: string): { sql: string; params: Record<string, unknown> } {
+  const parts: string[] = [];
+  const params: Record<string, unknown> = {};
+  const from = dateParam(filter?.from, 'from');
+  const to = dateParam(filter?.to, 'to');
+  if (from) {
+    parts.push(`${alias}.published_at >= @from`);
+    params.from = from;
+  }
+  if (to) {
+    parts.push(`${alias}.published_at <= @to`);
+    params.to = to;
+  }
+  if (filter?.sources) {
+    const sources = filter.sources.filter((s) => typeof s === 'string');
+    if (sources.length === 0) return { sql: ' AND 0', params };
+    parts.push(`${alias}.source IN (${sources.map((_, i) => `@src${i}`).join(', ')})`);
+    sources.forEach((s, i) => (params[`src${i}`] = s));
+  }
+  return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
+}
+
+export class Fts5Index implements Bm25Index {
+  readonly backend = 'fts5' as const;
+  private readonly db: Database.Database;
+
+  constructor(
+    readonly file: string,
+    readonly mode: FtsMode,
+    private readonly opts: Fts5Options,
+  ) {
+    if (mode === 'content' && !fs.existsSync(file)) throw createError('INDEX_UNAVAILABLE', `SQLite database ${file} does not exist`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('busy_timeout = 15000');
+    if (mode === 'file') {
+      this.db.pragma('journal_mode = WAL');
+      this.db.exec(
+        `CREATE VIRTUAL TABLE IF NOT EXISTS snippets_fts USING fts5(title, text, source UNINDEXED, published_at UNINDEXED, tokenize='${FTS_TOKENIZER}')`,
+      );
+    } else {
+      const ok = this.db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'snippets_fts'`).get();
+      if (!ok) throw createError('INDEX_UNAVAILABLE', `${file} has no snippets_fts table (run \`quin migrate\`)`);
+    }
+  }
+
+  async search(query: SparseQuery, k: number, filter?: IndexFilter): Promise<Hit[]> {
+    if (!Number.isFinite(k) || k < 1) return [];
+    const match = buildMatchExpression(query.terms);
+    const f = filterSql(filter, this.mode === 'content' ? 's' : 'f');
+    const join = this.mode === 'content' && f.sql ? ' JOIN snippets s ON s.id = f.rowid' : '';
+    const rank = rankExpression(this.opts.titleWeight, this.mode === 'file' ? 2 : 0);
+    const sql = `SELECT f.rowid AS id, -f.rank AS score FROM snippets_fts f${join} WHERE snippets_fts MATCH @match AND f.rank MATCH @rank${f.sql} ORDER BY f.rank LIMIT @k`;
+    try {
+      const rows = this.db.prepare(sql).all({ match, rank, k: Math.min(Math.floor(k), 100_000), ...f.params }) as { id: number; score: number }[];
+      return rows.map((r) => ({ snippetId: r.id, score: r.score }));
+    } catch (e) {
+      // The expression is built from quoted tokens, so this is a database problem, not the user's input.
+      throw createError('INDEX_UNAVAILABLE', `FTS5 search failed: ${(e as Error).message}`, undefined, e);
+    }
+  }
+
+  async count(): Promise<number> {
+    if (this.mode === 'content') return (this.db.prepare(`SELECT count(*) AS n FROM snippets`).get() as { n: number }).n;
+    return (this.db.prepare(`SELECT count(*) AS n FROM snippets_fts`).get() as { n: number }).n;
+  }
+
+  /** Snippet ids present in the index, ascending (file mode: its own rows; content mode: via fts5vocab). */
+  ids(): number[] {
+    if (this.mode === 'file') return (this.db.prepare(`SELECT rowid AS id FROM snippets_fts ORDER BY rowid`).pluck().all() as number[]);
+    // External content: "SELECT rowid FROM snippets_fts" would read the content table, so ask the index itself.
+    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.snippets_fts_instances USING fts5vocab(main, 'snippets_fts', 'instance')`);
+    return this.db.prepare(`SELECT DISTINCT doc FROM temp.snippets_fts_instances ORDER BY doc`).pluck().all() as number[];
+  }
+
+  /** FTS5's own consistency check (content mode: the index against the snippets table). */
+  integrityCheck(): string | null {
+    try {
+      this.db.prepare(`INSERT INTO snippets_fts (snippets_fts, rank) VALUES ('integrity-check', 1)`).run();
+      return null;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }
+
+  /** File mode: adds rows (replacing any with the same id) and removes ids, in one transaction. */
+  apply(add: readonly FtsRow[], remove: readonly number[]): void {
+    if (this.mode !== 'file') throw createError('INTERNAL', 'the content-mode FTS5 index is maintained by triggers');
+    const del = this.db.prepare(`DELETE FROM snippets_fts WHERE rowid = ?`);
+    const ins = this.db.prepare(`INSERT INTO snippets_fts (rowid, title, text, source, published_at) VALUES (?, ?, ?, ?, ?)`);
+    this.db.transaction(() => {
+      for (const id of remove) del.run(id);
+      for (const r of add) {
+        del.run(r.id);
+        ins.run(r.id, r.title, r.text, r.source, r.publishedAt ? r.publishedAt.toISOString() : null);
+      }
+    }).immediate();
+  }
+
+  /** File mode: drops every row (used when the file does not belong to this database any more). */
+  clear(): void {
+    if (this.mode !== 'file') throw createError('INTERNAL', 'the content-mode FTS5 index is maintained by triggers');
+    this.db.exec(`DELETE FROM snippets_fts`);
+  }
+
+  sizeBytes(): number {
+    if (this.mode === 'file') {
+      return [this.file, `${this.file}-wal`].reduce((n, f) => n + (fs.existsSync(f) ? fs.statSync(f).size : 0), 0);
+    }
+    try {
+      const row = this.db.prepare(`SELECT sum(pgsize) AS n FROM dbstat WHERE name LIKE 'snippets_fts%'`).get() as { n: number | null };
+      return row.n ?? 0;
+    } catch {
+      return 0; // dbstat not compiled in
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Keeps the BM25 backends that live outside the database's own transactions in step with the
+ * snippets table. (The SQLite-in-database FTS5 table needs nothing: triggers maintain it.)
+ *
+ * - FTS5 file (PostgreSQL deployments): the file's own rows are the record of what it holds; each
+ *   batch of additions or removals is one SQLite transaction, so a kill loses at most the batch in
+ *   flight, which the next run (a fresh diff) redoes.
+ * - Elasticsearch: ES is not transactional with the database, so the ledger es_entries always covers
+ *   what ES may hold: ids are written "pending" BEFORE a bulk index and marked "done" after it; ids are
+ *   forgotten only AFTER ES confirmed their delete. A run first settles leftover "pending" ids (re-index
+ *   if the snippet exists, delete otherwise). Re-sending a document or a delete is harmless (keyed by id).
+ */
+import type { Db } from '../../lib/db/client';
+import { createLogger } from '../../lib/log';
+import { diffIds } from '../diff';
+import { failpoint } from '../failpoint';
+import { allSnippetIds, chunks, esForget, esLedger, esMarkDone, esMarkPending, readState, snippetRows, writeEsState } from '../state';
+import type { ElasticsearchIndex } from './elasticsearch';
+import { toEsDoc } from './es-query';
+import type { Fts5Index } from './fts5';
+
+const log = createLogger('index:bm25');
+
+export interface Bm25SyncStats {
+  backend: 'fts5' | 'fts5-file' | 'elasticsearch';
+  added: number;
+  removed: number;
+  seconds: number;
+}
+
+export interface Bm25SyncOptions {
+  batchSize: number;
+  signal?: AbortSignal;
+  rebuild?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export async function syncFtsFile(db: Db, fts: Fts5Index, opts: Bm25SyncOptions): Promise<Bm25SyncStats> {
+  const started = Date.now();
+  if (opts.rebuild) fts.clear();
+  const { missing, stale } = diffIds(await allSnippetIds(db), fts.ids());
+  for (const part of chunks(stale, opts.batchSize)) fts.apply([], part);
+  let added = 0;
+  opts.onProgress?.(0, missing.length);
+  for (const part of chunks(missing, opts.batchSize)) {
+    if (opts.signal?.aborted) break;
+    const rows = await snippetRows(db, part);
+    fts.apply(rows, []);
+    added += rows.length;
+    opts.onProgress?.(added, missing.length);
+    failpoint('fts:after-batch');
+  }
+  return { backend: 'fts5-file', added, removed: stale.length, seconds: (Date.now() - started) / 1000 };
+}
+
+export async function syncElasticsearch(db: Db, es: ElasticsearchIndex, target: { url: string; index: string }, opts: Bm25SyncOptions): Promise<Bm25SyncStats> {
+  const started = Date.now();
+  const state = await readState(db, 'elasticsearch');
+  const where = `${target.url.replace(/\/\/[^@/]*@/, '//')}#${target.index}`;
+  let ledger = await esLedger(db);
+  if (opts.rebuild || (state && state.file !== where)) {
+    // Another cluster or index name: what the ledger says is about a different index.
+    log.info(opts.rebuild ? 'rebuilding the Elasticsearch index' : `Elasticsearch target changed (${state?.file} → ${where}): indexing from scratch`);
+    if (opts.rebuild) await es.dropIndex();
+    await esForget(db, [...ledger.keys()]);
+    ledger = new Map();
+  }
+  await es.ensureIndex();
+  const dbIds = await allSnippetIds(db);
+  const dbSet = new Set(dbIds);
+  const pending = [...ledger].filter(([, s]) => s !== 'done').map(([id]) => id);
+  const done = [...ledger].filter(([, s]) => s === 'done').map(([id]) => id);
+  const { missing, stale } = diffIds(dbIds, done);
+  // Pending ids whose snippet still exists are (re-)indexed; the others are deleted.
+  const toAdd = [...new Set([...missing, ...pending.filter((id) => dbSet.has(id))])].sort((a, b) => a - b);
+  const toRemove = [...new Set([...stale, ...pending.filter((id) => !dbSet.has(id))])];
+
+  for (const part of chunks(toRemove, opts.batchSize)) {
+    await es.bulk([], part);
+    failpoint('es:after-delete');
+    await esForget(db, part);
+  }
+  let added = 0;
+  opts.onProgress?.(0, toAdd.length);
+  for (const part of chunks(toAdd, opts.batchSize)) {
+    if (opts.signal?.aborted) break;
+    await esMarkPending(db, part);
+    failpoint('es:after-pending');
+    const rows = await snippetRows(db, part);
+    const found = new Set(rows.map((r) => r.id));
+    const vanished = part.filter((id) => !found.has(id)); // deleted since the diff
+    await es.bulk(rows.map(toEsDoc), vanished);
+    failpoint('es:after-bulk');
+    await esMarkDone(db, [...found]);
+    await esForget(db, vanished);
+    added += rows.length;
+    opts.onProgress?.(added, toAdd.length);
+  }
+  await es.refresh();
+  await writeEsState(db, where, await db.esEntry.count());
+  return { backend: 'elasticsearch', added, removed: toRemove.length, seconds: (Date.now() - started) / 1000 };
+}

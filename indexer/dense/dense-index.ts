@@ -1,0 +1,113 @@
+/**
+ * The dense index as ranking/ sees it: a FAISS file loaded once (never rebuilt at start) plus the
+ * position → snippet-id map from the database. Positions whose snippet was deleted are tombstones,
+ * skipped at search time (FAISS is asked for k + tombstones). A long-running reader (the web server)
+ * re-checks the checkpoint version every few seconds and reloads when the indexer committed a new one.
+ */
+import path from 'node:path';
+import type { Db } from '../../lib/db/client';
+import { createError } from '../../lib/errors';
+import { createLogger } from '../../lib/log';
+import { indexesDir } from '../files';
+import { denseEntries, readState, type IndexStateRow } from '../state';
+import type { DenseIndex, Hit } from '../types';
+import { GuardedIndex } from './faiss-native';
+
+const log = createLogger('dense');
+const RECHECK_MS = 3000;
+
+export interface LoadedDense {
+  index: GuardedIndex;
+  /** position → snippet id, −1 for tombstones. */
+  positions: Int32Array;
+  tombstones: number;
+  state: IndexStateRow;
+}
+
+export function buildPositionMap(ntotal: number, entries: readonly { position: number; snippetId: number }[]): { positions: Int32Array; tombstones: number } {
+  const positions = new Int32Array(ntotal).fill(-1);
+  let live = 0;
+  for (const e of entries) {
+    if (e.position < 0 || e.position >= ntotal) throw createError('INDEX_CORRUPT', `dense map names position ${e.position}, the FAISS file holds ${ntotal}`);
+    if (positions[e.position] === -1) live += 1;
+    positions[e.position] = e.snippetId;
+  }
+  return { positions, tombstones: ntotal - live };
+}
+
+/** Loads the checkpointed index named by the database; null when none was built yet. */
+export async function loadDense(db: Db, dataDir: string, expect: { encoderId: string; dim: number }): Promise<LoadedDense | null> {
+  const state = await readState(db, 'dense');
+  if (!state || !state.file || state.ntotal === 0) return null;
+  if (state.encoderId !== expect.encoderId || state.dim !== expect.dim) {
+    throw createError('INDEX_UNAVAILABLE', `the dense index was built with ${state.encoderId} (${state.dim}-d) but the encoder is ${expect.encoderId} (${expect.dim}-d); run \`quin index\` to rebuild it`);
+  }
+  const index = GuardedIndex.read(path.join(indexesDir(dataDir), state.file), expect.dim, state.factory ?? 'Flat');
+  if (index.ntotal !== state.ntotal) {
+    throw createError('INDEX_CORRUPT', `FAISS file ${state.file} holds ${index.ntotal} vectors, its checkpoint says ${state.ntotal}; run \`quin index\``);
+  }
+  const { positions, tombstones } = buildPositionMap(index.ntotal, await denseEntries(db));
+  return { index, positions, tombstones, state };
+}
+
+/** Top-k snippets from a loaded index, tombstones skipped. */
+export function searchLoaded(d: LoadedDense, query: Float32Array, k: number): Hit[] {
+  if (k < 1 || d.index.ntotal === 0) return [];
+  const r = d.index.search(query, Math.min(d.index.ntotal, Math.floor(k) + d.tombstones));
+  const hits: Hit[] = [];
+  for (let i = 0; i < r.labels.length && hits.length < k; i++) {
+    const id = d.positions[r.labels[i]!];
+    if (id === undefined || id < 0) continue;
+    hits.push({ snippetId: id, score: r.scores[i]! });
+  }
+  return hits;
+}
+
+/** The query-side DenseIndex, reloading after the indexer commits a new checkpoint. */
+export class DenseReader implements DenseIndex {
+  private checkedAt = Date.now();
+  private reloading: Promise<void> | undefined;
+
+  constructor(
+    private current: LoadedDense | null,
+    private readonly db: Db,
+    private readonly dataDir: string,
+    private readonly expect: { encoderId: string; dim: number },
+  ) {}
+
+  static async open(db: Db, dataDir: string, expect: { encoderId: string; dim: number }): Promise<DenseReader> {
+    return new DenseReader(await loadDense(db, dataDir, expect), db, dataDir, expect);
+  }
+
+  get loaded(): LoadedDense | null {
+    return this.current;
+  }
+
+  size(): number {
+    return this.current ? this.current.index.ntotal - this.current.tombstones : 0;
+  }
+
+  async search(query: Float32Array, k: number): Promise<Hit[]> {
+    await this.maybeReload();
+    return this.current ? searchLoaded(this.current, query, k) : [];
+  }
+
+  private async maybeReload(): Promise<void> {
+    if (Date.now() - this.checkedAt < RECHECK_MS) return;
+    this.checkedAt = Date.now();
+    this.reloading ??= (async () => {
+      try {
+        const state = await readState(this.db, 'dense');
+        if ((state?.version ?? null) === (this.current?.state.version ?? null)) return;
+        this.current = await loadDense(this.db, this.dataDir, this.expect);
+        log.info('dense index reloaded', { version: this.current?.state.version ?? 0, vectors: this.current?.index.ntotal ?? 0 });
+      } catch (e) {
+        // Keep serving the index we have; the indexer may be mid-checkpoint.
+        log.warn('dense index reload failed; serving the previous one', { error: (e as Error).message });
+      } finally {
+        this.reloading = undefined;
+      }
+    })();
+    await this.reloading;
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * Keeps the FAISS index in step with the snippets table.
+ *
+ * Durability protocol. The database row index_state('dense') names the one index file that is
+ * current; the file and the map entries change together only at a checkpoint:
+ *   1. the in-memory index (with the new vectors) is written to a NEW file dense-v<N+1>.faiss
+ *      atomically (temp, fsync, rename);
+ *   2. one database transaction inserts the new position → snippet entries and moves the state to
+ *      version N+1 / the new file (this commit is the point of no return);
+ *   3. the previous file is deleted.
+ * A kill before 2 leaves the state naming the old, intact file (the new one is a stray, deleted at the
+ * next start); a kill after 2 leaves a stray old file. Deletions need no file change: deleting a
+ * snippet deletes its entry (foreign key, same transaction), its position becomes a tombstone, and a
+ * rebuild compacts once tombstones pass QUIN_FAISS_COMPACT_RATIO. A rebuild (compaction, new encoder
+ * or pooling, index type change) builds a complete new file and replaces the whole map in one commit;
+ * until then the old index keeps serving.
+ */
+import path from 'node:path';
+import type { Config } from '../../lib/config';
+import type { Db } from '../../lib/db/client';
+import { createError, isQuinError } from '../../lib/errors';
+import { createLogger } from '../../lib/log';
+import { failpoint } from '../failpoint';
+import { indexesDir, removeStrayFiles, sha256, writeFileAtomic } from '../files';
+import { allSnippetIds, chunks, commitDenseCheckpoint, readState, snippetRows, type IndexStateRow } from '../state';
+import type { Encoder } from '../types';
+import type { VectorCache } from '../vectors/cache';
+import type { Pooling } from '../vectors/pooling';
+import { snippetVectors } from '../vectors/snippet-vectors';
+import { loadDense, type LoadedDense } from './dense-index';
+import { GuardedIndex, minTrainingPoints } from './faiss-native';
+
+const log = createLogger('index:dense');
+
+export const DENSE_FILE_PREFIX = 'dense-';
+/** Snippets embedded and added per step (progress granularity); checkpoints are per QUIN_INDEX_BATCH. */
+const STEP = 64;
+const CHECKPOINT_MIN_SECONDS = 30;
+
+export type DenseConfig = Pick<Config, 'dataDir' | 'faissFactory' | 'faissExactMax' | 'faissCompactRatio' | 'indexBatchSize' | 'embedBatchSize' | 'densePooling'>;
+
+export interface DenseSyncOptions {
+  signal?: AbortSignal;
+  rebuild?: boolean;
+  /** Called with snippets done (and the total once known). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface DenseSyncStats {
+  added: number;
+  /** Tombstones dropped by a rebuild. */
+  compacted: number;
+  rebuilt: string | null;
+  checkpoints: number;
+  sentencesEmbedded: number;
+  sentencesCached: number;
+  embedSeconds: number;
+  seconds: number;
+  ntotal: number;
+  live: number;
+  factory: string;
+  aborted: boolean;
+}
+
+/** The FAISS factory string for a corpus of n snippets. */
+export function chooseFactory(config: Pick<Config, 'faissFactory' | 'faissExactMax'>, n: number): string {
+  if (config.faissFactory !== 'auto') return config.faissFactory;
+  return n <= config.faissExactMax ? 'Flat' : 'HNSW32';
+}
+
+interface Ctx {
+  db: Db;
+  config: DenseConfig;
+  encoder: Encoder;
+  cache: VectorCache;
+  opts: DenseSyncOptions;
+  stats: DenseSyncStats;
+}
+
+function aborted(ctx: Ctx): boolean {
+  return ctx.opts.signal?.aborted === true;
+}
+
+async function vectorsFor(ctx: Ctx, ids: number[]) {
+  const rows = await snippetRows(ctx.db, ids);
+  const r = await snippetVectors(rows, ctx.encoder, ctx.cache, ctx.config.densePooling as Pooling, { batchSize: ctx.config.embedBatchSize, signal: ctx.opts.signal });
+  ctx.stats.sentencesEmbedded += r.embed.embedded;
+  ctx.stats.sentencesCached += r.embed.cached;
+  ctx.stats.embedSeconds += r.embed.seconds;
+  return { ids: rows.map((r) => r.id), vectors: r.vectors };
+}
+
+/** Writes the index to a new file and commits it with its entries; returns the new state. */
+async function checkpoint(ctx: Ctx, index: GuardedIndex, base: IndexStateRow | null, entries: { position: number; snippetId: number }[], replace: boolean): Promise<IndexStateRow> {
+  const dir = indexesDir(ctx.config.dataDir);
+  const version = (base?.version ?? 0) + 1;
+  const file = `${DENSE_FILE_PREFIX}v${version}.faiss`;
+  const buf = index.toBuffer();
+  writeFileAtomic(path.join(dir, file), buf);
+  failpoint('dense:after-file');
+  const state = {
+    backend: 'faiss',
+    encoderId: ctx.encoder.id,
+    dim: ctx.encoder.dim,
+    factory: index.factory,
+    pooling: ctx.config.densePooling,
+    file,
+    fileSha256: sha256(buf),
+    fileBytes: buf.length,
+    ntotal: index.ntotal,
+  };
+  await commitDenseCheckpoint(ctx.db, { fromVersion: base?.version ?? null, state, entries, replace });
+  failpoint('dense:after-commit');
+  removeStrayFiles(dir, DENSE_FILE_PREFIX, file);
+  ctx.stats.checkpoints += 1;
+  return { name: 'dense', version, updatedAt: new Date(), ...state };
+}
+
+/** Why the current index cannot simply be extended, or null. */
+function rebuildReason(ctx: Ctx, state: IndexStateRow | null, loaded: LoadedDense | null, liveIds: number, loadError: string | null): string | null {
+  if (ctx.opts.rebuild) return 'requested';
+  if (!state || !state.file || state.ntotal === 0) {
+    return minTrainingPoints(chooseFactory(ctx.config, liveIds)) > 1 ? 'first build of a trained index type' : null;
+  }
+  if (state.encoderId !== ctx.encoder.id || state.dim !== ctx.encoder.dim) return `encoder changed (${state.encoderId} → ${ctx.encoder.id})`;
+  if (state.pooling !== ctx.config.densePooling) return `pooling changed (${state.pooling} → ${ctx.config.densePooling})`;
+  if (loadError) return `index file unusable: ${loadError}`;
+  if (!loaded) return null;
+  const wanted = chooseFactory(ctx.config, liveIds);
+  if (wanted !== loaded.index.factory && liveIds >= minTrainingPoints(wanted)) {
+    if (ctx.config.faissFactory !== 'auto') return `QUIN_FAISS_FACTORY changed (${loaded.index.factory} → ${wanted})`;
+    if (wanted !== 'Flat') return `corpus passed QUIN_FAISS_EXACT_MAX=${ctx.config.faissExactMax} (${loaded.index.factory} → ${wanted})`;
+  }
+  const ratio = loaded.index.ntotal ? loaded.tombstones / loaded.index.ntotal : 0;
+  if (loaded.tombstones > 0 && ratio > ctx.config.faissCompactRatio) return `compaction (${loaded.tombstones} of ${loaded.index.ntotal} vectors deleted)`;
+  return null;
+}
+
+/** Adds the snippets missing from the loaded (or a new, empty) index, with checkpoints. */
+async function extend(ctx: Ctx, state: IndexStateRow | null, loaded: LoadedDense | null, dbIds: number[]): Promise<void> {
+  const index = loaded?.index ?? GuardedIndex.create(ctx.encoder.dim, chooseFactory(ctx.config, dbIds.length));
+  const mapped = new Set<number>();
+  if (loaded) for (const id of loaded.positions) if (id >= 0) mapped.add(id);
+  const todo = dbIds.filter((id) => !mapped.has(id));
+  ctx.opts.onProgress?.(0, todo.length);
+  let base = state;
+  let pending: { position: number; snippetId: number }[] = [];
+  let lastCheckpoint = Date.now();
+  let done = 0;
+  for (const step of chunks(todo, STEP)) {
+    if (aborted(ctx)) break;
+    const got = await vectorsFor(ctx, step).catch((e: unknown) => {
+      if (isQuinError(e, 'CANCELLED')) return null; // keep what is done: checkpoint below
+      throw e;
+    });
+    if (!got) break;
+    const { ids, vectors } = got;
+    const first = index.ntotal;
+    index.add(vectors);
+    ids.forEach((snippetId, i) => pending.push({ position: first + i, snippetId }));
+    ctx.stats.added += ids.length;
+    done += step.length;
+    ctx.opts.onProgress?.(done, todo.length);
+    failpoint('dense:after-add');
+    const due = pending.length >= ctx.config.indexBatchSize && (pending.length >= index.ntotal / 20 || Date.now() - lastCheckpoint > CHECKPOINT_MIN_SECONDS * 1000);
+    if (due) {
+      base = await checkpoint(ctx, index, base, pending, false);
+      pending = [];
+      lastCheckpoint = Date.now();
+    }
+  }
+  // Also when nothing was added: a first run over an empty corpus records an (empty) checkpoint.
+  if (pending.length || !base) base = await checkpoint(ctx, index, base, pending, false);
+  ctx.stats.ntotal = index.ntotal;
+  ctx.stats.factory = index.factory;
+}
+
+/** Builds a complete new index from every snippet and replaces the old one in one commit. */
+async function rebuild(ctx: Ctx, state: IndexStateRow | null, dbIds: number[], oldTombstones: number): Promise<void> {
+  let factory = chooseFactory(ctx.config, dbIds.length);
+  const need = minTrainingPoints(factory);
+  if (dbIds.length < need) {
+    log.warn(`${factory} needs ${need} training vectors, the corpus has ${dbIds.length}: using an exact index until it grows`);
+    factory = 'Flat';
+  }
+  const index = GuardedIndex.create(ctx.encoder.dim, factory);
+  ctx.opts.onProgress?.(0, dbIds.length);
+  if (!index.isTrained) {
+    // Train on an evenly spread sample (k-means wants ≥ 39 points per centroid; more only costs time).
+    const n = Math.min(dbIds.length, Math.max(need * 39, 50_000));
+    const sample = dbIds.filter((_, i) => i % Math.max(1, Math.floor(dbIds.length / n)) === 0).slice(0, n);
+    const vecs: Float32Array[] = [];
+    for (const part of chunks(sample, STEP * 8)) vecs.push(...(await vectorsFor(ctx, part)).vectors);
+    if (vecs.length < need) throw createError('INTERNAL', `only ${vecs.length} training vectors for ${factory}`);
+    log.info(`training ${factory} on ${vecs.length} vectors`);
+    index.train(vecs);
+  }
+  const entries: { position: number; snippetId: number }[] = [];
+  let done = 0;
+  for (const step of chunks(dbIds, STEP)) {
+    if (aborted(ctx)) return; // the old index keeps serving; the cache keeps what was embedded
+    const got = await vectorsFor(ctx, step).catch((e: unknown) => {
+      if (isQuinError(e, 'CANCELLED')) return null;
+      throw e;
+    });
+    if (!got) return;
+    const { ids, vectors } = got;
+    const first = index.ntotal;
+    index.add(vectors);
+    ids.forEach((snippetId, i) => entries.push({ position: first + i, snippetId }));
+    done += step.length;
+    ctx.opts.onProgress?.(done, dbIds.length);
+    failpoint('dense:after-add');
+  }
+  await checkpoint(ctx, index, state, entries, true);
+  ctx.stats.added += entries.length;
+  ctx.stats.compacted = oldTombstones;
+  ctx.stats.ntotal = index.ntotal;
+  ctx.stats.factory = index.factory;
+}
+
+export async function syncDense(db: Db, config: DenseConfig, encoder: Encoder, cache: VectorCache, opts: DenseSyncOptions = {}): Promise<DenseSyncStats> {
+  const started = Date.now();
+  const stats: DenseSyncStats = { added: 0, compacted: 0, rebuilt: null, checkpoints: 0, sentencesEmbedded: 0, sentencesCached: 0, embedSeconds: 0, seconds: 0, ntotal: 0, live: 0, factory: '', aborted: false };
+  const ctx: Ctx = { db, config, encoder, cache, opts, stats };
+  const state = await readState(db, 'dense');
+  removeStrayFiles(indexesDir(config.dataDir), DENSE_FILE_PREFIX, state?.file ?? null);
+  let loaded: LoadedDense | null = null;
+  let loadError: string | null = null;
+  const compatible = state?.encoderId === encoder.id && state?.dim === encoder.dim && state?.pooling === config.densePooling;
+  if (compatible) {
+    try {
+      loaded = await loadDense(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim });
+    } catch (e) {
+      if (!isQuinError(e)) throw e;
+      loadError = e.message;
+    }
+  }
+  const dbIds = await allSnippetIds(db);
+  const reason = rebuildReason(ctx, state, loaded, dbIds.length, loadError);
+  if (reason) {
+    stats.rebuilt = reason;
+    log.info(`rebuilding the dense index: ${reason}`);
+    await rebuild(ctx, state, dbIds, loaded?.tombstones ?? 0);
+  } else {
+    await extend(ctx, state, loaded, dbIds);
+  }
+  stats.aborted = aborted(ctx);
+  const final = await readState(db, 'dense');
+  stats.ntotal = final?.ntotal ?? 0;
+  stats.factory = final?.factory ?? stats.factory;
+  stats.live = await db.denseEntry.count();
+  stats.seconds = (Date.now() - started) / 1000;
+  return stats;
+}

@@ -1,0 +1,125 @@
+/**
+ * Index files on disk: atomic writes (temporary file, fsync, rename, fsync of the folder) so that a
+ * reader or a restart after kill -9 sees either the old file or the new one, never a torn one; and an
+ * exclusive lock so that only one indexer process writes the indexes of a data dir at a time.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createError } from '../lib/errors';
+
+export function indexesDir(dataDir: string): string {
+  return path.join(dataDir, 'indexes');
+}
+
+export function sha256(buf: Buffer): string {
+  return crypto.createHash('sha256').update(buf).digest('hex');
+}
+
+export function sha256File(file: string): string {
+  const h = crypto.createHash('sha256');
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(1 << 20);
+    let n: number;
+    while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) h.update(buf.subarray(0, n));
+  } finally {
+    fs.closeSync(fd);
+  }
+  return h.digest('hex');
+}
+
+function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // Some file systems refuse fsync on a directory; the rename is still atomic.
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** Writes `buf` to `file` atomically and durably. */
+export function writeFileAtomic(file: string, buf: Buffer): void {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true });
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  const fd = fs.openSync(tmp, 'wx');
+  try {
+    let off = 0;
+    while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
+    fs.fsyncSync(fd);
+  } catch (e) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+  fs.closeSync(fd);
+  fs.renameSync(tmp, file);
+  fsyncDir(dir);
+}
+
+/** Removes leftovers of interrupted runs: temporary files and index files other than `keep`. */
+export function removeStrayFiles(dir: string, prefix: string, keep: string | null): string[] {
+  if (!fs.existsSync(dir)) return [];
+  const removed: string[] = [];
+  for (const name of fs.readdirSync(dir)) {
+    const stray = (name.startsWith(`.${prefix}`) && name.endsWith('.tmp')) || (name.startsWith(prefix) && name !== keep);
+    if (!stray) continue;
+    fs.rmSync(path.join(dir, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface IndexLock {
+  release(): void;
+}
+
+/**
+ * Takes the data dir's indexer lock (a file holding our pid, created exclusively). A lock left by a
+ * process that no longer exists (kill -9) is taken over; one held by a live process is a CONFLICT.
+ */
+export function acquireIndexLock(dataDir: string): IndexLock {
+  const dir = indexesDir(dataDir);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'indexer.lock');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = fs.openSync(file, 'wx');
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      let held = true;
+      return {
+        release() {
+          if (!held) return;
+          held = false;
+          try {
+            if (fs.readFileSync(file, 'utf8').trim() === String(process.pid)) fs.rmSync(file, { force: true });
+          } catch {
+            // already gone
+          }
+        },
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const pid = Number(fs.readFileSync(file, 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+        throw createError('CONFLICT', `another indexer (pid ${pid}) is working on ${dataDir}; try again when it is done`);
+      }
+      fs.rmSync(file, { force: true }); // stale: its process is gone
+    }
+  }
+  throw createError('CONFLICT', `could not take the indexer lock ${file}`);
+}

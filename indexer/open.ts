@@ -1,0 +1,101 @@
+/**
+ * Opening the indexes for queries: once per process (CLI run, web server, worker) and reused.
+ * The BM25 backend follows the configuration (Elasticsearch when ELASTICSEARCH_URL is set, else FTS5
+ * inside the SQLite database, or in a SQLite file in the data dir when the database is PostgreSQL);
+ * the dense index is the FAISS file of the last checkpoint, loaded (never rebuilt) at open.
+ */
+import path from 'node:path';
+import { sqlitePath, type Config } from '../lib/config';
+import type { Db } from '../lib/db/client';
+import { isQuinError } from '../lib/errors';
+import { createLogger } from '../lib/log';
+import { ElasticsearchIndex } from './bm25/elasticsearch';
+import { FTS_FILE_NAME, Fts5Index } from './bm25/fts5';
+import { DenseReader } from './dense/dense-index';
+import { createEncoder } from './encoders';
+import { indexesDir } from './files';
+import type { Bm25Index, Encoder, SearchIndexes } from './types';
+import { VectorCache } from './vectors/cache';
+
+const log = createLogger('indexes');
+
+export type Bm25Location = 'fts5' | 'fts5-file' | 'elasticsearch';
+
+export function bm25Location(config: Pick<Config, 'elasticsearchUrl' | 'databaseProvider'>): Bm25Location {
+  if (config.elasticsearchUrl) return 'elasticsearch';
+  return config.databaseProvider === 'sqlite' ? 'fts5' : 'fts5-file';
+}
+
+export function ftsFilePath(dataDir: string): string {
+  return path.join(indexesDir(dataDir), FTS_FILE_NAME);
+}
+
+export function openBm25(config: Config): Fts5Index | ElasticsearchIndex {
+  switch (bm25Location(config)) {
+    case 'elasticsearch':
+      return new ElasticsearchIndex({ url: config.elasticsearchUrl!, index: config.elasticsearchIndex, titleBoost: config.bm25TitleWeight, timeoutMs: config.elasticsearchTimeoutMs });
+    case 'fts5':
+      return new Fts5Index(sqlitePath(config), 'content', { titleWeight: config.bm25TitleWeight });
+    default:
+      return new Fts5Index(ftsFilePath(config.dataDir), 'file', { titleWeight: config.bm25TitleWeight });
+  }
+}
+
+async function closeBm25(bm25: Bm25Index): Promise<void> {
+  if (bm25 instanceof Fts5Index) bm25.close();
+  else if (bm25 instanceof ElasticsearchIndex) await bm25.close();
+}
+
+/** The dense reader, or null when FAISS cannot serve (binding missing, index of another encoder). */
+async function openDense(db: Db, config: Config, encoder: Encoder): Promise<DenseReader | null> {
+  try {
+    return await DenseReader.open(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim });
+  } catch (e) {
+    if (!isQuinError(e)) throw e;
+    log.warn(`dense index unavailable, searching with BM25 only: ${e.message}`);
+    return null;
+  }
+}
+
+async function open(config: Config, db: Db): Promise<SearchIndexes> {
+  const encoder = await createEncoder(config);
+  const cache = new VectorCache(config.cacheDir, encoder.id, encoder.dim);
+  const bm25 = openBm25(config);
+  const dense = await openDense(db, config, encoder);
+  return {
+    bm25,
+    dense,
+    encoder,
+    sentenceVectors: { get: async (sentences) => cache.get(sentences) },
+    async close() {
+      await closeBm25(bm25);
+      cache.close();
+      await encoder.close?.();
+    },
+  };
+}
+
+const opened = new Map<string, Promise<SearchIndexes>>();
+
+function keyOf(config: Config): string {
+  return [config.dataDir, config.databaseUrlResolved, config.encoder, config.encoderModel ?? '', config.elasticsearchUrl ?? '', config.elasticsearchIndex, config.bm25TitleWeight, config.cacheDir].join('|');
+}
+
+/** The process's indexes for this configuration: opened on first call, then the same object. */
+export function openSearchIndexes(config: Config, db: Db): Promise<SearchIndexes> {
+  const key = keyOf(config);
+  let p = opened.get(key);
+  if (!p) {
+    p = open(config, db);
+    opened.set(key, p);
+    p.catch(() => opened.delete(key));
+  }
+  return p;
+}
+
+/** Closes every opened set (CLI exit, tests). */
+export async function closeSearchIndexes(): Promise<void> {
+  const all = [...opened.values()];
+  opened.clear();
+  for (const p of all) await (await p.catch(() => null))?.close();
+}

@@ -1,0 +1,109 @@
+/**
+ * What the admin dashboard and `quin index --status` show: snippets indexed vs pending per index,
+ * sizes on disk, and which encoder and backends serve. Cheap: counts and file sizes only.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../lib/config';
+import type { Db } from '../lib/db/client';
+import { type ElasticsearchIndex } from './bm25/elasticsearch';
+import { type Fts5Index } from './bm25/fts5';
+import { faissAvailable } from './dense/faiss-native';
+import { encoderFolder } from './vectors/cache';
+import { indexesDir } from './files';
+import { bm25Location, openBm25 } from './open';
+import { readState } from './state';
+import { USE_LITE_ID } from './encoders/use-lite';
+
+export interface IndexStatus {
+  snippets: number;
+  bm25: { backend: string; indexed: number | null; pending: number | null; bytes: number | null; error?: string };
+  dense: {
+    available: boolean;
+    encoder: string | null;
+    configuredEncoder: string;
+    factory: string | null;
+    pooling: string | null;
+    vectors: number;
+    indexed: number;
+    pending: number;
+    tombstones: number;
+    bytes: number;
+    version: number;
+    updatedAt: string | null;
+  };
+  cache: { dir: string; bytes: number };
+}
+
+function dirBytes(dir: string): number {
+  if (!fs.existsSync(dir)) return 0;
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    n += e.isDirectory() ? dirBytes(p) : fs.statSync(p).size;
+  }
+  return n;
+}
+
+async function bm25Status(db: Db, config: Config, snippets: number): Promise<IndexStatus['bm25']> {
+  const backend = bm25Location(config);
+  if (backend === 'fts5') {
+    const bm25 = openBm25(config) as Fts5Index;
+    try {
+      return { backend, indexed: snippets, pending: 0, bytes: bm25.sizeBytes() };
+    } finally {
+      bm25.close();
+    }
+  }
+  if (backend === 'elasticsearch') {
+    const done = await db.esEntry.count({ where: { state: 'done' } });
+    const es = openBm25(config) as ElasticsearchIndex;
+    try {
+      return { backend, indexed: done, pending: Math.max(0, snippets - done), bytes: await es.sizeBytes() };
+    } finally {
+      await es.close();
+    }
+  }
+  const fts = openBm25(config) as Fts5Index;
+  try {
+    const indexed = await fts.count();
+    return { backend, indexed, pending: Math.max(0, snippets - indexed), bytes: fts.sizeBytes() };
+  } finally {
+    fts.close();
+  }
+}
+
+export async function indexStatus(db: Db, config: Config): Promise<IndexStatus> {
+  const snippets = await db.snippet.count();
+  let bm25: IndexStatus['bm25'];
+  try {
+    bm25 = await bm25Status(db, config, snippets);
+  } catch (e) {
+    bm25 = { backend: bm25Location(config), indexed: null, pending: null, bytes: null, error: (e as Error).message };
+  }
+  const state = await readState(db, 'dense');
+  const indexed = await db.denseEntry.count();
+  const file = state?.file ? path.join(indexesDir(config.dataDir), state.file) : null;
+  const configuredEncoder = config.encoder === 'onnx' ? `onnx:${config.encoderModel ?? '?'}` : USE_LITE_ID;
+  const encoderDir = state?.encoderId ? path.join(config.cacheDir, 'embeddings', encoderFolder(state.encoderId)) : null;
+  return {
+    snippets,
+    bm25,
+    dense: {
+      available: faissAvailable(),
+      encoder: state?.encoderId ?? null,
+      configuredEncoder,
+      factory: state?.factory ?? null,
+      pooling: state?.pooling ?? null,
+      vectors: state?.ntotal ?? 0,
+      indexed,
+      // Entries are removed with their snippets (foreign key), so everything else is pending.
+      pending: Math.max(0, snippets - indexed),
+      tombstones: Math.max(0, (state?.ntotal ?? 0) - indexed),
+      bytes: file && fs.existsSync(file) ? fs.statSync(file).size : 0,
+      version: state?.version ?? 0,
+      updatedAt: state?.updatedAt.toISOString() ?? null,
+    },
+    cache: { dir: encoderDir ?? path.join(config.cacheDir, 'embeddings'), bytes: encoderDir ? dirBytes(encoderDir) : 0 },
+  };
+}

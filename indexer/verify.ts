@@ -1,0 +1,170 @@
+/**
+ * `quin index --verify`: checks that every index holds exactly the snippets of the database — none
+ * missing, none stale, none doubled — and that the dense index's positions hold the right vectors,
+ * and says what differs.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../lib/config';
+import type { Db } from '../lib/db/client';
+import { isQuinError } from '../lib/errors';
+import { ElasticsearchIndex } from './bm25/elasticsearch';
+import { Fts5Index } from './bm25/fts5';
+import { loadDense, type LoadedDense } from './dense/dense-index';
+import { faissAvailable } from './dense/faiss-native';
+import { DENSE_FILE_PREFIX } from './dense/sync';
+import { diffIds, duplicates, sampleIds } from './diff';
+import { createEncoder } from './encoders';
+import { indexesDir, sha256File } from './files';
+import { bm25Location, openBm25 } from './open';
+import { allSnippetIds, denseEntries, esLedger, readState, snippetRows } from './state';
+import type { Encoder } from './types';
+import { VectorCache } from './vectors/cache';
+import type { Pooling } from './vectors/pooling';
+import { snippetVectors } from './vectors/snippet-vectors';
+
+export interface VerifyCheck {
+  index: string;
+  ok: boolean;
+  /** Human-readable differences (empty when ok). */
+  problems: string[];
+  /** Facts checked, for the report. */
+  facts: Record<string, number | string>;
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  snippets: number;
+  checks: VerifyCheck[];
+}
+
+export interface VerifyOptions {
+  /** Dense positions whose stored vector is checked against a freshly pooled one (default 50). */
+  sample?: number;
+}
+
+function idProblems(label: string, dbIds: number[], indexIds: number[]): string[] {
+  const { missing, stale } = diffIds(dbIds, indexIds);
+  const dup = duplicates(indexIds);
+  const out: string[] = [];
+  if (missing.length) out.push(`${label}: ${sampleIds(missing)} snippets missing`);
+  if (stale.length) out.push(`${label}: ${sampleIds(stale)} entries for snippets that no longer exist`);
+  if (dup.length) out.push(`${label}: ${sampleIds(dup)} snippets indexed more than once`);
+  return out;
+}
+
+async function verifyBm25(db: Db, config: Config, dbIds: number[]): Promise<VerifyCheck> {
+  const where = bm25Location(config);
+  const check: VerifyCheck = { index: `bm25 (${where})`, ok: true, problems: [], facts: { snippets: dbIds.length } };
+  const bm25 = openBm25(config);
+  try {
+    if (bm25 instanceof Fts5Index) {
+      const integrity = bm25.integrityCheck();
+      if (integrity) check.problems.push(`FTS5 integrity-check failed: ${integrity}`);
+      const ids = bm25.ids();
+      check.facts.indexed = ids.length;
+      check.problems.push(...idProblems('FTS5', dbIds, ids));
+    } else if (bm25 instanceof ElasticsearchIndex) {
+      await bm25.refresh();
+      const ids = await bm25.ids();
+      const ledger = await esLedger(db);
+      check.facts.indexed = ids.length;
+      check.facts.ledger = ledger.size;
+      check.problems.push(...idProblems('Elasticsearch', dbIds, ids));
+      const pending = [...ledger].filter(([, s]) => s !== 'done').map(([id]) => id);
+      if (pending.length) check.problems.push(`Elasticsearch ledger: ${sampleIds(pending)} writes not confirmed (an interrupted run)`);
+      const ledgerDiff = diffIds(ids, [...ledger.keys()]);
+      if (ledgerDiff.missing.length) check.problems.push(`Elasticsearch holds ${sampleIds(ledgerDiff.missing)} documents the ledger does not know`);
+    }
+  } catch (e) {
+    if (!isQuinError(e)) throw e;
+    check.problems.push(e.message);
+  } finally {
+    if (bm25 instanceof ElasticsearchIndex) await bm25.close();
+    else bm25.close();
+  }
+  check.ok = check.problems.length === 0;
+  return check;
+}
+
+/** Positions whose stored vector is not the one its snippet should have (exact index: strict). */
+async function misplacedPositions(db: Db, config: Config, d: LoadedDense, encoder: Encoder, sample: number): Promise<{ checked: number; wrong: number[] }> {
+  const live = [...d.positions.entries()].filter(([, id]) => id >= 0);
+  const step = Math.max(1, Math.floor(live.length / Math.max(sample, 1)));
+  const picked = live.filter((_, i) => i % step === 0).slice(0, sample);
+  const cache = new VectorCache(config.cacheDir, encoder.id, encoder.dim);
+  try {
+    const rows = await snippetRows(db, picked.map(([, id]) => id));
+    const { vectors } = await snippetVectors(rows, encoder, cache, (d.state.pooling ?? 'mean') as Pooling);
+    const wrong: number[] = [];
+    rows.forEach((row, i) => {
+      const position = picked.find(([, id]) => id === row.id)![0];
+      const r = d.index.search(vectors[i]!, Math.min(d.index.ntotal, 10));
+      const top = r.scores[0] ?? -Infinity;
+      const at = r.labels.indexOf(position);
+      // Its own vector must come back (ties with identical texts allowed) with cosine ≈ 1.
+      if (at < 0 || r.scores[at]! < top - 1e-4 || r.scores[at]! < 0.999) wrong.push(row.id);
+    });
+    return { checked: rows.length, wrong };
+  } finally {
+    cache.close();
+  }
+}
+
+async function verifyDense(db: Db, config: Config, dbIds: number[], opts: VerifyOptions): Promise<VerifyCheck> {
+  const check: VerifyCheck = { index: 'dense (faiss)', ok: true, problems: [], facts: { snippets: dbIds.length } };
+  const done = () => ((check.ok = check.problems.length === 0), check);
+  if (!faissAvailable()) {
+    check.problems.push('FAISS binding not built (bash scripts/setup.d/40-faiss.sh)');
+    return done();
+  }
+  const state = await readState(db, 'dense');
+  if (!state || !state.file) {
+    if (dbIds.length) check.problems.push(`no dense index built yet: ${sampleIds(dbIds)} snippets missing`);
+    return done();
+  }
+  const dir = indexesDir(config.dataDir);
+  const file = path.join(dir, state.file);
+  check.facts.file = state.file;
+  check.facts.version = state.version;
+  if (!fs.existsSync(file)) {
+    check.problems.push(`index file ${state.file} named by the checkpoint is missing`);
+    return done();
+  }
+  const sum = sha256File(file);
+  if (sum !== state.fileSha256) check.problems.push(`index file ${state.file} does not match its checkpoint (sha256 ${sum.slice(0, 12)} ≠ ${state.fileSha256?.slice(0, 12)})`);
+  const encoder = await createEncoder(config);
+  if (state.encoderId !== encoder.id) {
+    check.problems.push(`built with encoder ${state.encoderId}, configured encoder is ${encoder.id} (run \`quin index\`)`);
+    return done();
+  }
+  let d: LoadedDense | null;
+  try {
+    d = await loadDense(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim });
+  } catch (e) {
+    if (!isQuinError(e)) throw e;
+    check.problems.push(e.message);
+    return done();
+  }
+  const entries = await denseEntries(db);
+  const ids = entries.map((e) => e.snippetId);
+  check.facts.vectors = d?.index.ntotal ?? 0;
+  check.facts.live = ids.length;
+  check.facts.tombstones = d?.tombstones ?? 0;
+  check.facts.factory = state.factory ?? '';
+  check.problems.push(...idProblems('FAISS map', dbIds, ids));
+  const strays = fs.readdirSync(dir).filter((n) => n.startsWith(DENSE_FILE_PREFIX) && n !== state.file);
+  if (strays.length) check.facts.strayFiles = strays.join(', '); // harmless leftovers, removed by the next run
+  if (d && d.index.factory === 'Flat' && ids.length) {
+    const { checked, wrong } = await misplacedPositions(db, config, d, encoder, opts.sample ?? 50);
+    check.facts.vectorsChecked = checked;
+    if (wrong.length) check.problems.push(`FAISS positions hold the wrong vectors for ${sampleIds(wrong)} snippets`);
+  }
+  return done();
+}
+
+export async function verifyIndexes(db: Db, config: Config, opts: VerifyOptions = {}): Promise<VerifyReport> {
+  const dbIds = await allSnippetIds(db);
+  const checks = [await verifyBm25(db, config, dbIds), await verifyDense(db, config, dbIds, opts)];
+  return { ok: checks.every((c) => c.ok), snippets: dbIds.length, checks };
+}
