@@ -1,0 +1,289 @@
+/**
+ * The crawler's single boundary with the outside world: every feed, page and robots.txt request goes
+ * through `HttpClient.fetch`. It applies, per hop: URL and address checks (private addresses refused
+ * after DNS, inside the socket's lookup, on every redirect), robots.txt (cached per origin), the
+ * per-host queue and global limit, conditional GET, timeouts, the size cap (after decompression),
+ * content-type checks, redirect limits with loop detection and Retry-After on 429/503.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../../lib/config';
+import { createError, isQuinError, type QuinError } from '../../lib/errors';
+import { projectRoot } from '../../lib/paths';
+import { assertLiteralAllowed, DEFAULT_POLICY, guardedLookup, type AddressPolicy } from './address';
+import { parseContentType, refuseType, type Expect } from './content-type';
+import { HostQueue } from './host-queue';
+import { requestOnce, type RawResponse } from './request';
+import { parseRetryAfter } from './retry-after';
+import { ALLOW_ALL, robotsPolicy, type RobotsPolicy } from './robots';
+
+export type HttpConfig = Pick<
+  Config,
+  | 'allowPrivateHosts'
+  | 'crawlConcurrency'
+  | 'hostDelayMs'
+  | 'connectTimeoutMs'
+  | 'fetchTimeoutMs'
+  | 'maxResponseBytes'
+  | 'maxRedirects'
+  | 'contactUrl'
+  | 'userAgent'
+>;
+
+export interface FetchRequest {
+  url: string;
+  expect: Expect;
+  etag?: string | null;
+  lastModified?: string | null;
+  signal?: AbortSignal;
+}
+
+export interface FetchResponse {
+  requestedUrl: string;
+  /** Final URL after redirects. */
+  url: string;
+  redirects: string[];
+  status: number;
+  notModified: boolean;
+  body: Buffer;
+  mime: string | null;
+  charset: string | null;
+  etag: string | null;
+  lastModified: string | null;
+  cacheControl: string | null;
+  wireBytes: number;
+  durationMs: number;
+}
+
+export interface HttpClient {
+  fetch(req: FetchRequest): Promise<FetchResponse>;
+  readonly userAgent: string;
+}
+
+const ROBOTS_MAX_BYTES = 512 * 1024;
+const ROBOTS_TTL_MS = 24 * 3600_000;
+const ROBOTS_FAILURE_TTL_MS = 5 * 60_000;
+const MAX_CRAWL_DELAY_MS = 60_000;
+/** A host that asked us (Retry-After) to wait longer than this fails fast instead of holding a worker. */
+const MAX_QUEUE_WAIT_MS = 30_000;
+
+const ACCEPT: Record<Expect, string> = {
+  feed: 'application/rss+xml, application/atom+xml, application/rdf+xml;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.1',
+  html: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.1',
+  any: '*/*',
+};
+
+function version(): string {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as { version?: string }).version ?? '0';
+  } catch {
+    return '0';
+  }
+}
+
+export function defaultUserAgent(contactUrl: string): string {
+  return `QuinBot/${version()} (+${contactUrl})`;
+}
+
+function withDetails(err: QuinError, extra: Record<string, unknown>): QuinError {
+  return createError(err.code, err.message, { ...err.details, ...extra }, err.cause ?? err);
+}
+
+function header(raw: RawResponse, name: string): string | null {
+  const v = raw.headers[name];
+  return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
+}
+
+export function parseFetchUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw createError('INVALID_INPUT', `not a URL: ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw createError('FETCH_BLOCKED', `only http and https can be fetched, not ${url.protocol}`);
+  if (url.username || url.password) throw createError('FETCH_BLOCKED', 'URLs with credentials are not fetched');
+  url.hash = '';
+  return url;
+}
+
+export class Transport implements HttpClient {
+  readonly userAgent: string;
+  private readonly productToken: string;
+  private readonly queue: HostQueue;
+  private readonly lookup;
+  private readonly robots = new Map<string, { policy: Promise<RobotsPolicy>; expires: number }>();
+
+  constructor(
+    private readonly config: HttpConfig,
+    private readonly addresses: AddressPolicy = DEFAULT_POLICY,
+  ) {
+    this.userAgent = config.userAgent ?? defaultUserAgent(config.contactUrl);
+    this.productToken = this.userAgent.split(/[/\s]/)[0] || 'QuinBot';
+    this.queue = new HostQueue(config.crawlConcurrency, config.hostDelayMs);
+    this.lookup = guardedLookup(config.allowPrivateHosts, addresses);
+  }
+
+  async fetch(req: FetchRequest): Promise<FetchResponse> {
+    const started = Date.now();
+    try {
+      return await this.follow(req, started, true);
+    } catch (e) {
+      const err = isQuinError(e) ? e : createError('FETCH_FAILED', (e as Error).message, undefined, e);
+      throw withDetails(err, { url: req.url, durationMs: Date.now() - started });
+    }
+  }
+
+  private async follow(
+    req: FetchRequest,
+    started: number,
+    checkRobots: boolean,
+    maxBytes = this.config.maxResponseBytes,
+  ): Promise<FetchResponse> {
+    let url = parseFetchUrl(req.url);
+    const visited = new Set([url.href]);
+    const redirects: string[] = [];
+    for (;;) {
+      assertLiteralAllowed(url.hostname, this.config.allowPrivateHosts, this.addresses);
+      if (checkRobots) {
+        const policy = await this.robotsFor(url, req.signal);
+        if (!policy.isAllowed(url.pathname + url.search)) {
+          throw createError('FETCH_ROBOTS', `${url.href} is disallowed by ${url.origin}/robots.txt for ${this.productToken}`);
+        }
+      }
+      const raw = await this.hop(url, req, maxBytes);
+      if ([301, 302, 303, 307, 308].includes(raw.status)) {
+        const location = header(raw, 'location');
+        if (!location) throw createError('FETCH_HTTP_STATUS', `HTTP ${raw.status} without a Location header`, { status: raw.status });
+        const next = parseFetchUrl(new URL(location, url).href);
+        if (visited.has(next.href))
+          throw createError('FETCH_REDIRECTS', `redirect loop: ${[...redirects, next.href].join(' → ')}`, { status: raw.status });
+        if (redirects.length >= this.config.maxRedirects) {
+          throw createError('FETCH_REDIRECTS', `more than ${this.config.maxRedirects} redirects (last: ${next.href})`, {
+            status: raw.status,
+          });
+        }
+        visited.add(next.href);
+        redirects.push(next.href);
+        url = next;
+        continue;
+      }
+      const common = {
+        requestedUrl: req.url,
+        url: url.href,
+        redirects,
+        status: raw.status,
+        etag: header(raw, 'etag'),
+        lastModified: header(raw, 'last-modified'),
+        cacheControl: header(raw, 'cache-control'),
+        wireBytes: raw.wireBytes,
+        durationMs: Date.now() - started,
+      };
+      if (raw.status === 304) return { ...common, notModified: true, body: Buffer.alloc(0), mime: null, charset: null };
+      if (raw.status >= 200 && raw.status < 300) {
+        const ct = parseContentType(header(raw, 'content-type') ?? undefined);
+        return { ...common, notModified: false, body: raw.body ?? Buffer.alloc(0), mime: ct.mime, charset: ct.charset };
+      }
+      throw this.statusError(url, raw);
+    }
+  }
+
+  private statusError(url: URL, raw: RawResponse): QuinError {
+    const details: Record<string, unknown> = { status: raw.status };
+    if (raw.status === 429 || raw.status === 503) {
+      const wait = parseRetryAfter(header(raw, 'retry-after') ?? undefined);
+      if (wait !== null) {
+        this.queue.block(url.host, Date.now() + wait);
+        details.retryAfterMs = wait;
+      }
+    }
+    const reason =
+      raw.status === 404
+        ? 'not found'
+        : raw.status === 410
+          ? 'gone'
+          : raw.status === 429
+            ? 'too many requests'
+            : raw.status >= 500
+              ? 'server error'
+              : 'unexpected status';
+    return createError('FETCH_HTTP_STATUS', `HTTP ${raw.status} (${reason}) from ${url.href}`, details);
+  }
+
+  /** One request, when the host queue allows it. */
+  private hop(url: URL, req: FetchRequest, maxBytes: number): Promise<RawResponse> {
+    const waitMs = this.queue.waitFor(url.host);
+    if (waitMs > MAX_QUEUE_WAIT_MS) {
+      return Promise.reject(
+        createError('FETCH_HTTP_STATUS', `${url.host} asked for a pause (Retry-After) of another ${Math.ceil(waitMs / 1000)} s`, {
+          retryAfterMs: waitMs,
+        }),
+      );
+    }
+    const headers: Record<string, string> = {
+      'User-Agent': this.userAgent,
+      Accept: ACCEPT[req.expect],
+      'Accept-Encoding': 'gzip, deflate, br',
+    };
+    if (req.etag) headers['If-None-Match'] = req.etag;
+    if (req.lastModified) headers['If-Modified-Since'] = req.lastModified;
+    return this.queue.run(
+      url.host,
+      () =>
+        requestOnce(url, {
+          headers,
+          lookup: this.lookup,
+          connectTimeoutMs: this.config.connectTimeoutMs,
+          deadline: Date.now() + this.config.fetchTimeoutMs,
+          maxBytes,
+          signal: req.signal,
+          wantBody: (status, h) => {
+            if (status < 200 || status >= 300) return false;
+            const why = refuseType(req.expect, parseContentType(h['content-type']).mime);
+            return why ? createError('FETCH_CONTENT_TYPE', `${url.href}: ${why}`, { status }) : true;
+          },
+        }),
+      req.signal,
+    );
+  }
+
+  private robotsFor(url: URL, signal?: AbortSignal): Promise<RobotsPolicy> {
+    const cached = this.robots.get(url.origin);
+    if (cached && cached.expires > Date.now()) return cached.policy;
+    const entry = { policy: this.loadRobots(url, signal), expires: Date.now() + ROBOTS_TTL_MS };
+    this.robots.set(url.origin, entry);
+    entry.policy.catch((e: unknown) => {
+      // A cancelled load is forgotten; a failed one is remembered briefly so the host is not hammered.
+      if (isQuinError(e, 'CANCELLED')) this.robots.delete(url.origin);
+      else entry.expires = Date.now() + ROBOTS_FAILURE_TTL_MS;
+    });
+    return entry.policy;
+  }
+
+  /**
+   * RFC 9309: 4xx means no restrictions; 5xx or an unreachable server means complete disallow (here:
+   * the fetch fails with the original error, so that the feed shows why).
+   */
+  private async loadRobots(url: URL, signal?: AbortSignal): Promise<RobotsPolicy> {
+    const robotsUrl = `${url.origin}/robots.txt`;
+    let res: FetchResponse;
+    try {
+      res = await this.follow({ url: robotsUrl, expect: 'any', signal }, Date.now(), false, ROBOTS_MAX_BYTES);
+    } catch (e) {
+      if (!isQuinError(e)) throw e;
+      const status = e.details?.status as number | undefined;
+      if (e.code === 'FETCH_HTTP_STATUS' && status !== undefined && status >= 400 && status < 500 && status !== 429) return ALLOW_ALL;
+      if (e.code === 'FETCH_TOO_LARGE' || e.code === 'FETCH_CONTENT_TYPE') return ALLOW_ALL;
+      if (e.code === 'CANCELLED' || e.code === 'FETCH_BLOCKED') throw e;
+      throw createError(e.code, `robots.txt unavailable, not crawling ${url.host} (RFC 9309): ${e.message}`, e.details, e);
+    }
+    const policy = res.body.length ? robotsPolicy(res.body.toString('utf8'), this.productToken) : ALLOW_ALL;
+    if (policy.crawlDelaySeconds) this.queue.setMinDelay(url.host, Math.min(policy.crawlDelaySeconds * 1000, MAX_CRAWL_DELAY_MS));
+    return policy;
+  }
+}
+
+export function createHttpClient(config: HttpConfig, addresses?: AddressPolicy): HttpClient {
+  return new Transport(config, addresses);
+}
