@@ -7,11 +7,13 @@ import { Command, CommanderError } from 'commander';
 import { closeDb } from '../lib/db/client';
 import { describeError, isQuinError } from '../lib/errors';
 import { register as registerAdmin } from './commands/admin';
+import { register as registerEval } from './commands/eval';
 import { register as registerFeeds } from './commands/feeds';
 import { register as registerImport } from './commands/import';
 import { register as registerIndex } from './commands/index';
 import { register as registerMigrate } from './commands/migrate';
 import { register as registerModels } from './commands/models';
+import { register as registerSearch } from './commands/search';
 import { register as registerStats } from './commands/stats';
 import { register as registerWorker } from './commands/worker';
 
@@ -20,7 +22,7 @@ export function buildProgram(): Command {
     .description('Quin news search: crawl feeds, index snippets, check claims against recent news.')
     .showHelpAfterError()
     .exitOverride();
-  for (const register of [registerMigrate, registerFeeds, registerImport, registerIndex, registerStats, registerWorker, registerAdmin, registerModels]) register(program);
+  for (const register of [registerMigrate, registerFeeds, registerImport, registerIndex, registerSearch, registerEval, registerStats, registerWorker, registerAdmin, registerModels]) register(program);
   return program;
 }
 

@@ -3,6 +3,7 @@
  * `search()` as the one entry point (CLI, JSON API, web pages, evaluation).
  */
 export { search, SCORE_NORMALIZATION } from './pipeline';
+export { openSearchContext, type OpenContextOptions } from './open';
 export { rankingOptions, MAX_PAGE_SIZE, type RankingOptions, type SearchContext, type FusionMethod } from './context';
 export { analyzeQuery, bm25Terms, detectKind, STOP_WORDS } from './query';
 export { fuseRrf, fuseScores, singleRun, type FusedCandidate, type Normalization } from './fusion';

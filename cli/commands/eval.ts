@@ -1,0 +1,105 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { evaluate, runRegressions, tuneFusion, type DatasetName } from '../../eval';
+import { getConfig } from '../../lib/config';
+import { createError } from '../../lib/errors';
+import { sharedDataDir } from '../../lib/paths';
+import { printJson } from '../output';
+
+interface EvalFlags {
+  claims: string;
+  corpus?: string;
+  out?: string;
+  split: string;
+  limit?: string;
+  runs?: string;
+  sections: boolean;
+  json?: boolean;
+}
+
+function split(v: string): 'train' | 'dev' | 'all' {
+  if (v !== 'train' && v !== 'dev' && v !== 'all') throw createError('INVALID_INPUT', `--split must be train, dev or all (got "${v}")`);
+  return v;
+}
+
+function limit(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw createError('INVALID_INPUT', `--limit must be a whole number ≥ 1 (got "${v}")`);
+  return n;
+}
+
+function datasetCommand(program: Command, dataset: DatasetName, description: string): void {
+  const cmd = program
+    .command(dataset)
+    .description(description)
+    .requiredOption('--claims <file>', 'claims file (JSON lines)')
+    .option('--out <dir>', 'where results.json and run-info.json go', path.join('out', 'eval', dataset))
+    .option('--split <part>', 'train, dev or all (our split, eval/splits.ts)', 'all')
+    .option('--limit <n>', 'only the first n claims (after the split)')
+    .option('--runs <names>', 'comma-separated runs (default: the default runs)')
+    .option('--no-sections', 'skip result sections such as verdicts')
+    .option('--json', 'print results.json instead of the table');
+  if (dataset === 'scifact') cmd.option('--corpus <file>', 'SciFact corpus.jsonl (default ../shared/data/scifact/corpus.jsonl)');
+  cmd.action(async (flags: EvalFlags) => {
+    const base = getConfig();
+    const out = await evaluate({
+      dataset,
+      claimsFile: path.resolve(flags.claims),
+      corpusFile: dataset === 'scifact' ? path.resolve(flags.corpus ?? path.join(sharedDataDir(), 'scifact', 'corpus.jsonl')) : undefined,
+      split: split(flags.split),
+      limit: limit(flags.limit),
+      runs: flags.runs?.split(',').map((s) => s.trim()).filter(Boolean),
+      outDir: flags.out ? path.resolve(flags.out) : undefined,
+      base,
+      sections: flags.sections,
+      command: `quin eval ${process.argv.slice(process.argv.indexOf('eval') + 1).join(' ')}`,
+    });
+    if (flags.json) return printJson(out.results);
+    process.stdout.write(out.table + '\n');
+    for (const [name, value] of Object.entries(out.results)) {
+      if (!['dataset', 'queries', 'runs'].includes(name)) process.stdout.write(`${name}: ${JSON.stringify(value)}\n`);
+    }
+    if (out.resultsFile) process.stdout.write(`results: ${out.resultsFile}\n`);
+  });
+}
+
+export function register(program: Command): void {
+  const evalCmd = program.command('eval').description('evaluate retrieval (and later stages) on SciFact or Climate-FEVER claims');
+  datasetCommand(evalCmd, 'scifact', 'SciFact claims against the SciFact abstracts (doc-level nDCG@10, Recall@100/1000, MRR@10, evidence hit@10)');
+  datasetCommand(evalCmd, 'climate-fever', 'Climate-FEVER claims against every evidence sentence of the file');
+
+  evalCmd
+    .command('tune-fusion')
+    .description('choose the fusion (RRF / score, weight, normalisation) on the train split and report it on dev')
+    .requiredOption('--claims <file>', 'SciFact claims file')
+    .option('--corpus <file>', 'SciFact corpus.jsonl (default ../shared/data/scifact/corpus.jsonl)')
+    .option('--step <w>', 'weight grid step', '0.05')
+    .option('--depth <k>', 'snippets retrieved from each index', '4000')
+    .option('--json', 'print every setting as JSON')
+    .action(async (flags: { claims: string; corpus?: string; step: string; depth: string; json?: boolean }) => {
+      const report = await tuneFusion({
+        claimsFile: path.resolve(flags.claims),
+        corpusFile: path.resolve(flags.corpus ?? path.join(sharedDataDir(), 'scifact', 'corpus.jsonl')),
+        base: getConfig(),
+        step: Number(flags.step),
+        depth: Number(flags.depth),
+      });
+      if (flags.json) return printJson(report);
+      process.stdout.write(report.text + '\n');
+    });
+
+  evalCmd
+    .command('regress')
+    .description('re-run the regression files in eval/regressions and print [OK]/[FAIL] per metric')
+    .argument('[names...]', 'regression names (default: all)')
+    .option('--subset', 'only the small fixed subsets (what CI checks)')
+    .option('--update', 'rewrite the expected numbers from this run (commit them with the change that moved them)')
+    .action(async (names: string[], flags: { subset?: boolean; update?: boolean }) => {
+      const checks = await runRegressions({ base: getConfig(), names, subsetOnly: flags.subset, update: flags.update });
+      for (const c of checks) process.stdout.write(c.lines.join('\n') + '\n');
+      const failed = checks.filter((c) => !c.ok).length;
+      process.stdout.write(`${checks.length - failed} passed, ${failed} failed${flags.update ? ' (expected numbers updated)' : ''}\n`);
+      if (failed && !flags.update) process.exitCode = 1;
+    });
+}

@@ -1,0 +1,99 @@
+import type { Command } from 'commander';
+import { closeSearchIndexes } from '../../indexer';
+import { getConfig } from '../../lib/config';
+import { getDb } from '../../lib/db/client';
+import { createError } from '../../lib/errors';
+import { openSearchContext, search, type SearchRequest } from '../../ranking';
+import { printJson } from '../output';
+import { formatSearch } from './search-format';
+
+interface SearchFlags {
+  k: string;
+  page: string;
+  halfLifeDays?: string;
+  asOf?: string;
+  from?: string;
+  to?: string;
+  maxAgeDays?: string;
+  source?: string[];
+  sort?: string;
+  perArticle?: string;
+  mode?: string;
+  rerank: boolean;
+  verdict: boolean;
+  coverage?: boolean;
+  explain?: boolean;
+  json?: boolean;
+}
+
+/** Numbers stay numbers-or-NaN here; the pipeline says which parameter is wrong and why. */
+const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+
+function halfLife(v: string | undefined): number | null | undefined {
+  if (v === undefined) return undefined;
+  if (['off', 'inf', 'infinity', 'none'].includes(v.toLowerCase())) return null;
+  return Number(v);
+}
+
+function date(v: string | undefined, flag: string): Date | undefined {
+  if (v === undefined) return undefined;
+  const d = new Date(v);
+  if (!Number.isFinite(d.getTime())) throw createError('INVALID_INPUT', `${flag}: not a date (got "${v}"; use YYYY-MM-DD or an ISO timestamp)`);
+  return d;
+}
+
+export function requestFromFlags(text: string, f: SearchFlags): SearchRequest {
+  return {
+    q: text,
+    k: num(f.k),
+    page: num(f.page),
+    halfLifeDays: halfLife(f.halfLifeDays),
+    asOf: date(f.asOf, '--as-of'),
+    from: date(f.from, '--from'),
+    to: date(f.to, '--to'),
+    maxAgeDays: num(f.maxAgeDays),
+    sources: f.source,
+    sort: f.sort as SearchRequest['sort'],
+    perArticle: num(f.perArticle),
+    mode: f.mode as SearchRequest['mode'],
+    rerank: f.rerank,
+    verdict: f.verdict,
+    coverage: f.coverage,
+  };
+}
+
+export function register(program: Command): void {
+  program
+    .command('search')
+    .description('search the indexed news for a claim or a question (evidence sentences highlighted; a verdict for claims when an NLI model is configured)')
+    .argument('<text>', 'the claim or question')
+    .option('--k <n>', 'results per page', '10')
+    .option('--page <n>', 'page number (1-based)', '1')
+    .option('--half-life-days <days>', 'time decay half-life in days, or "off" (default QUIN_HALF_LIFE_DAYS)')
+    .option('--as-of <date>', 'rank as if today were this date (reproducible results)')
+    .option('--from <date>', 'only snippets published on or after this date')
+    .option('--to <date>', 'only snippets published on or before this date')
+    .option('--max-age-days <days>', 'only snippets at most this many days older than --as-of (or now)')
+    .option('--source <name...>', 'only these sources (exact names, as `quin stats` lists them)')
+    .option('--sort <order>', 'relevance (time-aware, default) or newest')
+    .option('--per-article <n>', 'results per article (0 = no de-duplication; default QUIN_PER_ARTICLE)')
+    .option('--mode <mode>', 'hybrid (default), bm25 or dense')
+    .option('--no-rerank', 'skip the reranker')
+    .option('--no-verdict', 'skip the verdict')
+    .option('--coverage', 'add the per-week coverage of matching articles (JSON output)')
+    .option('--explain', 'show the score breakdown of every result')
+    .option('--json', 'print the whole response as JSON')
+    .action(async (text: string, flags: SearchFlags) => {
+      const config = getConfig();
+      const request = requestFromFlags(text, flags);
+      const db = await getDb(config);
+      try {
+        const ctx = await openSearchContext(config, db, { rerank: flags.rerank, verdict: flags.verdict });
+        const res = await search(request, ctx);
+        if (flags.json) return printJson(res);
+        process.stdout.write(formatSearch(res, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, explain: Boolean(flags.explain) }));
+      } finally {
+        await closeSearchIndexes();
+      }
+    });
+}

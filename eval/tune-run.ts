@@ -1,0 +1,51 @@
+/**
+ * `quin eval tune-fusion`: retrieves each SciFact claim once from both indexes, then scores every
+ * fusion setting on the train claims and reports the best of each method with its dev score, at the
+ * evaluation depth and at the product's retrieval depth (QUIN_RETRIEVE_K).
+ */
+import type { Config } from '../lib/config';
+import { loadScifactClaims, selectQueries } from './datasets';
+import { memoEncoder } from './harness';
+import { formatTuneReport, type TuneReport } from './tune-report';
+import { atDepth, bestOnTrain, collectRuns, scoreGrid, settingsGrid } from './tune';
+import { openWorkspace } from './workspace';
+
+export interface TuneOptions {
+  claimsFile: string;
+  corpusFile: string;
+  base: Config;
+  step: number;
+  depth: number;
+  workspaceRoot?: string;
+}
+
+export async function tuneFusion(opts: TuneOptions): Promise<TuneReport> {
+  const all = loadScifactClaims(opts.claimsFile);
+  const train = selectQueries(all, 'train');
+  const dev = selectQueries(all, 'dev');
+  const ws = await openWorkspace({ dataset: 'scifact', corpusFile: opts.corpusFile, format: 'scifact', base: opts.base, root: opts.workspaceRoot });
+  try {
+    const indexes = { ...ws.indexes, encoder: memoEncoder(ws.indexes.encoder) };
+    const snippets = await ws.db.snippet.findMany({ select: { id: true, articleId: true } });
+    const docOf = new Map(snippets.map((s) => [s.id, ws.docIdOf(s.articleId) ?? String(s.articleId)]));
+    const rawTrain = await collectRuns(train, indexes, opts.depth);
+    const rawDev = await collectRuns(dev, indexes, opts.depth);
+    const grid = settingsGrid(opts.step);
+    const depths = [...new Set([opts.depth, opts.base.retrieveK])];
+    const tables = depths.map((depth) => {
+      const scores = scoreGrid(atDepth(rawTrain, depth), atDepth(rawDev, depth), docOf, grid);
+      const best = {
+        bm25: bestOnTrain(scores, (s) => s.fusion === 'bm25')!,
+        dense: bestOnTrain(scores, (s) => s.fusion === 'dense')!,
+        rrf_equal: scores.find((s) => s.fusion === 'rrf' && s.bm25Weight === 0.5)!,
+        rrf: bestOnTrain(scores, (s) => s.fusion === 'rrf')!,
+        score_minmax: bestOnTrain(scores, (s) => s.fusion === 'score' && s.normalization === 'minmax')!,
+        score_max: bestOnTrain(scores, (s) => s.fusion === 'score' && s.normalization === 'max')!,
+      };
+      return { depth, best, scores };
+    });
+    return formatTuneReport({ train: train.length, dev: dev.length, encoder: ws.indexes.encoder.id, tables });
+  } finally {
+    await ws.close();
+  }
+}
