@@ -1,0 +1,194 @@
+/**
+ * The search pipeline against the real parts: a migrated database (SQLite or PostgreSQL), the
+ * crawler's store, the indexer's BM25 (FTS5) and dense (USE-lite + FAISS) indexes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeArticles, type ArticleInput } from '../crawler';
+import { closeSearchIndexes, openSearchIndexes, runIndex } from '../indexer';
+import { isQuinError } from '../lib/errors';
+import { createTestDb, type TestDb } from '../testing/db';
+import { rankingOptions, type SearchContext } from './context';
+import { search } from './pipeline';
+import type { RerankStage } from './stages';
+import type { SearchRequest, SearchResponse } from './types';
+
+const ASOF = new Date('2024-06-01T00:00:00Z');
+const daysAgo = (d: number) => new Date(ASOF.getTime() - d * 86_400_000);
+
+function article(id: string, title: string, sentences: string[], source: string, publishedAt: Date | null): ArticleInput {
+  return {
+    canonicalUrl: `https://news.example/${id}`,
+    originalUrl: `https://news.example/${id}`,
+    title,
+    source,
+    publishedAt,
+    publishedAtSource: publishedAt ? 'item' : 'unknown',
+    fetchedAt: ASOF,
+    textSource: 'item_content',
+    extractionStatus: 'ok',
+    sentences,
+  };
+}
+
+const FLOOD = [
+  'Heavy monsoon rains flooded large parts of Pakistan this week.',
+  'Officials said the floods displaced more than a million people.',
+  'Rescue teams used boats to reach villages cut off by the water.',
+];
+const ARTICLES = [
+  // The same flood story twice, a year apart: the time decay must put the recent one first.
+  article('flood-old', 'Floods in Pakistan', FLOOD, 'Daily Planet', daysAgo(400)),
+  article('flood-new', 'Floods in Pakistan again', FLOOD.map((s) => s.replace('this week', 'this month')), 'Daily Planet', daysAgo(10)),
+  article(
+    'vaccine',
+    'Measles vaccine study',
+    [
+      'A large study found no link between the measles vaccine and autism.',
+      'Researchers followed more than 650,000 children in Denmark.',
+      'The vaccine was safe and effective, the authors said.',
+      'Public health officials welcomed the results.',
+      'Vaccination rates had fallen in several countries.',
+      'The study was published in a medical journal.',
+      'Measles outbreaks have grown in recent years.',
+    ],
+    'Health Wire',
+    daysAgo(30),
+  ),
+  article('bank', 'Central bank holds rates', ['The central bank kept interest rates unchanged on Thursday.', 'Inflation slowed to 2.4 percent in May.'], 'Money Times', daysAgo(5)),
+  article('space', 'Rocket launch delayed', ['The rocket launch was delayed by strong winds.', 'Engineers will try again next week.'], 'Daily Planet', daysAgo(2)),
+  article('undated', 'Flood defences explained', ['Flood defences protect towns from rivers.', 'Engineers build levees and barriers against floods.'], 'Archive', null),
+];
+
+let t: TestDb;
+let ctx: SearchContext;
+
+beforeAll(async () => {
+  t = await createTestDb();
+  await storeArticles(t.db, ARTICLES, { size: 5, stride: 3, minChars: 20 });
+  await runIndex(t.db, t.config, { progress: false });
+  ctx = { indexes: await openSearchIndexes(t.config, t.db), db: t.db, options: rankingOptions(t.config), now: () => ASOF };
+}, 240_000);
+
+afterAll(async () => {
+  await closeSearchIndexes();
+  await t?.cleanup();
+});
+
+const run = (req: Partial<SearchRequest> & { q: string }) => search({ asOf: ASOF, ...req }, ctx);
+const urls = (res: SearchResponse) => res.results.map((r) => r.url.replace('https://news.example/', ''));
+
+describe('search pipeline (real indexes)', () => {
+  it('finds the relevant article with evidence sentences whose offsets point into the text', async () => {
+    const res = await run({ q: 'Is the measles vaccine linked to autism?' });
+    expect(res.kind).toBe('question');
+    expect(res.verdictStatus).toBe('question');
+    expect(urls(res)[0]).toBe('vaccine');
+    const top = res.results[0]!;
+    expect(top.evidence.length).toBe(2);
+    for (const e of top.evidence) expect(top.text.slice(e.start, e.end)).toBe(e.text);
+    expect(top.evidence[0]!.text).toContain('autism');
+    expect(top.scores.bm25).toBeGreaterThan(0);
+    expect(top.scores.dense).not.toBeNull();
+    expect(top.score).toBeCloseTo(top.scores.fused * top.scores.recency, 12);
+    expect(res.models).toMatchObject({ bm25: 'fts5', reranker: null, nli: null });
+    expect(res.timingsMs.total).toBeGreaterThan(0);
+  });
+
+  it('ranks the recent copy of a story above the old one, and not when the decay is off', async () => {
+    const decayed = await run({ q: 'floods displaced people in Pakistan', perArticle: 1 });
+    expect(urls(decayed).slice(0, 2)).toEqual(['flood-new', 'flood-old']);
+    const old = decayed.results.find((r) => r.url.endsWith('flood-old'))!;
+    expect(old.scores.recency).toBeCloseTo(Math.pow(2, -400 / 365), 9);
+    const off = await run({ q: 'floods displaced people in Pakistan', halfLifeDays: null });
+    expect(off.halfLifeDays).toBeNull();
+    for (const r of off.results) expect(r.scores.recency).toBe(1);
+    // A half-life of one day leaves the 400-day-old copy with nothing but a sliver.
+    const steep = await run({ q: 'floods displaced people in Pakistan', halfLifeDays: 1 });
+    expect(steep.results.find((r) => r.url.endsWith('flood-old'))!.score).toBeLessThan(1e-100);
+  });
+
+  it('gives the same answer for the same asOf, whatever the clock says', async () => {
+    const a = await run({ q: 'rocket launch delayed' });
+    const b = await search({ q: 'rocket launch delayed', asOf: ASOF }, { ...ctx, now: () => new Date('2030-01-01') });
+    expect(b.asOf).toBe(ASOF.toISOString());
+    expect(b.results.map((r) => [r.snippetId, r.score])).toEqual(a.results.map((r) => [r.snippetId, r.score]));
+  });
+
+  it('filters by date range, age and source; undated snippets fail date filters', async () => {
+    const q = 'floods';
+    expect(urls(await run({ q, sources: ['Archive'] }))).toEqual(['undated']);
+    const recent = urls(await run({ q, maxAgeDays: 100 }));
+    expect(recent).toContain('flood-new');
+    expect(recent).not.toContain('flood-old');
+    expect(recent).not.toContain('undated');
+    const range = urls(await run({ q, from: daysAgo(500), to: daysAgo(300) }));
+    expect(range).toEqual(['flood-old']);
+    expect(urls(await run({ q, sources: ['Nobody'] }))).toEqual([]);
+  });
+
+  it('de-duplicates per article, pages, and sorts by date', async () => {
+    const all = await run({ q: 'measles vaccine study children', perArticle: 0, k: 50, mode: 'bm25' });
+    const vaccineSnippets = all.results.filter((r) => r.url.endsWith('vaccine'));
+    expect(vaccineSnippets.length).toBe(3); // 7 sentences: windows at 0, 3, 6
+    const one = await run({ q: 'measles vaccine study children', perArticle: 1, k: 50, mode: 'bm25' });
+    expect(one.results.filter((r) => r.url.endsWith('vaccine')).length).toBe(1);
+    const p1 = await run({ q: 'floods', k: 1, page: 1 });
+    const p2 = await run({ q: 'floods', k: 1, page: 2 });
+    expect(p1.total).toBe(p2.total);
+    expect(p2.results[0]!.snippetId).not.toBe(p1.results[0]!.snippetId);
+    const newest = await run({ q: 'floods', sort: 'newest', k: 10 });
+    const dates = newest.results.map((r) => r.publishedAt ?? '');
+    expect(dates.filter(Boolean)).toEqual([...dates.filter(Boolean)].sort().reverse());
+    expect(newest.results.at(-1)!.publishedAt).toBeNull();
+  });
+
+  it('runs one index alone on request', async () => {
+    const bm25 = await run({ q: 'central bank interest rates', mode: 'bm25' });
+    expect(urls(bm25)[0]).toBe('bank');
+    expect(bm25.results.every((r) => r.scores.dense === null)).toBe(true);
+    const dense = await run({ q: 'central bank interest rates', mode: 'dense' });
+    expect(dense.results.every((r) => r.scores.bm25 === null && r.scores.dense !== null)).toBe(true);
+  });
+
+  it('keeps reranked candidates above the rest and records the rerank score', async () => {
+    // A stage that prefers older snippets: the opposite of what BM25 and the decay want.
+    const preferOld: RerankStage = {
+      id: 'prefer-old',
+      depth: 2,
+      async rerank(cands) {
+        return cands.map((c) => ({ rerank: c.publishedAt ? -c.publishedAt.getTime() : 0, relevance: c.publishedAt && c.publishedAt < daysAgo(100) ? 1 : 0.5 }));
+      },
+    };
+    const res = await search({ q: 'floods displaced people in Pakistan', asOf: ASOF, halfLifeDays: null, perArticle: 1 }, { ...ctx, reranker: preferOld });
+    expect(res.models.reranker).toBe('prefer-old');
+    expect(urls(res)[0]).toBe('flood-old');
+    const reranked = res.results.filter((r) => r.scores.rerank !== null);
+    expect(reranked.length).toBeLessThanOrEqual(2);
+    expect(res.results.slice(0, reranked.length).every((r) => r.scores.rerank !== null)).toBe(true);
+    const off = await search({ q: 'floods displaced people in Pakistan', asOf: ASOF, rerank: false }, { ...ctx, reranker: preferOld });
+    expect(off.models.reranker).toBeNull();
+  });
+
+  it('reports verdict status for claims without a model, and coverage per week', async () => {
+    const res = await run({ q: 'Floods displaced a million people in Pakistan', coverage: true });
+    expect(res.kind).toBe('claim');
+    expect(res.verdictStatus).toBe('no_model');
+    expect(res.coverage!.length).toBeGreaterThan(50); // from 400 days ago to 10 days ago, weekly
+    expect(res.coverage!.reduce((n, w) => n + w.articles, 0)).toBeGreaterThanOrEqual(2);
+  });
+
+  it('answers any string with results or a QUERY_*/INVALID_INPUT error, never an SQLite or FAISS exception', async () => {
+    let seed = 7;
+    const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    const pieces = ['flood', 'AND', 'OR', 'NOT', 'NEAR/3', '"', "'", '*', '(', ')', ':', '^', '-', '+', '{', '}', '\u0000', '\uD800', '😀', 'ß', 'İ', '東京', '\u202e', '?', ' ', 'x'.repeat(60), 'col:x', 'rank', 'MATCH'];
+    const inputs = [...Array.from({ length: 120 }, () => Array.from({ length: 1 + Math.floor(rand() * 12) }, () => pieces[Math.floor(rand() * pieces.length)]).join(rand() < 0.5 ? ' ' : '')), '', ' ', 'a'.repeat(5000)];
+    for (const q of inputs) {
+      try {
+        const res = await run({ q, k: 5 });
+        expect(Array.isArray(res.results)).toBe(true);
+      } catch (e) {
+        expect(isQuinError(e) && (e.code.startsWith('QUERY_') || e.code === 'INVALID_INPUT'), `${JSON.stringify(q)}: ${String(e)}`).toBe(true);
+      }
+    }
+  });
+});
