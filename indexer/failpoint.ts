@@ -9,7 +9,8 @@ const counts = new Map<string, number>();
 export function failpoint(name: string): void {
   const spec = process.env.QUIN_FAILPOINT;
   if (!spec) return;
-  const [target, nth] = spec.split(':');
+  const m = /^(.*?)(?::(\d+))?$/.exec(spec)!;
+  const [, target, nth] = m;
   if (target !== name) return;
   const seen = (counts.get(name) ?? 0) + 1;
   counts.set(name, seen);

@@ -167,10 +167,10 @@ export class GuardedIndex {
 
   /** Top k by inner product; fewer when the index holds fewer. Labels are insertion positions. */
   search(query: Float32Array, k: number): SearchOut {
+    checkVectors([query], this.dim, 'FAISS search');
     const n = this.native.ntotal();
     if (n === 0 || !Number.isFinite(k) || k < 1) return { labels: [], scores: [] };
     if (!this.native.isTrained()) throw createError('INDEX_UNAVAILABLE', `FAISS "${this.factory}" is not trained`);
-    checkVectors([query], this.dim, 'FAISS search');
     const kk = Math.min(Math.floor(k), n);
     const r = this.native.search(Array.from(query), kk);
     const labels: number[] = [];

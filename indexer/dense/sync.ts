@@ -147,7 +147,7 @@ async function extend(ctx: Ctx, state: IndexStateRow | null, loaded: LoadedDense
   let pending: { position: number; snippetId: number }[] = [];
   let lastCheckpoint = Date.now();
   let done = 0;
-  for (const step of chunks(todo, STEP)) {
+  for (const step of chunks(todo, Math.min(STEP, ctx.config.indexBatchSize))) {
     if (aborted(ctx)) break;
     const got = await vectorsFor(ctx, step).catch((e: unknown) => {
       if (isQuinError(e, 'CANCELLED')) return null; // keep what is done: checkpoint below

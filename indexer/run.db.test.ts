@@ -1,0 +1,155 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isQuinError } from '../lib/errors';
+import { createTestDb, type TestDb } from '../testing/db';
+import { faissAvailable } from './dense/faiss-native';
+import { indexesDir } from './files';
+import { closeSearchIndexes, indexStatus, openSearchIndexes, runIndex, verifyIndexes } from './index';
+import { addArticle, changeArticle, TOPICS } from './test-corpus';
+import type { SearchIndexes } from './types';
+
+// Real parts throughout: the test database (SQLite, or PostgreSQL with the FTS5 file), USE-lite, FAISS.
+let t: TestDb;
+const ids: Record<string, { articleId: number; snippetIds: number[] }> = {};
+
+beforeAll(async () => {
+  // A high compaction ratio so that tombstones stay until the compaction test asks for it.
+  t = await createTestDb({ indexBatchSize: 2, faissCompactRatio: 0.9 });
+  for (const a of TOPICS) ids[a.key] = await addArticle(t.db, a);
+}, 120_000);
+afterAll(async () => {
+  await closeSearchIndexes();
+  await t.cleanup();
+});
+
+const quiet = { progress: false as const };
+
+async function fresh(): Promise<SearchIndexes> {
+  await closeSearchIndexes();
+  return openSearchIndexes(t.config, t.db);
+}
+
+async function denseTop(ix: SearchIndexes, text: string, k = 3): Promise<number[]> {
+  const [q] = await ix.encoder.embed([text]);
+  return (await ix.dense!.search(q!, k)).map((h) => h.snippetId);
+}
+
+const articleOf = async (snippetId: number) => (await t.db.snippet.findUnique({ where: { id: snippetId } }))?.articleId;
+
+describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementally', () => {
+  it('indexes everything on the first run, with checkpoints, and verify agrees', async () => {
+    const stats = await runIndex(t.db, t.config, quiet);
+    const total = Object.values(ids).reduce((n, a) => n + a.snippetIds.length, 0);
+    expect('added' in stats.dense && stats.dense.added).toBe(total);
+    expect('added' in stats.dense && stats.dense.checkpoints).toBeGreaterThan(1);
+    expect(stats.sentencesPerSecond).toBeGreaterThan(0);
+    const report = await verifyIndexes(t.db, t.config);
+    expect(report.checks.flatMap((c) => c.problems)).toEqual([]);
+    expect(report.ok).toBe(true);
+  }, 120_000);
+
+  it('finds the right article with BM25 and with the dense index', async () => {
+    const ix = await fresh();
+    const bm = await ix.bm25.search({ text: 'interest rates', terms: ['interest', 'rates'] }, 5);
+    expect(await articleOf(bm[0]!.snippetId)).toBe(ids.rates!.articleId);
+    expect(await articleOf((await denseTop(ix, 'monetary policy: borrowing costs go up'))[0]!)).toBe(ids.rates!.articleId);
+    expect(await articleOf((await denseTop(ix, 'electricity for rural communities'))[0]!)).toBe(ids.solar!.articleId);
+    const sv = await ix.sentenceVectors.get([TOPICS[1]!.sentences[0]!, 'never embedded']);
+    expect(sv[0]).toHaveLength(ix.encoder.dim);
+    expect(sv[1]).toBeNull();
+  });
+
+  it('pushes date and source filters into BM25 (undated snippets drop out of date filters)', async () => {
+    const ix = await fresh();
+    const q = { text: 'the', terms: ['the'] };
+    const all = await ix.bm25.search(q, 100);
+    const dated = await ix.bm25.search(q, 100, { from: new Date('2023-01-01'), to: new Date('2024-12-31') });
+    const arts = new Set(await Promise.all(dated.map((h) => articleOf(h.snippetId))));
+    expect(arts).toEqual(new Set([ids.rates!.articleId, ids.vitamin!.articleId]));
+    expect(all.length).toBeGreaterThan(dated.length);
+    const sport = await ix.bm25.search(q, 100, { sources: ['sport'] });
+    expect(new Set(await Promise.all(sport.map((h) => articleOf(h.snippetId))))).toEqual(new Set([ids.football!.articleId]));
+    expect(await ix.bm25.search(q, 100, { sources: [] })).toEqual([]);
+  });
+
+  it('answers any token list with hits or QUERY_UNUSABLE, never a database error', async () => {
+    const ix = await fresh();
+    const lists: string[][] = [['AND'], ['OR', 'NOT', 'NEAR'], ['"', 'vitamin'], ['*'], [], ['a"b', 'c*', 'x:y', '(', ')', '^', '-'], ['😀', '東京', 'Ελλάδα'], Array.from({ length: 5000 }, (_, i) => `t${i}`), ['\u0000', 'rates\u0007']];
+    for (const terms of lists) {
+      try {
+        const hits = await ix.bm25.search({ text: terms.join(' '), terms }, 10);
+        expect(Array.isArray(hits)).toBe(true);
+      } catch (e) {
+        expect(isQuinError(e, 'QUERY_UNUSABLE')).toBe(true);
+      }
+    }
+    expect((await ix.bm25.search({ text: '', terms: ['rates\u0007'] }, 3)).length).toBeGreaterThan(0);
+  });
+
+  it('a second run has nothing to do', async () => {
+    const stats = await runIndex(t.db, t.config, quiet);
+    expect(stats.dense).toMatchObject({ added: 0, checkpoints: 0, sentencesEmbedded: 0, rebuilt: null });
+  });
+
+  it('follows additions, changes (new ids) and deletions', async () => {
+    const added = await addArticle(t.db, { key: 'volcano', title: 'Volcano erupts near the coast', sentences: ['A volcano erupted overnight sending ash high into the sky.', 'Flights were cancelled across the region.', 'Residents of nearby towns were evacuated.'], source: 'wire', publishedAt: new Date('2024-06-01T00:00:00Z') });
+    const oldFootball = ids.football!.snippetIds;
+    const newFootball = await changeArticle(t.db, ids.football!.articleId, { ...TOPICS[3]!, sentences: [...TOPICS[3]!.sentences, 'Fans celebrated in the streets until dawn.'] });
+    await t.db.article.delete({ where: { id: ids.vitamin!.articleId } });
+    const stats = await runIndex(t.db, t.config, quiet);
+    expect('added' in stats.dense && stats.dense.added).toBe(added.snippetIds.length + newFootball.length);
+    const report = await verifyIndexes(t.db, t.config);
+    expect(report.checks.flatMap((c) => c.problems)).toEqual([]);
+    const ix = await fresh();
+    const gone = new Set([...oldFootball, ...ids.vitamin!.snippetIds]);
+    const bm = await ix.bm25.search({ text: 'vitamin fractures cup', terms: ['vitamin', 'fractures', 'cup'] }, 50);
+    expect(bm.some((h) => gone.has(h.snippetId))).toBe(false);
+    expect(bm.some((h) => newFootball.includes(h.snippetId))).toBe(true);
+    const dense = await denseTop(ix, 'vitamin D bone fractures trial', 50);
+    expect(dense.some((id) => gone.has(id))).toBe(false);
+    expect(await articleOf((await denseTop(ix, 'ash cloud grounds flights'))[0]!)).toBe(added.articleId);
+    const st = await indexStatus(t.db, t.config);
+    expect(st.dense.pending).toBe(0);
+    expect(st.dense.tombstones).toBe(oldFootball.length + ids.vitamin!.snippetIds.length);
+    expect(st.bm25.pending).toBe(0);
+  }, 120_000);
+
+  it('compacts tombstones past the ratio, and verify still agrees', async () => {
+    const stats = await runIndex(t.db, { ...t.config, faissCompactRatio: 0.01 }, quiet);
+    expect('rebuilt' in stats.dense && stats.dense.rebuilt).toMatch(/compaction/);
+    expect(stats.dense).toMatchObject({ sentencesEmbedded: 0 });
+    const st = await indexStatus(t.db, t.config);
+    expect(st.dense.tombstones).toBe(0);
+    expect((await verifyIndexes(t.db, t.config)).ok).toBe(true);
+    expect(fs.readdirSync(indexesDir(t.dataDir)).filter((f) => f.startsWith('dense-'))).toEqual([st.dense.version ? `dense-v${st.dense.version}.faiss` : '']);
+  }, 60_000);
+
+  it('verify says what differs: a lost map entry, a damaged file', async () => {
+    const victim = await t.db.denseEntry.findFirst({ orderBy: { position: 'asc' } });
+    await t.db.denseEntry.delete({ where: { position: victim!.position } });
+    let report = await verifyIndexes(t.db, t.config);
+    expect(report.ok).toBe(false);
+    expect(report.checks.find((c) => c.index.startsWith('dense'))!.problems.join('\n')).toMatch(/1 \(e\.g\. \d+\) snippets missing/);
+    await runIndex(t.db, t.config, quiet); // re-adds it (a new position; the old one is a tombstone)
+    expect((await verifyIndexes(t.db, t.config)).ok).toBe(true);
+
+    const st = await t.db.indexState.findUnique({ where: { name: 'dense' } });
+    const file = path.join(indexesDir(t.dataDir), st!.file!);
+    const buf = fs.readFileSync(file);
+    buf[buf.length - 100] = buf[buf.length - 100]! ^ 0xff;
+    fs.writeFileSync(file, buf);
+    report = await verifyIndexes(t.db, t.config);
+    expect(report.checks.find((c) => c.index.startsWith('dense'))!.problems.join('\n')).toMatch(/does not match its checkpoint/);
+    await runIndex(t.db, t.config, { ...quiet, rebuild: true });
+    expect((await verifyIndexes(t.db, t.config)).ok).toBe(true);
+  }, 60_000);
+
+  it('rebuilds when the pooling changes (the old index serves until then)', async () => {
+    const config = { ...t.config, densePooling: 'mean-title' as const };
+    const stats = await runIndex(t.db, config, quiet);
+    expect('rebuilt' in stats.dense && stats.dense.rebuilt).toMatch(/pooling changed/);
+    expect((await verifyIndexes(t.db, config)).ok).toBe(true);
+    expect((await runIndex(t.db, config, quiet)).dense).toMatchObject({ added: 0, rebuilt: null });
+  }, 60_000);
+});
