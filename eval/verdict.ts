@@ -75,12 +75,14 @@ export function scoreJudged(items: readonly Judged[], t: VerdictThresholds) {
 /** The thresholds with the best dev macro-F1 over a grid (how the defaults are chosen). */
 export function sweepThresholds(items: readonly Judged[]): VerdictThresholds & { dev_macro_f1: number | null } {
   const dev = items.filter((j) => j.query.split === 'dev');
-  let best: VerdictThresholds & { dev_macro_f1: number | null } = { minEvidence: 0, mixedRatio: 1, dev_macro_f1: null };
+  let best: VerdictThresholds & { dev_macro_f1: number | null } = { minEvidence: 0, mixedRatio: 1, refuteWeight: 1, dev_macro_f1: null };
   for (let m = 0; m <= 80; m += 2) {
     for (const mixedRatio of [0.5, 0.6, 0.7, 0.8, 0.9, 1.01]) {
-      const t = { minEvidence: m / 100, mixedRatio };
-      const f = scoreJudged(dev, t).macro_f1;
-      if (f !== null && (best.dev_macro_f1 === null || f > best.dev_macro_f1)) best = { ...t, dev_macro_f1: f };
+      for (const refuteWeight of [1, 1.5, 2, 3, 4]) {
+        const t = { minEvidence: m / 100, mixedRatio, refuteWeight };
+        const f = scoreJudged(dev, t).macro_f1;
+        if (f !== null && (best.dev_macro_f1 === null || f > best.dev_macro_f1)) best = { ...t, dev_macro_f1: f };
+      }
     }
   }
   return best;
@@ -153,7 +155,7 @@ async function scifactVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
   return {
     model: stage.id,
     reranker: reranker?.id ?? null,
-    settings: { depth: t.depth, sentences: t.sentences, minEvidence: t.minEvidence, mixedRatio: t.mixedRatio },
+    settings: { depth: t.depth, sentences: t.sentences, minEvidence: t.minEvidence, mixedRatio: t.mixedRatio, refuteWeight: t.refuteWeight ?? 1 },
     labels: 'SUPPORTED → SUPPORT, REFUTED → CONTRADICT, NOT_ENOUGH_EVIDENCE and MIXED → NEI',
     end_to_end: scoreJudged(endToEnd, t),
     oracle: scoreJudged(oracle, t),

@@ -37,32 +37,44 @@ async function main() {
   const fts = new Fts();
   fts.add(snippets.map((s) => ({ id: s.id, title: s.title, body: s.sentences.join(' ') })));
   const queries = loadScifactClaims(shared('scifact', 'claims_train.jsonl')).filter((q) => split === 'all' || q.split === split);
-  const stage = new NliVerdictStage(await NliClassifier.load(dir), { depth: 5, sentences: 2, minEvidence: 0.3, mixedRatio: 0.6 });
-  const oracle: Judged[] = [];
-  const e2e: Judged[] = [];
-  for (const q of queries) {
-    const query = analyzeQuery(q.text, { maxChars: 10_000 });
-    oracle.push({ query: q, judged: (await stage.judge(oracleEvidence(q, corpus).map((g, i) => asResult(i + 1, '', g, 1)), { query })).judged });
+  const model = await NliClassifier.load(dir);
+  const depths = (process.env.DEPTHS ?? '5').split(',').map(Number);
+  const perResult = (process.env.SENTENCES ?? '2').split(',').map(Number);
+  // Retrieval is done once; the stage settings (depth, sentences per result) vary.
+  const retrieved = queries.map((q) => {
     const seen = new Set<number>();
     const results: SearchResult[] = [];
+    const cw = words(q.text);
     for (const h of fts.search(q.text, 50)) {
       const s = snippets[h.id - 1]!;
       if (seen.has(s.doc)) continue;
       seen.add(s.doc);
-      const cw = words(q.text);
       const best = [...s.sentences].sort((a, b) => [...words(b)].filter((w) => cw.has(w)).length - [...words(a)].filter((w) => cw.has(w)).length);
       results.push(asResult(s.id, s.title, best, h.score));
-      if (results.length >= 5) break;
+      if (results.length >= 10) break;
     }
-    e2e.push({ query: q, judged: (await stage.judge(results, { query })).judged });
+    return results;
+  });
+  for (const depth of depths) {
+    for (const sentences of perResult) {
+      const stage = new NliVerdictStage(model, { depth, sentences, minEvidence: Number(process.env.MIN_EVIDENCE ?? 0.3), mixedRatio: Number(process.env.MIXED_RATIO ?? 0.6), refuteWeight: Number(process.env.REFUTE_WEIGHT ?? 1) });
+      const oracle: Judged[] = [];
+      const e2e: Judged[] = [];
+      for (const [i, q] of queries.entries()) {
+        const query = analyzeQuery(q.text, { maxChars: 10_000 });
+        oracle.push({ query: q, judged: (await stage.judge(oracleEvidence(q, corpus).map((g, k) => asResult(k + 1, '', g, 1)), { query })).judged });
+        e2e.push({ query: q, judged: (await stage.judge(retrieved[i]!, { query })).judged });
+      }
+      const show = (name: string, j: Judged[]) => {
+        const r = scoreJudged(j, stage.settings);
+        const sw = sweepThresholds(j.map((x) => ({ ...x, query: { ...x.query, split: 'dev' } })));
+        console.log(`depth ${depth} sentences ${sentences} ${name}: accuracy ${r.accuracy} macro-F1 ${r.macro_f1} | best thresholds ${sw.minEvidence}/${sw.mixedRatio}/${sw.refuteWeight} → macro-F1 ${sw.dev_macro_f1}`);
+        console.log('   confusion', JSON.stringify(r.confusion));
+      };
+      show('oracle', oracle);
+      show('bm25-stand-in end-to-end', e2e);
+    }
   }
-  const show = (name: string, j: Judged[]) => {
-    const s = scoreJudged(j, stage.settings);
-    console.log(name, { n: s.n, accuracy: s.accuracy, macro_f1: s.macro_f1 }, 'sweep:', sweepThresholds(j.map((x) => ({ ...x, query: { ...x.query, split: 'dev' } }))));
-    console.log('  confusion', JSON.stringify(s.confusion));
-  };
-  show('oracle', oracle);
-  show('bm25-stand-in end-to-end', e2e);
 }
 
 await main();

@@ -25,9 +25,13 @@ from common import (DATA, ROOT, df_idf, glove_matrix, macro_f1, pad_batch, quant
 SEED = 20240611
 EPOCHS = int(os.environ.get('QUIN_NLI_EPOCHS', '10'))
 # Per-source loss weights: SciFact is what the verdict is judged on; synthetic pairs are easy and many.
-SRC_WEIGHT = {'scifact': float(os.environ.get('QUIN_NLI_W_SCIFACT', '2')), 'climate-fever': 1.0, 'synthetic': float(os.environ.get('QUIN_NLI_W_SYNTH', '0.5'))}
+SRC_WEIGHT = {'scifact': float(os.environ.get('QUIN_NLI_W_SCIFACT', '1')), 'climate-fever': 1.0, 'synthetic': float(os.environ.get('QUIN_NLI_W_SYNTH', '1'))}
 BATCH = 32
 ANT_SLOTS = 4
+HIDDEN = int(os.environ.get('QUIN_NLI_HIDDEN', '128'))
+DROPOUT = float(os.environ.get('QUIN_NLI_DROPOUT', '0.2'))
+WEIGHT_DECAY = float(os.environ.get('QUIN_NLI_WD', '1e-5'))
+LEARN_POLARITY = os.environ.get('QUIN_NLI_POLARITY', '1') == '1'
 LABELS = ['entailment', 'contradiction', 'neutral']
 OUT = os.environ.get('QUIN_NLI_OUT', os.path.join(ROOT, 'models', 'quin-nli'))
 
@@ -75,7 +79,7 @@ class QuinNli(nn.Module):
         self.polarity = nn.Embedding(len(idf), 8)
         nn.init.zeros_(self.polarity.weight)
         d = 100
-        self.mlp = nn.Sequential(nn.Linear(4 * d + 10 + 24, 128), nn.ReLU(), nn.Dropout(0.2), nn.Linear(128, 3))
+        self.mlp = nn.Sequential(nn.Dropout(DROPOUT / 2), nn.Linear(4 * d + 10 + 24, HIDDEN), nn.ReLU(), nn.Dropout(DROPOUT), nn.Linear(HIDDEN, 3))
 
     def forward(self, input_ids, attention_mask, token_type_ids):
         e = self.emb_q[input_ids].float() * self.emb_scale[input_ids].unsqueeze(-1)
@@ -150,7 +154,10 @@ def train():
     counts = np.bincount([r['label'] for r in train_rows], minlength=3)
     weights = torch.tensor(counts.sum() / (3 * counts), dtype=torch.float32)
     print(f'train {len(train_rows)} (by label {counts.tolist()}), dev scifact {len(dev_sf)}, dev climate-fever {len(dev_cf)}')
-    opt = torch.optim.Adam([{'params': model.mlp.parameters(), 'lr': 2e-3, 'weight_decay': 1e-5}, {'params': model.polarity.parameters(), 'lr': 5e-3, 'weight_decay': 1e-4}])
+    groups = [{'params': model.mlp.parameters(), 'lr': 2e-3, 'weight_decay': WEIGHT_DECAY}]
+    if LEARN_POLARITY:
+        groups.append({'params': model.polarity.parameters(), 'lr': 5e-3, 'weight_decay': 1e-4})
+    opt = torch.optim.Adam(groups)
     rng = random.Random(SEED)
     history = []
     best = (-1.0, 0, None)
@@ -171,8 +178,8 @@ def train():
         ev = {'scifact_dev': scores(model, dev_sf), 'climate_fever_dev': scores(model, dev_cf)}
         history.append({'epoch': epoch, 'loss': total / len(order), **ev, 'seconds': round(time.time() - t0)})
         print(f'epoch {epoch}', history[-1], flush=True)
-        # Chosen on SciFact dev (the verdict is judged on SciFact claims); Climate-FEVER dev is reported.
-        key = ev['scifact_dev']['macro_f1']
+        # Chosen on the mean of the two dev splits' macro-F1 (SciFact alone chose noisier epochs).
+        key = (ev['scifact_dev']['macro_f1'] + ev['climate_fever_dev']['macro_f1']) / 2
         if key > best[0]:
             best = (key, epoch, {k: v.clone() for k, v in model.state_dict().items()})
     model.load_state_dict(best[2])
@@ -206,7 +213,7 @@ Frozen GloVe 6B 100-d vectors for the BERT uncased vocabulary (int8 rows). Sente
 plus, computed inside the ONNX graph: alignment of claim words to evidence words (coverage,
 unaligned mass, exact matches), negation words on each side and their disagreement, claim numbers
 missing from the evidence, WordNet antonym pairs across the two sides, and a small learned
-per-token polarity vector; an MLP (128 hidden) on top.
+per-token polarity vector; an MLP ({HIDDEN} hidden, dropout {DROPOUT}, weight decay {WEIGHT_DECAY}) on top.
 
 ## Data (training/prepare.ts)
 - SciFact rationales, **train split only** (eval/splits.ts): each evidence sentence (and the whole
@@ -215,7 +222,7 @@ per-token polarity vector; an MLP (128 hidden) on top.
 - 3,000 synthetic pairs from BBC News sentences after the seed paper's Factual-NLI rules: number,
   entity and WordNet-antonym replacement and verb negation → contradiction; the sentence or a
   shortened copy → entailment; another sentence of the same article → neutral.
-- Class-weighted cross-entropy with per-source weights {SRC_WEIGHT}, Adam, up to {EPOCHS} epochs; the epoch is chosen on SciFact dev.
+- Class-weighted cross-entropy with per-source weights {SRC_WEIGHT}, Adam, up to {EPOCHS} epochs; the epoch is chosen on the mean dev macro-F1 of SciFact and Climate-FEVER.
 
 ## Evaluation (dev splits, per evidence sentence, 3-way)
 | set | pairs | accuracy | macro-F1 |

@@ -3,7 +3,7 @@
  * relevance × recency (relevance = its result's pre-decay score relative to the best one), and
  * contributes its entailment and contradiction probabilities:
  *
- *   support = Σ w·p(entail) / Σ w        refute = Σ w·p(contradict) / Σ w
+ *   support = Σ w·p(entail) / Σ w        refute = γ · Σ w·p(contradict) / Σ w   (γ = refuteWeight, capped at 1)
  *
  * Both below `minEvidence` → NOT_ENOUGH_EVIDENCE (abstain: the evidence is weak or off-topic); the
  * weaker side at least `mixedRatio` of the stronger → MIXED; otherwise the stronger side wins.
@@ -15,6 +15,11 @@ import type { Stance, StanceEvidence, Verdict, VerdictLabel } from '../types';
 export interface VerdictThresholds {
   minEvidence: number;
   mixedRatio: number;
+  /**
+   * Multiplies the refutation before the decision (a prior correction: NLI models trained with few
+   * contradictions under-call them); 1 = none. Chosen on the development split.
+   */
+  refuteWeight?: number;
 }
 
 export interface JudgedSentence {
@@ -51,7 +56,7 @@ export function aggregate(judged: readonly JudgedSentence[], t: VerdictThreshold
   }
   if (!(w > 0)) return { label: 'NOT_ENOUGH_EVIDENCE', confidence: 1, support: 0, refute: 0, reason: 'no evidence sentences to judge' };
   support /= w;
-  refute /= w;
+  refute = Math.min(1, (refute / w) * (t.refuteWeight ?? 1));
   const strong = Math.max(support, refute);
   const weak = Math.min(support, refute);
   if (strong < t.minEvidence) {

@@ -11,11 +11,11 @@ export { aggregate, groupByStance, stanceOf, type Aggregate, type JudgedSentence
 
 export type VerdictConfig = Pick<
   Config,
-  'nliModel' | 'verdictDepth' | 'verdictSentences' | 'verdictMinEvidence' | 'verdictMixedRatio' | 'encoderModel' | 'rerankerModel' | 'modelsDir' | 'ortThreads' | 'ortProvider' | 'modelBatchSize'
+  'nliModel' | 'verdictDepth' | 'verdictSentences' | 'verdictMinEvidence' | 'verdictMixedRatio' | 'verdictRefuteWeight' | 'encoderModel' | 'rerankerModel' | 'modelsDir' | 'ortThreads' | 'ortProvider' | 'modelBatchSize'
 >;
 
 export function verdictSettings(config: VerdictConfig): VerdictSettings {
-  return { depth: config.verdictDepth, sentences: config.verdictSentences, minEvidence: config.verdictMinEvidence, mixedRatio: config.verdictMixedRatio };
+  return { depth: config.verdictDepth, sentences: config.verdictSentences, minEvidence: config.verdictMinEvidence, mixedRatio: config.verdictMixedRatio, refuteWeight: config.verdictRefuteWeight };
 }
 
 /** The stage, or null when no NLI model is configured (QUIN_NLI_MODEL=none, or no default model). */

@@ -52,6 +52,13 @@ describe('aggregate', () => {
     expect(aggregate(judged, T).label).toBe('REFUTED');
   });
 
+  it('corrects an NLI model that under-calls contradictions with the refute weight', () => {
+    const judged = [{ probs: P(0.35, 0.2), relevance: 1, recency: 1 }];
+    expect(aggregate(judged, T).label).toBe('SUPPORTED');
+    expect(aggregate(judged, { ...T, mixedRatio: 2, refuteWeight: 2 })).toMatchObject({ label: 'REFUTED', refute: 0.4 });
+    expect(aggregate([{ probs: P(0.1, 0.6), relevance: 1, recency: 1 }], { ...T, refuteWeight: 3 }).refute).toBe(1);
+  });
+
   it('names the stance of one judgement', () => {
     expect(stanceOf(P(0.7, 0.2))).toEqual({ stance: 'supports', confidence: 0.7 });
     expect(stanceOf(P(0.2, 0.7))).toEqual({ stance: 'refutes', confidence: 0.7 });
