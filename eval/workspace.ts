@@ -76,7 +76,7 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
     const articles = await db.article.findMany({ select: { id: true, externalId: true } });
     const docs = new Map(articles.map((a) => [a.id, a.externalId ?? String(a.id)]));
     const snippets = await db.snippet.count();
-    const ctx: SearchContext = { indexes, db, options: rankingOptions(config) };
+    const ctx: SearchContext = { indexes, db, provider: 'sqlite', options: rankingOptions(config) };
     return {
       dir,
       config,

@@ -5,6 +5,7 @@
 import type { Config } from '../lib/config';
 import type { Db } from '../lib/db/client';
 import type { SearchIndexes } from '../indexer/types';
+import type { DbProvider } from './snippets';
 import type { RerankStage, VerdictStage } from './stages';
 
 export type FusionMethod = 'rrf' | 'score';
@@ -30,6 +31,8 @@ export interface RankingOptions {
 export interface SearchContext {
   indexes: SearchIndexes;
   db: Db;
+  /** The database's provider: enables the fast raw-SQL candidate reads (else the generated client). */
+  provider?: DbProvider;
   options: RankingOptions;
   reranker?: RerankStage | null;
   verdict?: VerdictStage | null;

@@ -66,7 +66,7 @@ beforeAll(async () => {
   t = await createTestDb();
   await storeArticles(t.db, ARTICLES, { size: 5, stride: 3, minChars: 20 });
   await runIndex(t.db, t.config, { progress: false });
-  ctx = { indexes: await openSearchIndexes(t.config, t.db), db: t.db, options: rankingOptions(t.config), now: () => ASOF };
+  ctx = { indexes: await openSearchIndexes(t.config, t.db), db: t.db, provider: t.provider, options: rankingOptions(t.config), now: () => ASOF };
 }, 240_000);
 
 afterAll(async () => {
@@ -140,6 +140,13 @@ describe('search pipeline (real indexes)', () => {
     const dates = newest.results.map((r) => r.publishedAt ?? '');
     expect(dates.filter(Boolean)).toEqual([...dates.filter(Boolean)].sort().reverse());
     expect(newest.results.at(-1)!.publishedAt).toBeNull();
+  });
+
+  it('reads the same candidates through raw SQL and through the generated client', async () => {
+    const fast = await run({ q: 'floods in Pakistan', perArticle: 0, k: 20 });
+    const typed = await search({ q: 'floods in Pakistan', asOf: ASOF, perArticle: 0, k: 20 }, { ...ctx, provider: undefined });
+    expect(fast.results.length).toBeGreaterThan(3);
+    expect(fast.results).toEqual(typed.results);
   });
 
   it('runs one index alone on request', async () => {

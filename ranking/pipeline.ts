@@ -135,7 +135,7 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
   ]);
 
   const fused = await timer.time('fuse', () => fuse(mode, bm25Hits, denseHits, ctx));
-  const meta = await timer.time('load', () => guard('DB_UNAVAILABLE', 'reading snippets', () => loadMeta(db, fused.map((c) => c.snippetId))));
+  const meta = await timer.time('load', () => guard('DB_UNAVAILABLE', 'reading snippets', () => loadMeta(db, fused.map((c) => c.snippetId), ctx.provider)));
   let candidates: Ranked[] = [];
   for (const c of fused) {
     const m = meta.get(c.snippetId);
@@ -147,7 +147,7 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
   const needRows = async (ids: number[]) => {
     const missing = ids.filter((id) => !rows.has(id));
     if (!missing.length) return;
-    const got = await guard('DB_UNAVAILABLE', 'reading snippets', () => loadRows(db, missing));
+    const got = await guard('DB_UNAVAILABLE', 'reading snippets', () => loadRows(db, missing, ctx.provider));
     for (const [id, row] of got) rows.set(id, row);
   };
   const stageCtx = (): StageContext => ({ query, queryVector: queryVector!, indexes, asOf: r.asOf, halfLifeDays: r.halfLifeDays });
@@ -186,7 +186,8 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
     await needRows([...page, ...verdictPool].map((c) => c.snippetId));
     const withEvidence = new Set([...page.slice(0, r.evidenceTop), ...verdictPool].map((c) => c.snippetId));
     const sentences = new Map([...withEvidence].filter((id) => rows.has(id)).map((id) => [id, snippetSentences(rows.get(id)!.text, rows.get(id)!.sentenceSpans)]));
-    const flat = [...new Set([...sentences.values()].flatMap((ss) => ss.map((s) => s.text)))];
+    // The indexer caches vectors under the trimmed sentence text.
+    const flat = [...new Set([...sentences.values()].flatMap((ss) => ss.map((s) => s.text.trim())))];
     const vectors = flat.length ? await guard('INDEX_UNAVAILABLE', 'sentence vectors', () => indexes.sentenceVectors.get(flat)) : [];
     const vecOf = new Map(flat.map((t, i) => [t, vectors[i] ?? null]));
     const toResult = (c: Ranked): SearchResult | null => {
@@ -204,7 +205,7 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
         source: row.source,
         publishedAt: row.publishedAt ? row.publishedAt.toISOString() : null,
         text: row.text,
-        evidence: ss ? pickEvidence(ss, ss.map((s) => vecOf.get(s.text) ?? null), queryVector, query.terms, options.evidenceSentences) : [],
+        evidence: ss ? pickEvidence(ss, ss.map((s) => vecOf.get(s.text.trim()) ?? null), queryVector, query.terms, options.evidenceSentences) : [],
         score: c.final,
         scores: { bm25: c.bm25, bm25Rank: c.bm25Rank, dense: c.dense, denseRank: c.denseRank, fused: c.fused, rerank: c.rerank, recency: c.recency, final: c.final },
       };

@@ -1,10 +1,16 @@
 /**
- * Snippet rows for the pipeline, read through the Prisma client (SQLite or PostgreSQL alike).
- * Two reads per query: light metadata for every candidate (filters, de-duplication, decay), then full
- * rows only for what is shown, reranked or judged. Ids the database no longer has (an index a little
- * behind a deletion) are simply absent from the maps.
+ * Snippet rows for the pipeline. Two reads per query: light metadata for every candidate (filters,
+ * de-duplication, decay), then full rows only for what is shown, reranked or judged. Ids the database
+ * no longer has (an index a little behind a deletion) are simply absent from the maps.
+ *
+ * The candidate read is on the latency path (~1,000 ids per hybrid query), so it is one raw SQL
+ * statement with the id list as a single parameter (JSON for SQLite, an array for PostgreSQL): about
+ * three times faster than the generated client's `findMany({ id: { in } })` on 1,000 ids. Without a
+ * known provider it falls back to the generated client.
  */
 import type { Db } from '../lib/db/client';
+
+export type DbProvider = 'sqlite' | 'postgres';
 
 export interface SnippetMeta {
   id: number;
@@ -23,26 +29,51 @@ export interface SnippetRow extends SnippetMeta {
   url: string;
 }
 
-// Well under SQLite's and PostgreSQL's bound-parameter limits.
+// Well under SQLite's and PostgreSQL's limits (and json_each takes any length).
 const CHUNK = 5000;
 
 async function chunked<T>(ids: readonly number[], read: (part: number[]) => Promise<T[]>): Promise<T[]> {
-  const unique = [...new Set(ids)];
+  const unique = [...new Set(ids)].filter(Number.isSafeInteger);
   const out: T[] = [];
   for (let i = 0; i < unique.length; i += CHUNK) out.push(...(await read(unique.slice(i, i + CHUNK))));
   return out;
 }
 
-export async function loadMeta(db: Db, ids: readonly number[]): Promise<Map<number, SnippetMeta>> {
+function toDate(v: unknown): Date | null {
+  if (v === null || v === undefined) return null;
+  const d = v instanceof Date ? v : new Date(v as string | number);
+  return Number.isFinite(d.getTime()) ? d : null;
+}
+
+const META_COLUMNS = `s.id AS "id", s.article_id AS "articleId", s.source AS "source", s.published_at AS "publishedAt"`;
+const ROW_COLUMNS = `${META_COLUMNS}, s.position AS "position", s.sentence_start AS "sentenceStart", s.sentence_end AS "sentenceEnd", s.text AS "text", s.sentence_spans AS "sentenceSpans", s.title AS "title", a.canonical_url AS "url"`;
+
+function rawQuery<T extends { publishedAt: unknown }>(db: Db, provider: DbProvider, columns: string, join: string, part: number[]): Promise<T[]> {
+  const where = provider === 'sqlite' ? `s.id IN (SELECT value FROM json_each(?))` : `s.id = ANY($1::int[])`;
+  const param = provider === 'sqlite' ? JSON.stringify(part) : part;
+  return db.$queryRawUnsafe<T[]>(`SELECT ${columns} FROM snippets s${join} WHERE ${where}`, param);
+}
+
+function normalise<T extends SnippetMeta>(r: T & { publishedAt: unknown; id: unknown; articleId: unknown }): T {
+  return { ...r, id: Number(r.id), articleId: Number(r.articleId), publishedAt: toDate(r.publishedAt) };
+}
+
+export async function loadMeta(db: Db, ids: readonly number[], provider?: DbProvider): Promise<Map<number, SnippetMeta>> {
   const rows = await chunked(ids, (part) =>
-    db.snippet.findMany({ where: { id: { in: part } }, select: { id: true, articleId: true, source: true, publishedAt: true } }),
+    provider
+      ? rawQuery<SnippetMeta>(db, provider, META_COLUMNS, '', part).then((rs) => rs.map(normalise))
+      : db.snippet.findMany({ where: { id: { in: part } }, select: { id: true, articleId: true, source: true, publishedAt: true } }),
   );
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-export async function loadRows(db: Db, ids: readonly number[]): Promise<Map<number, SnippetRow>> {
-  const rows = await chunked(ids, (part) =>
-    db.snippet.findMany({
+export async function loadRows(db: Db, ids: readonly number[], provider?: DbProvider): Promise<Map<number, SnippetRow>> {
+  const rows = await chunked(ids, async (part) => {
+    if (provider) {
+      const rs = await rawQuery<SnippetRow>(db, provider, ROW_COLUMNS, ' JOIN articles a ON a.id = s.article_id', part);
+      return rs.map((r) => ({ ...normalise(r), position: Number(r.position), sentenceStart: Number(r.sentenceStart), sentenceEnd: Number(r.sentenceEnd) }));
+    }
+    const rs = await db.snippet.findMany({
       where: { id: { in: part } },
       select: {
         id: true,
@@ -57,7 +88,8 @@ export async function loadRows(db: Db, ids: readonly number[]): Promise<Map<numb
         title: true,
         article: { select: { canonicalUrl: true } },
       },
-    }),
-  );
-  return new Map(rows.map(({ article, ...r }) => [r.id, { ...r, url: article.canonicalUrl }]));
+    });
+    return rs.map(({ article, ...r }) => ({ ...r, url: article.canonicalUrl }));
+  });
+  return new Map(rows.map((r) => [r.id, r]));
 }
