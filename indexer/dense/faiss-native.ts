@@ -47,7 +47,8 @@ export function loadFaiss(): FaissModule {
   if (loaded) return loaded;
   if (loadError) throw createError('INDEX_UNAVAILABLE', loadError);
   try {
-    loaded = createRequire(import.meta.url)(faissModulePath()) as FaissModule;
+    // The comment keeps Next.js (Turbopack) from replacing this run-time path when it bundles the web app.
+    loaded = createRequire(import.meta.url)(/* turbopackIgnore: true */ faissModulePath()) as FaissModule;
     return loaded;
   } catch (e) {
     loadError = `FAISS binding not available (${(e as Error).message.split('\n')[0]}); run: bash scripts/setup.d/40-faiss.sh`;
