@@ -69,7 +69,7 @@ supervisor.add({
   },
 });
 if (info.worker) {
-  supervisor.add({ name: 'worker', command: process.execPath, args: [path.join(root, 'bin/quin.mjs'), 'worker'], env });
+  supervisor.add({ name: 'worker', module: path.join(root, 'scripts/start/worker.mjs'), env });
 }
 
 let signals = 0;

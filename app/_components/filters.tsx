@@ -89,7 +89,7 @@ export function Filters({ query, sources, defaultHalfLife }: { query: Partial<Se
 
           <fieldset className="field">
             <legend>Published between</legend>
-            <div className="row">
+            <div className="dates">
               <input type="date" name="from" defaultValue={query.from?.slice(0, 10)} aria-label="From date" />
               <input type="date" name="to" defaultValue={query.to?.slice(0, 10)} aria-label="To date" />
             </div>

@@ -1,12 +1,5 @@
 /**
  * Opens what the search pipeline needs, once per process: the BM25 and dense indexes with their
- * encoder (indexer/), and the optional reranker and verdict stages (ranking/, lib/models).
+ * encoder, and the reranker and verdict stages that the configuration names.
  */
-import type { Config } from '../../lib/config';
-import type { Db } from '../../lib/db/client';
-import { createError } from '../../lib/errors';
-import type { SearchContext } from '../../ranking';
-
-export async function openSearchContext(_config: Config, _db: Db): Promise<SearchContext> {
-  throw createError('INDEX_UNAVAILABLE', 'the search indexes are not available yet');
-}
+export { openSearchContext } from '../../ranking';

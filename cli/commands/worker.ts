@@ -5,6 +5,7 @@
  * progress through an AbortSignal and end the loop cleanly: the heartbeat says "stopped".
  */
 import type { Command } from 'commander';
+import { runIndex } from '../../indexer';
 import { getConfig, type Config } from '../../lib/config';
 import { getDb, type Db } from '../../lib/db/client';
 import { describeError, isQuinError } from '../../lib/errors';
@@ -96,9 +97,23 @@ export async function runWorker(opts: WorkerOptions): Promise<{ passes: number; 
   return { passes, last };
 }
 
+/** The indexer's incremental run: what changed since its last checkpoint, cancellable between batches. */
+export function indexTask(db: Db, config: Config): WorkerTask {
+  return {
+    name: 'index',
+    async run(signal) {
+      const s = await runIndex(db, config, { signal, progress: false });
+      const dense = 'skipped' in s.dense ? { skipped: s.dense.skipped } : s.dense;
+      return { snippets: s.snippets, bm25: s.bm25, dense, seconds: s.seconds, aborted: s.aborted };
+    },
+  };
+}
+
 /** The real tasks: the crawler's pass over due feeds and the indexer's incremental run. */
-export async function defaultTasks(_db: Db, _config: Config, _opts: { crawl: boolean; index: boolean }): Promise<WorkerTask[]> {
-  return [];
+export async function defaultTasks(db: Db, config: Config, opts: { crawl: boolean; index: boolean }): Promise<WorkerTask[]> {
+  const tasks: WorkerTask[] = [];
+  if (opts.index) tasks.push(indexTask(db, config));
+  return tasks;
 }
 
 export function register(program: Command): void {

@@ -110,3 +110,17 @@ export function isCrossSite(headers: Headers, host: string | null): boolean {
     return true;
   }
 }
+
+/** A Set-Cookie header value. */
+export function serializeCookie(
+  name: string,
+  value: string,
+  opts: { httpOnly?: boolean; sameSite?: 'strict' | 'lax'; secure?: boolean; path?: string; maxAge?: number },
+): string {
+  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${opts.path ?? '/'}`];
+  if (opts.maxAge !== undefined) parts.push(`Max-Age=${Math.max(0, Math.floor(opts.maxAge))}`);
+  if (opts.httpOnly) parts.push('HttpOnly');
+  if (opts.sameSite) parts.push(`SameSite=${opts.sameSite === 'strict' ? 'Strict' : 'Lax'}`);
+  if (opts.secure) parts.push('Secure');
+  return parts.join('; ');
+}

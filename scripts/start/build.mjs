@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const SOURCE_DIRS = ['app', 'lib', 'crawler', 'indexer', 'ranking', 'public'];
-const SOURCE_FILES = ['next.config.js', 'proxy.ts', 'tsconfig.json', 'package-lock.json', 'prisma/schema.prisma'];
+const SOURCE_FILES = ['next.config.js', 'proxy.ts', 'instrumentation.ts', 'tsconfig.json', 'package-lock.json', 'prisma/schema.prisma'];
 const SKIP_DIRS = new Set(['node_modules', 'generated', '.next', '__pycache__']);
 const STAMP = 'quin-sources.sha256';
 

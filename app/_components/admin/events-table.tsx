@@ -1,0 +1,48 @@
+import type { CrawlEventRow } from '../../_lib/dashboard';
+import { formatBytes } from '../../../lib/web/time-format';
+import { TimeAgo } from '../time-ago';
+
+export function EventsTable({ events, now }: { events: CrawlEventRow[]; now: Date }) {
+  if (!events.length) return <p className="muted">No crawl activity yet.</p>;
+  return (
+    <div className="table-wrap">
+      <table className="data" data-testid="events-table">
+        <caption className="visually-hidden">Most recent fetches, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Feed</th>
+            <th scope="col">Fetch</th>
+            <th scope="col">Outcome</th>
+            <th scope="col" className="num">Time</th>
+            <th scope="col" className="num">Size</th>
+            <th scope="col">Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((e) => (
+            <tr key={e.id}>
+              <td>
+                <TimeAgo iso={e.at} now={now} withAbsolute={false} />
+              </td>
+              <td>{e.feedTitle ?? <span className="muted">removed feed</span>}</td>
+              <td>
+                <span className="muted">{e.kind}</span>
+                <span className="feed-url" title={e.url}>
+                  {e.url.length > 70 ? `${e.url.slice(0, 70)}…` : e.url}
+                </span>
+              </td>
+              <td>
+                <span className={`badge badge--${e.outcome}`}>{e.outcome.replace('_', ' ')}</span>
+                {e.httpStatus ? <span className="feed-url">HTTP {e.httpStatus}</span> : null}
+              </td>
+              <td className="num">{e.durationMs.toLocaleString('en')} ms</td>
+              <td className="num">{e.bytes ? formatBytes(e.bytes) : '—'}</td>
+              <td>{e.error ? <span className="error-text">{e.error.length > 120 ? `${e.error.slice(0, 120)}…` : e.error}</span> : null}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+/** Liveness and readiness of the web service: database, indexes, models, background worker. */
+import { describeError } from '../../lib/errors';
+import { listWorkers, type WorkerStatus } from '../../lib/web/worker-heartbeat';
+import { indexInfo, type IndexInfo } from './index-info';
+import { searchContext, searchContextState, services } from './services';
+
+export interface Check {
+  ok: boolean;
+  detail: string;
+}
+
+export interface HealthReport {
+  status: 'ok' | 'degraded' | 'unavailable';
+  live: true;
+  ready: boolean;
+  uptimeSeconds: number;
+  checks: {
+    database: Check & { latencyMs: number | null };
+    indexes: Check & { snippets: number | null; pending: number | null };
+    models: Check & { state: ReturnType<typeof searchContextState>; encoder: string | null; reranker: string | null; nli: string | null };
+    worker: Check & { state: string | null; lastBeatAt: string | null; ageSeconds: number | null };
+  };
+}
+
+type Timed<T> = { value?: T; error?: string; ms: number };
+
+async function timed<T>(fn: () => Promise<T>): Promise<Timed<T>> {
+  const t0 = performance.now();
+  try {
+    return { value: await fn(), ms: Math.round((performance.now() - t0) * 10) / 10 };
+  } catch (e) {
+    return { error: describeError(e), ms: Math.round(performance.now() - t0) };
+  }
+}
+
+export async function healthReport(): Promise<HealthReport> {
+  const { config, db, startedAt } = await services();
+  const ping = await timed(() => db.$queryRawUnsafe('SELECT 1'));
+  const down = { error: 'database unavailable', ms: 0 };
+  const idx: Timed<IndexInfo> = ping.error ? down : await timed(() => indexInfo(config, db));
+  const workers: Timed<WorkerStatus[]> = ping.error ? down : await timed(() => listWorkers(db));
+  const state = searchContextState();
+  // A context that failed to open is retried in the background (never awaited by a health check).
+  if (state === 'failed' || state === 'not_loaded') void searchContext().catch(() => undefined);
+  let models = { encoder: null as string | null, reranker: null as string | null, nli: null as string | null, error: undefined as string | undefined };
+  if (state === 'ready') {
+    const ctx = await searchContext();
+    models = { encoder: ctx.indexes.encoder.id, reranker: ctx.reranker?.id ?? null, nli: ctx.verdict?.id ?? null, error: undefined };
+  } else if (state === 'failed') {
+    models.error = await searchContext().then(
+      () => undefined,
+      (e: unknown) => describeError(e),
+    );
+  }
+  const worker = workers.value?.[0];
+  const database = { ok: !ping.error, detail: ping.error ?? `${config.databaseProvider} answers`, latencyMs: ping.error ? null : ping.ms };
+  const indexes = {
+    ok: !idx.error && state === 'ready',
+    detail: idx.error ?? (state === 'ready' ? `${idx.value!.pending} snippets waiting to be indexed` : `search indexes ${state.replace('_', ' ')}`),
+    snippets: idx.value?.snippets ?? null,
+    pending: idx.value?.pending ?? null,
+  };
+  const modelCheck = { ok: state === 'ready', detail: models.error ?? (state === 'ready' ? 'loaded' : state.replace('_', ' ')), state, ...models };
+  delete (modelCheck as { error?: string }).error;
+  const workerCheck = {
+    ok: !!worker?.up,
+    detail: workers.error ?? (worker ? (worker.up ? `${worker.state}` : `no heartbeat for ${Math.round(worker.ageSeconds)} s`) : 'no worker has run yet'),
+    state: worker?.state ?? null,
+    lastBeatAt: worker?.beatAt ?? null,
+    ageSeconds: worker ? Math.round(worker.ageSeconds) : null,
+  };
+  const ready = database.ok && indexes.ok;
+  return {
+    status: !ready ? 'unavailable' : workerCheck.ok || !config.worker ? 'ok' : 'degraded',
+    live: true,
+    ready,
+    uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+    checks: { database, indexes, models: modelCheck, worker: workerCheck },
+  };
+}

@@ -1,0 +1,105 @@
+import type { Metadata } from 'next';
+import { Suspense } from 'react';
+import { getConfig } from '../../lib/config';
+import { AddFeedForm } from '../_components/admin/add-feed-form';
+import { DashboardSkeleton } from '../_components/admin/dashboard-skeleton';
+import { EventsTable } from '../_components/admin/events-table';
+import { FeedsTable } from '../_components/admin/feeds-table';
+import { IndexStatus } from '../_components/admin/index-status';
+import { BarChart } from '../_components/bar-chart';
+import { requireAdminPage } from '../_lib/admin-page';
+import { dashboardData } from '../_lib/dashboard';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Crawl health', robots: { index: false } };
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+function Kpi({ label, value, sub, bad, testId }: { label: string; value: string; sub?: string; bad?: boolean; testId?: string }) {
+  return (
+    <div className={`kpi${bad ? ' kpi--bad' : ''}`} data-testid={testId}>
+      <div className="kpi__label">{label}</div>
+      <div className="kpi__value">{value}</div>
+      {sub ? <div className="kpi__sub">{sub}</div> : null}
+    </div>
+  );
+}
+
+export default async function Dashboard({ searchParams }: Props) {
+  // Checked before anything streams, so that an anonymous request gets a real 401 status.
+  const { session, csrf, flash } = await requireAdminPage((await searchParams).flash);
+  return (
+    <>
+      <div className="admin-head">
+        <h1 className="page-title">Crawl health</h1>
+        <span className="muted small">signed in as {session.user}</span>
+        <form method="post" action="/api/auth/logout">
+          <input type="hidden" name="csrf" value={csrf} />
+          <button type="submit" className="button button--quiet button--small">
+            Sign out
+          </button>
+        </form>
+      </div>
+      {flash ? (
+        <p className={`notice notice--${flash.kind === 'ok' ? 'ok' : 'error'}`} role={flash.kind === 'ok' ? 'status' : 'alert'} data-testid="flash">
+          {flash.text}
+        </p>
+      ) : null}
+      <Suspense fallback={<DashboardSkeleton />}>
+        <DashboardBody csrf={csrf} />
+      </Suspense>
+    </>
+  );
+}
+
+async function DashboardBody({ csrf }: { csrf: string }) {
+  const d = await dashboardData();
+  const now = new Date(d.now);
+  const broken = d.stats.feedsByStatus.broken ?? 0;
+  const failing = d.stats.feedHealth.filter((f) => f.status !== 'broken' && f.consecutiveFailures > 0).length;
+  const last24h = d.ingestion.at(-1)?.articles ?? 0;
+  const worker = d.workers[0];
+  return (
+    <>
+      {broken ? (
+        <p className="notice notice--error" role="alert">
+          {broken === 1 ? '1 feed is broken' : `${broken} feeds are broken`}: they keep failing and are retried at the longest interval. See the
+          highlighted rows below.
+        </p>
+      ) : null}
+      <section className="kpis" aria-label="Summary">
+        <Kpi label="Feeds" value={d.stats.feeds.toLocaleString('en')} sub={`${d.stats.feedsByStatus.active ?? 0} active · ${d.stats.feedsByStatus.paused ?? 0} paused`} />
+        <Kpi label="Broken / failing" value={`${broken} / ${failing}`} bad={broken > 0} sub="feeds" testId="kpi-broken" />
+        <Kpi label="Articles" value={d.stats.articles.toLocaleString('en')} sub={`${last24h.toLocaleString('en')} fetched today`} />
+        <Kpi label="Snippets" value={d.stats.snippets.toLocaleString('en')} sub={`${d.index.pending.toLocaleString('en')} waiting for the index`} />
+        <Kpi label="Worker" value={worker?.up ? 'Up' : 'Down'} bad={!worker?.up} sub={worker ? worker.state : 'never started'} testId="kpi-worker" />
+      </section>
+
+      <section className="card" aria-labelledby="feeds-h" style={{ marginBottom: 16 }}>
+        <h2 id="feeds-h">Feeds</h2>
+        <AddFeedForm csrf={csrf} defaultInterval={getConfig().feedIntervalMinutes} />
+        <div style={{ height: 14 }} />
+        <FeedsTable feeds={d.stats.feedHealth} csrf={csrf} now={now} />
+      </section>
+
+      <div className="grid-2">
+        <section className="card" aria-labelledby="ingest-h">
+          <h2 id="ingest-h">Articles fetched per day</h2>
+          <p className="small muted" style={{ margin: '0 0 6px' }}>
+            Last 30 days (UTC)
+          </p>
+          <BarChart data={d.ingestion.map((x) => ({ key: x.day, value: x.articles }))} label="Articles fetched per day" unit="articles" testId="ingestion-chart" />
+        </section>
+        <section className="card" aria-labelledby="index-h">
+          <h2 id="index-h">Index and models</h2>
+          <IndexStatus index={d.index} models={d.models} workers={d.workers} />
+        </section>
+      </div>
+
+      <section className="card" aria-labelledby="events-h">
+        <h2 id="events-h">Recent crawl events</h2>
+        <EventsTable events={d.events} now={now} />
+      </section>
+    </>
+  );
+}

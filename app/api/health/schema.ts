@@ -1,0 +1,29 @@
+/** GET /api/health: liveness and readiness. 200 when ready, 503 when not; `?probe=live` only says the process answers. */
+import { z } from 'zod';
+
+export const healthQuery = z.object({
+  probe: z.enum(['live', 'ready']).default('ready').describe('`live`: the process answers (always 200). `ready` (default): database and indexes are usable.'),
+});
+
+const check = { ok: z.boolean(), detail: z.string() };
+
+export const healthResponse = z.object({
+  status: z.enum(['ok', 'degraded', 'unavailable']).describe('degraded: ready, but the background worker is not running.'),
+  live: z.literal(true),
+  ready: z.boolean(),
+  uptimeSeconds: z.number().int(),
+  checks: z.object({
+    database: z.object({ ...check, latencyMs: z.number().nullable() }),
+    indexes: z.object({ ...check, snippets: z.number().int().nullable(), pending: z.number().int().nullable() }),
+    models: z.object({
+      ...check,
+      state: z.enum(['not_loaded', 'loading', 'ready', 'failed']),
+      encoder: z.string().nullable(),
+      reranker: z.string().nullable(),
+      nli: z.string().nullable(),
+    }),
+    worker: z.object({ ...check, state: z.string().nullable(), lastBeatAt: z.string().nullable(), ageSeconds: z.number().int().nullable() }),
+  }),
+});
+
+export const liveResponse = z.object({ live: z.literal(true), uptimeSeconds: z.number().int() });

@@ -1,0 +1,10 @@
+/**
+ * Runs once when the web server starts (Next.js instrumentation hook): opens the search indexes and
+ * loads the models in the background, so that they load once per server process and the first
+ * search does not pay for it. /api/health reports "loading" until they are ready.
+ */
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
+  const { warmUp } = await import('./app/_lib/warm-up');
+  warmUp();
+}
