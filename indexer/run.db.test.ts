@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isQuinError } from '../lib/errors';
+import { closeLoadedModels } from '../lib/models';
+import { projectRoot } from '../lib/paths';
 import { createTestDb, type TestDb } from '../testing/db';
 import { faissAvailable } from './dense/faiss-native';
 import { indexesDir } from './files';
@@ -145,11 +147,45 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
     expect((await verifyIndexes(t.db, t.config)).ok).toBe(true);
   }, 60_000);
 
+  it('verify notices a BM25 index that lost a snippet', async () => {
+    const victim = (await t.db.snippet.findFirst({ orderBy: { id: 'asc' } }))!;
+    if (t.provider === 'sqlite') {
+      // Remove it from the FTS5 index behind the triggers' back.
+      await t.db.$executeRawUnsafe(`INSERT INTO snippets_fts (snippets_fts, rowid, title, text) VALUES ('delete', ?, ?, ?)`, victim.id, victim.title, victim.text);
+    } else {
+      const Database = (await import('better-sqlite3')).default;
+      const f = new Database(path.join(indexesDir(t.dataDir), 'bm25-fts5.sqlite'));
+      f.prepare('DELETE FROM snippets_fts WHERE rowid = ?').run(victim.id);
+      f.close();
+    }
+    const report = await verifyIndexes(t.db, t.config);
+    expect(report.checks[0]!.ok).toBe(false);
+    expect(report.checks[0]!.problems.join('\n')).toContain(`(e.g. ${victim.id}) snippets missing`);
+    await runIndex(t.db, t.config, { ...quiet, rebuild: t.provider === 'sqlite' }); // triggers cannot repair what they did not break
+    expect((await verifyIndexes(t.db, t.config)).ok).toBe(true);
+  });
+
   it('rebuilds when the pooling changes (the old index serves until then)', async () => {
     const config = { ...t.config, densePooling: 'mean-title' as const };
     const stats = await runIndex(t.db, config, quiet);
     expect('rebuilt' in stats.dense && stats.dense.rebuilt).toMatch(/pooling changed/);
     expect((await verifyIndexes(t.db, config)).ok).toBe(true);
     expect((await runIndex(t.db, config, quiet)).dense).toMatchObject({ added: 0, rebuilt: null });
+  }, 60_000);
+
+  it('switching to an ONNX encoder rebuilds the dense index with it; searches use it', async () => {
+    const config = { ...t.config, encoder: 'onnx' as const, encoderModel: path.join(projectRoot(), 'lib/models/fixtures/tiny-encoder') };
+    const stats = await runIndex(t.db, config, quiet);
+    expect('rebuilt' in stats.dense && stats.dense.rebuilt).toMatch(/encoder changed/);
+    expect((await verifyIndexes(t.db, config)).ok).toBe(true);
+    // The USE-lite configuration now sees an index of another encoder: dense off, BM25 still serves.
+    const useLite = await fresh();
+    expect(useLite.dense).toBeNull();
+    expect((await verifyIndexes(t.db, t.config)).ok).toBe(false);
+    await closeSearchIndexes();
+    const ix = await openSearchIndexes(config, t.db);
+    expect(ix.encoder.id).toMatch(/^onnx:tiny-encoder@/);
+    expect(ix.dense!.size()).toBe(await t.db.snippet.count());
+    await closeLoadedModels();
   }, 60_000);
 });

@@ -9,6 +9,7 @@ import type { Db } from '../lib/db/client';
 import { createLogger } from '../lib/log';
 import { createProgress, type Progress } from '../lib/progress';
 import { ElasticsearchIndex } from './bm25/elasticsearch';
+import { Fts5Index } from './bm25/fts5';
 import { syncElasticsearch, syncFtsFile, type Bm25SyncStats } from './bm25/sync';
 import { syncDense, type DenseSyncStats } from './dense/sync';
 import { faissAvailable } from './dense/faiss-native';
@@ -66,7 +67,7 @@ export async function runIndex(db: Db, config: Config, opts: RunIndexOptions = {
   try {
     const snippets = await countSnippets(db);
     log.info('indexing', { snippets, bm25: bm25Location(config), encoder: config.encoder });
-    const bm25 = await syncBm25(db, config, opts, factory);
+    const bm25 = await syncBm25(db, config, opts, factory, snippets);
     let dense: IndexRunStats['dense'];
     if (!faissAvailable()) {
       dense = { skipped: 'FAISS binding not built (bash scripts/setup.d/40-faiss.sh)' };
@@ -78,6 +79,8 @@ export async function runIndex(db: Db, config: Config, opts: RunIndexOptions = {
       try {
         dense = await syncDense(db, config, encoder, cache, { signal: opts.signal, rebuild: opts.rebuild, onProgress: (d, n) => t.update(d, n) });
         t.finish(`${dense.sentencesEmbedded} sentences embedded, ${dense.sentencesCached} from the cache`);
+        const merged = cache.compact();
+        if (merged) log.info(`merged ${merged} sentence-cache segments`);
       } finally {
         cache.close();
       }
@@ -98,10 +101,19 @@ export async function runIndex(db: Db, config: Config, opts: RunIndexOptions = {
   }
 }
 
-async function syncBm25(db: Db, config: Config, opts: RunIndexOptions, factory: ProgressFactory | undefined): Promise<Bm25SyncStats> {
+async function syncBm25(db: Db, config: Config, opts: RunIndexOptions, factory: ProgressFactory | undefined, snippetsIn: number): Promise<Bm25SyncStats> {
   const where = bm25Location(config);
-  if (where === 'fts5') return { backend: 'fts5', added: 0, removed: 0, seconds: 0 }; // triggers keep it in step
   const bm25 = openBm25(config);
+  if (bm25 instanceof Fts5Index && bm25.mode === 'content') {
+    // Triggers keep it in step; only an explicit rebuild touches it.
+    const started = Date.now();
+    try {
+      if (opts.rebuild) bm25.rebuildContent();
+    } finally {
+      bm25.close();
+    }
+    return { backend: 'fts5', added: opts.rebuild ? snippetsIn : 0, removed: 0, seconds: (Date.now() - started) / 1000 };
+  }
   const t = tracker(factory, `BM25 (${where})`, 'snippets');
   const sync = { batchSize: config.indexBatchSize, signal: opts.signal, rebuild: opts.rebuild, onProgress: (d: number, n: number) => t.update(d, n) };
   try {

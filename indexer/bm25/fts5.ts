@@ -137,6 +137,12 @@ export class Fts5Index implements Bm25Index {
     }).immediate();
   }
 
+  /** Content mode: rebuilds the FTS5 index from the snippets table (`quin index --rebuild`). */
+  rebuildContent(): void {
+    if (this.mode !== 'content') throw createError('INTERNAL', 'only the content-mode FTS5 index is rebuilt from the snippets table');
+    this.db.exec(`INSERT INTO snippets_fts (snippets_fts) VALUES ('rebuild')`);
+  }
+
   /** File mode: drops every row (used when the file does not belong to this database any more). */
   clear(): void {
     if (this.mode !== 'file') throw createError('INTERNAL', 'the content-mode FTS5 index is maintained by triggers');

@@ -72,6 +72,25 @@ describe('sentence-vector cache', () => {
     expect(reader.get(['late'])[0]).toEqual(vec(9));
   });
 
+  it('merges many idle segments into one without losing a vector', () => {
+    const dir = tmp();
+    for (let i = 0; i < 6; i++) {
+      const w = new VectorCache(dir, 'enc', 8);
+      w.put([`s${i}`, 'dup'], [vec(i), vec(99)]);
+      w.close();
+    }
+    const c = new VectorCache(dir, 'enc', 8);
+    expect(segments(c)).toHaveLength(6);
+    expect(c.compact(8, 0)).toBe(0); // not over the limit
+    expect(c.compact(3, 0)).toBe(6);
+    const after = new VectorCache(dir, 'enc', 8);
+    expect(segments(after)).toHaveLength(1);
+    expect(after.get(['s0', 's5', 'dup'])).toEqual([vec(0), vec(5), vec(99)]);
+    expect(after.stats()).toMatchObject({ vectors: 7, corrupt: 0 });
+    // The instance that compacted still answers from the files it had open.
+    expect(c.get(['s3'])[0]).toEqual(vec(3));
+  });
+
   it('is safe when two processes write at once', async () => {
     const dir = tmp();
     const script = (tag: string) => `

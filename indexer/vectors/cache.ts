@@ -64,14 +64,18 @@ export class VectorCache {
   private writer: { fd: number; file: string } | undefined;
   private corrupt = 0;
 
-  constructor(cacheDir: string, encoderId: string, dim: number) {
+  /** `dir`/`only` are for compaction: read exactly these segment files of that folder. */
+  constructor(cacheDir: string, encoderId: string, dim: number, dir?: string, only?: string[]) {
     if (!Number.isInteger(dim) || dim <= 0) throw createError('INVALID_INPUT', `vector cache: bad dimension ${dim}`);
     this.dim = dim;
-    this.dir = path.join(cacheDir, 'embeddings', encoderFolder(encoderId));
+    this.dir = dir ?? path.join(cacheDir, 'embeddings', encoderFolder(encoderId));
     this.recordBytes = KEY_BYTES + dim * 4 + CHECK_BYTES;
     fs.mkdirSync(this.dir, { recursive: true });
+    this.only = only ? new Set(only) : undefined;
     this.refresh();
   }
+
+  private readonly only: Set<string> | undefined;
 
   get size(): number {
     return this.index.size;
@@ -83,7 +87,7 @@ export class VectorCache {
     for (const name of fs.readdirSync(this.dir).sort()) {
       if (!/^seg-.*\.bin$/.test(name)) continue;
       const file = path.join(this.dir, name);
-      if (known.has(file)) continue;
+      if (known.has(file) || (this.only && !this.only.has(file))) continue;
       let fd: number;
       try {
         fd = fs.openSync(file, 'r');
@@ -192,6 +196,54 @@ export class VectorCache {
     this.segments.push({ file, fd, scanned: HEADER_BYTES });
     this.writer = { fd, file };
     return this.writer;
+  }
+
+  /**
+   * Merges the segments no writer has touched for `idleMs` into one, when there are more than
+   * `maxSegments` (every indexing run that embeds something starts a segment of its own). The merged
+   * file is written under a temporary name and renamed into place before the old ones are removed, so
+   * a crash at any point leaves every vector readable (at worst twice, which is harmless). One
+   * compactor at a time (lock file); readers that still hold an old file open keep reading it.
+   */
+  compact(maxSegments = 32, idleMs = 10 * 60_000): number {
+    const files = fs
+      .readdirSync(this.dir)
+      .filter((n) => /^seg-.*\.bin$/.test(n))
+      .map((n) => path.join(this.dir, n));
+    const idle = files.filter((f) => f !== this.writer?.file && Date.now() - fs.statSync(f).mtimeMs > idleMs);
+    if (files.length <= maxSegments || idle.length < 2) return 0;
+    const lock = path.join(this.dir, 'compact.lock');
+    let fd: number;
+    try {
+      fd = fs.openSync(lock, 'wx');
+    } catch {
+      return 0; // another process is compacting
+    }
+    try {
+      const merged = new VectorCache(path.dirname(path.dirname(this.dir)), '', this.dim, this.dir, idle);
+      const out = path.join(this.dir, `.merge-${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`);
+      const ofd = fs.openSync(out, 'wx');
+      const header = Buffer.alloc(HEADER_BYTES);
+      MAGIC.copy(header, 0);
+      header.writeUInt32LE(this.dim, 8);
+      fs.writeSync(ofd, header);
+      for (const [k, loc] of merged.index) {
+        const rec = Buffer.alloc(this.recordBytes);
+        Buffer.from(k, 'base64').copy(rec, 0);
+        fs.readSync(merged.segments[loc.segment]!.fd, rec, KEY_BYTES, this.dim * 4, loc.offset);
+        check(rec.subarray(0, KEY_BYTES), rec.subarray(KEY_BYTES, KEY_BYTES + this.dim * 4)).copy(rec, KEY_BYTES + this.dim * 4);
+        fs.writeSync(ofd, rec);
+      }
+      fs.fsyncSync(ofd);
+      fs.closeSync(ofd);
+      merged.close();
+      fs.renameSync(out, path.join(this.dir, `seg-${Date.now().toString(36)}-merged-${crypto.randomBytes(4).toString('hex')}.bin`));
+      for (const f of idle) fs.rmSync(f, { force: true });
+      return idle.length;
+    } finally {
+      fs.closeSync(fd);
+      fs.rmSync(lock, { force: true });
+    }
   }
 
   stats(): CacheStats {
