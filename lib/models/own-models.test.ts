@@ -1,0 +1,43 @@
+/**
+ * Our own trained models (models/quin-*) are ordinary Hugging Face ONNX folders: they load through
+ * the same runtime as a downloaded model, in their roles, and behave sensibly on clear cases.
+ */
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../paths';
+import { CrossEncoder } from './cross-encoder';
+import { readModelFolder } from './folder';
+import { NliClassifier } from './nli';
+
+const dir = (name: string) => path.join(projectRoot(), 'models', name);
+const opened: { close(): Promise<void> }[] = [];
+afterAll(async () => {
+  for (const m of opened) await m.close();
+});
+
+describe('models/quin-reranker', () => {
+  it('is a standard cross-encoder folder and ranks a matching passage above an unrelated one', async () => {
+    expect(readModelFolder(dir('quin-reranker')).labels).toEqual(['LABEL_0']);
+    const ce = await CrossEncoder.load(dir('quin-reranker'));
+    opened.push(ce);
+    const [match, other] = await ce.score('Vitamin D supplementation reduces the risk of bone fractures.', [
+      'Vitamin D and fracture risk. In this trial, daily vitamin D supplements lowered the rate of hip fractures in older women.',
+      'Quarterly earnings. The company reported higher revenue from its cloud business and announced a share buyback.',
+    ]);
+    expect(match).toBeGreaterThan(other!);
+  });
+});
+
+describe('models/quin-nli', () => {
+  it('is a standard NLI folder whose labels come from config.json', async () => {
+    expect(readModelFolder(dir('quin-nli')).labels).toEqual(['entailment', 'contradiction', 'neutral']);
+    const nli = await NliClassifier.load(dir('quin-nli'));
+    opened.push(nli);
+    const [same, unrelated] = await nli.classify([
+      ['Daily vitamin D supplements reduced the risk of fractures in elderly women.', 'Vitamin D reduces fracture risk.'],
+      ['The stock market closed higher on Tuesday after strong bank earnings.', 'Vitamin D reduces fracture risk.'],
+    ]);
+    expect(same!.entailment).toBeGreaterThan(same!.neutral);
+    expect(unrelated!.neutral).toBeGreaterThan(Math.max(unrelated!.entailment, unrelated!.contradiction));
+  });
+});
