@@ -6,6 +6,7 @@
  */
 import crypto from 'node:crypto';
 import type { Db } from '../lib/db/client';
+import { isBusyError, isUniqueViolation, withDbRetry, type Tx } from './db-retry';
 import { makeSnippets, type WindowOptions } from './snippets';
 import { splitSentences } from './sentences';
 
@@ -96,42 +97,27 @@ function snippetRows(p: Prepared, articleId: number) {
   }));
 }
 
-/**
- * Stores a batch of articles in one transaction (one transaction per batch keeps bulk imports fast;
- * the batch is still all-or-nothing). Results are in input order. Articles that yield no snippet are
- * not stored (`empty`): an article without snippets cannot be found.
- */
-export async function storeArticles(db: Db, inputs: ArticleInput[], window: WindowOptions): Promise<StoreResult[]> {
-  const prepared = inputs.map((i) => prepare(i, window));
+export type { Tx };
+
+export interface StoreOptions {
+  /** Runs inside the transaction after each article (e.g. the crawler marks its feed item done). */
+  afterEach?: (tx: Tx, result: StoreResult, input: ArticleInput) => Promise<void>;
+}
+
+async function storeBatch(db: Db, prepared: Prepared[], opts: StoreOptions): Promise<StoreResult[]> {
   return db.$transaction(
     async (tx) => {
       const urls = [...new Set(prepared.map((p) => p.input.canonicalUrl))];
-      const existing = await tx.article.findMany({ where: { canonicalUrl: { in: urls } }, select: { id: true, canonicalUrl: true, contentHash: true } });
+      const existing = await tx.article.findMany({
+        where: { canonicalUrl: { in: urls } },
+        select: { id: true, canonicalUrl: true, contentHash: true },
+      });
       const byUrl = new Map(existing.map((a) => [a.canonicalUrl, a]));
       const results: StoreResult[] = [];
       for (const p of prepared) {
-        if (p.snippets.length === 0) {
-          results.push({ outcome: 'empty', articleId: byUrl.get(p.input.canonicalUrl)?.id ?? null, snippets: 0 });
-          continue;
-        }
-        const prior = byUrl.get(p.input.canonicalUrl);
-        if (prior && prior.contentHash === p.hash) {
-          results.push({ outcome: 'unchanged', articleId: prior.id, snippets: 0 });
-          continue;
-        }
-        if (prior) {
-          const { canonicalUrl: _u, fetchedAt: _f, ...changes } = articleData(p);
-          await tx.article.update({ where: { id: prior.id }, data: { ...changes, fetchedAt: p.input.fetchedAt } });
-          await tx.snippet.deleteMany({ where: { articleId: prior.id } });
-          await tx.snippet.createMany({ data: snippetRows(p, prior.id) });
-          byUrl.set(p.input.canonicalUrl, { ...prior, contentHash: p.hash });
-          results.push({ outcome: 'updated', articleId: prior.id, snippets: p.snippets.length });
-          continue;
-        }
-        const created = await tx.article.create({ data: articleData(p), select: { id: true } });
-        await tx.snippet.createMany({ data: snippetRows(p, created.id) });
-        byUrl.set(p.input.canonicalUrl, { id: created.id, canonicalUrl: p.input.canonicalUrl, contentHash: p.hash });
-        results.push({ outcome: 'created', articleId: created.id, snippets: p.snippets.length });
+        const result = await storeOne(tx, p, byUrl);
+        if (opts.afterEach) await opts.afterEach(tx, result, p.input);
+        results.push(result);
       }
       return results;
     },
@@ -139,8 +125,47 @@ export async function storeArticles(db: Db, inputs: ArticleInput[], window: Wind
   );
 }
 
-export async function storeArticle(db: Db, input: ArticleInput, window: WindowOptions): Promise<StoreResult> {
-  const [result] = await storeArticles(db, [input], window);
+async function storeOne(
+  tx: Tx,
+  p: Prepared,
+  byUrl: Map<string, { id: number; canonicalUrl: string; contentHash: string }>,
+): Promise<StoreResult> {
+  const prior = byUrl.get(p.input.canonicalUrl);
+  if (p.snippets.length === 0) return { outcome: 'empty', articleId: prior?.id ?? null, snippets: 0 };
+  if (prior && prior.contentHash === p.hash) return { outcome: 'unchanged', articleId: prior.id, snippets: 0 };
+  if (prior) {
+    const { canonicalUrl: _u, fetchedAt: _f, ...changes } = articleData(p);
+    await tx.article.update({ where: { id: prior.id }, data: { ...changes, fetchedAt: p.input.fetchedAt } });
+    await tx.snippet.deleteMany({ where: { articleId: prior.id } });
+    await tx.snippet.createMany({ data: snippetRows(p, prior.id) });
+    byUrl.set(p.input.canonicalUrl, { ...prior, contentHash: p.hash });
+    return { outcome: 'updated', articleId: prior.id, snippets: p.snippets.length };
+  }
+  const created = await tx.article.create({ data: articleData(p), select: { id: true } });
+  await tx.snippet.createMany({ data: snippetRows(p, created.id) });
+  byUrl.set(p.input.canonicalUrl, { id: created.id, canonicalUrl: p.input.canonicalUrl, contentHash: p.hash });
+  return { outcome: 'created', articleId: created.id, snippets: p.snippets.length };
+}
+
+/**
+ * Stores a batch of articles in one transaction (one transaction per batch keeps bulk imports fast;
+ * the batch is still all-or-nothing). Results are in input order. Articles that yield no snippet are
+ * not stored (`empty`): an article without snippets cannot be found. When another process inserts
+ * the same canonical URL at the same moment (unique violation) or holds the SQLite write lock, the
+ * whole batch is retried: the retry sees the other's row and treats it as a duplicate.
+ */
+export async function storeArticles(
+  db: Db,
+  inputs: ArticleInput[],
+  window: WindowOptions,
+  opts: StoreOptions = {},
+): Promise<StoreResult[]> {
+  const prepared = inputs.map((i) => prepare(i, window));
+  return withDbRetry(() => storeBatch(db, prepared, opts), { retryOn: (e) => isBusyError(e) || isUniqueViolation(e) });
+}
+
+export async function storeArticle(db: Db, input: ArticleInput, window: WindowOptions, opts: StoreOptions = {}): Promise<StoreResult> {
+  const [result] = await storeArticles(db, [input], window, opts);
   return result!;
 }
 

@@ -79,16 +79,22 @@ export function send(body: string | Buffer, opts: SendOptions = {}): Handler {
 }
 
 /**
- * Serves a file (read on each request) with an ETag and Last-Modified, answering conditional
- * requests with 304 as a well-behaved server does.
+ * Serves a body with an ETag and Last-Modified, answering conditional requests with 304 as a
+ * well-behaved server does (or ignoring them, like many real servers, with `conditional: false`).
  */
-export function serveFile(file: string, opts: { type?: string; gzip?: boolean; lastModified?: Date } = {}): Handler {
+export function serveBody(
+  getBody: () => Buffer,
+  opts: { type?: string; gzip?: boolean; lastModified?: Date; conditional?: boolean; headers?: Record<string, string> } = {},
+): Handler {
   return (req, res) => {
-    const body = fs.readFileSync(file);
+    const body = getBody();
     const etag = `"${crypto.createHash('sha1').update(body).digest('hex').slice(0, 16)}"`;
     const lastModified = (opts.lastModified ?? new Date('2024-01-01T00:00:00Z')).toUTCString();
-    const headers: Record<string, string> = { ETag: etag, 'Last-Modified': lastModified, 'Content-Type': opts.type ?? 'application/xml' };
-    if (req.headers['if-none-match'] === etag || (!req.headers['if-none-match'] && req.headers['if-modified-since'] === lastModified)) {
+    const headers: Record<string, string> = { 'Content-Type': opts.type ?? 'application/xml', ...opts.headers };
+    if (opts.conditional !== false) Object.assign(headers, { ETag: etag, 'Last-Modified': lastModified });
+    const fresh =
+      req.headers['if-none-match'] === etag || (!req.headers['if-none-match'] && req.headers['if-modified-since'] === lastModified);
+    if (opts.conditional !== false && fresh) {
       res.writeHead(304, headers).end();
       return;
     }
@@ -98,6 +104,11 @@ export function serveFile(file: string, opts: { type?: string; gzip?: boolean; l
     }
     res.writeHead(200, headers).end(body);
   };
+}
+
+/** Serves a file (read on each request), conditional requests answered as by `serveBody`. */
+export function serveFile(file: string, opts: Parameters<typeof serveBody>[1] = {}): Handler {
+  return serveBody(() => fs.readFileSync(file), opts);
 }
 
 /** Accepts the connection, reads the request, never answers. */

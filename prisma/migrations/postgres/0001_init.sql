@@ -1,4 +1,4 @@
--- Ingest: feeds, articles, snippets, crawl events. Mirrors prisma/schema.prisma.
+-- Ingest: feeds, articles, snippets, crawl events, feed items. Mirrors prisma/schema.prisma.
 CREATE TABLE "feeds" (
   "id" SERIAL NOT NULL PRIMARY KEY,
   "url" TEXT NOT NULL,
@@ -13,8 +13,10 @@ CREATE TABLE "feeds" (
   "last_success_at" TIMESTAMP(3),
   "consecutive_failures" INTEGER NOT NULL DEFAULT 0,
   "last_error" TEXT,
+  "last_error_code" TEXT,
   "last_error_at" TIMESTAMP(3),
   "last_http_status" INTEGER,
+  "hint_minutes" INTEGER,
   "lease_owner" TEXT,
   "lease_until" TIMESTAMP(3),
   "items_seen" INTEGER NOT NULL DEFAULT 0,
@@ -54,6 +56,7 @@ CREATE UNIQUE INDEX "articles_canonical_url_key" ON "articles"("canonical_url");
 CREATE INDEX "articles_feed_id_idx" ON "articles"("feed_id");
 CREATE INDEX "articles_published_at_idx" ON "articles"("published_at");
 CREATE INDEX "articles_source_idx" ON "articles"("source");
+CREATE INDEX "articles_original_url_idx" ON "articles"("original_url");
 
 CREATE TABLE "snippets" (
   "id" SERIAL NOT NULL PRIMARY KEY,
@@ -83,9 +86,36 @@ CREATE TABLE "crawl_events" (
   "bytes" INTEGER NOT NULL DEFAULT 0,
   "items_seen" INTEGER NOT NULL DEFAULT 0,
   "items_new" INTEGER NOT NULL DEFAULT 0,
+  "articles_extracted" INTEGER NOT NULL DEFAULT 0,
+  "articles_failed" INTEGER NOT NULL DEFAULT 0,
+  "snippets_made" INTEGER NOT NULL DEFAULT 0,
+  "error_code" TEXT,
   "error" TEXT,
   "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
   CONSTRAINT "crawl_events_feed_id_fkey" FOREIGN KEY ("feed_id") REFERENCES "feeds" ("id") ON DELETE SET NULL ON UPDATE CASCADE
 );
 CREATE INDEX "crawl_events_feed_id_created_at_idx" ON "crawl_events"("feed_id", "created_at");
 CREATE INDEX "crawl_events_created_at_idx" ON "crawl_events"("created_at");
+
+CREATE TABLE "feed_items" (
+  "id" SERIAL NOT NULL PRIMARY KEY,
+  "feed_id" INTEGER NOT NULL,
+  "item_key" TEXT NOT NULL,
+  "link" TEXT,
+  "title" TEXT,
+  "author" TEXT,
+  "published_at" TIMESTAMP(3),
+  "fallback_text" TEXT,
+  "fallback_source" TEXT,
+  "first_seen_at" TIMESTAMP(3) NOT NULL,
+  "last_seen_at" TIMESTAMP(3) NOT NULL,
+  "status" TEXT NOT NULL DEFAULT 'pending',
+  "attempts" INTEGER NOT NULL DEFAULT 0,
+  "last_error" TEXT,
+  "article_id" INTEGER,
+  CONSTRAINT "feed_items_feed_id_fkey" FOREIGN KEY ("feed_id") REFERENCES "feeds" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+  CONSTRAINT "feed_items_article_id_fkey" FOREIGN KEY ("article_id") REFERENCES "articles" ("id") ON DELETE SET NULL ON UPDATE CASCADE
+);
+CREATE UNIQUE INDEX "feed_items_feed_id_item_key_key" ON "feed_items"("feed_id", "item_key");
+CREATE INDEX "feed_items_feed_id_status_idx" ON "feed_items"("feed_id", "status");
+CREATE INDEX "feed_items_article_id_idx" ON "feed_items"("article_id");

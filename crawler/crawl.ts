@@ -1,0 +1,143 @@
+/**
+ * Crawl runs: `runCrawlOnce` checks every due feed once (several at a time, each under its lease);
+ * `crawlLoop` repeats that until its AbortSignal fires, sleeping until the next feed is due. Errors
+ * of one feed never stop the others; cancellation stops between requests and releases the leases.
+ */
+import type { Config } from '../lib/config';
+import type { Db } from '../lib/db/client';
+import { describeError, isQuinError } from '../lib/errors';
+import { createContext, type ContextOptions, type CrawlContext, type Feed } from './context';
+import { crawlFeed, type FeedRunResult } from './crawl-feed';
+import { sleep } from './http';
+import { acquireLease, dueFeeds, reclaimDeadLeases, releaseLease } from './lease';
+
+export interface CrawlOptions extends ContextOptions {
+  /** Check exactly these feeds now, due or not (paused feeds excepted). */
+  feedIds?: number[];
+  /** Called after each feed check (progress output). */
+  onFeed?: (r: FeedRunResult) => void;
+}
+
+export interface CrawlRunSummary {
+  feeds: number;
+  ok: number;
+  notModified: number;
+  failed: number;
+  /** Due feeds another process held. */
+  busy: number;
+  itemsSeen: number;
+  itemsNew: number;
+  articlesExtracted: number;
+  articlesFailed: number;
+  snippetsMade: number;
+  durationMs: number;
+  cancelled: boolean;
+}
+
+function emptySummary(): CrawlRunSummary {
+  return {
+    feeds: 0,
+    ok: 0,
+    notModified: 0,
+    failed: 0,
+    busy: 0,
+    itemsSeen: 0,
+    itemsNew: 0,
+    articlesExtracted: 0,
+    articlesFailed: 0,
+    snippetsMade: 0,
+    durationMs: 0,
+    cancelled: false,
+  };
+}
+
+function add(s: CrawlRunSummary, r: FeedRunResult): void {
+  s.feeds++;
+  if (r.outcome === 'ok') s.ok++;
+  else if (r.outcome === 'not_modified') s.notModified++;
+  else s.failed++;
+  s.itemsSeen += r.itemsSeen;
+  s.itemsNew += r.itemsNew;
+  s.articlesExtracted += r.articlesExtracted;
+  s.articlesFailed += r.articlesFailed;
+  s.snippetsMade += r.snippetsMade;
+}
+
+async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+async function checkOne(
+  ctx: CrawlContext,
+  feed: Feed,
+  force: boolean,
+  summary: CrawlRunSummary,
+  onFeed?: (r: FeedRunResult) => void,
+): Promise<void> {
+  if (ctx.signal?.aborted) return;
+  if (!(await acquireLease(ctx.db, feed.id, { owner: ctx.owner, seconds: ctx.config.feedLeaseSeconds, now: ctx.now(), force }))) {
+    summary.busy++;
+    return;
+  }
+  try {
+    // Re-read under the lease: another process may have checked it since it was selected.
+    const fresh = await ctx.db.feed.findUnique({ where: { id: feed.id } });
+    if (!fresh) return;
+    const r = await crawlFeed(ctx, fresh);
+    add(summary, r);
+    onFeed?.(r);
+  } catch (e) {
+    if (isQuinError(e, 'CANCELLED')) summary.cancelled = true;
+    else {
+      summary.failed++;
+      ctx.log.error('feed check crashed', { feed: feed.url, error: describeError(e) });
+    }
+  } finally {
+    await releaseLease(ctx.db, feed.id, ctx.owner).catch(() => undefined);
+  }
+}
+
+export async function runCrawlOnce(db: Db, config: Config, opts: CrawlOptions = {}): Promise<CrawlRunSummary> {
+  const started = Date.now();
+  const ctx = createContext(db, config, opts);
+  const summary = emptySummary();
+  await reclaimDeadLeases(db, ctx.now()).catch((e: unknown) => ctx.log.warn('could not reclaim leases', { error: describeError(e) }));
+  const feeds = opts.feedIds
+    ? await db.feed.findMany({ where: { id: { in: opts.feedIds }, status: { not: 'paused' } }, orderBy: { id: 'asc' } })
+    : await dueFeeds(db, ctx.now());
+  await pool(feeds, config.crawlConcurrency, (feed) => checkOne(ctx, feed, Boolean(opts.feedIds), summary, opts.onFeed));
+  summary.cancelled ||= Boolean(ctx.signal?.aborted);
+  summary.durationMs = Date.now() - started;
+  return summary;
+}
+
+export interface LoopOptions extends CrawlOptions {
+  /** Longest sleep between two runs (new feeds are noticed within this time). */
+  idleMaxMs?: number;
+  onRun?: (s: CrawlRunSummary) => void;
+}
+
+/** Crawls until `signal` fires. One transport (robots cache, host delays) and one lease owner for the whole loop. */
+export async function crawlLoop(db: Db, config: Config, opts: LoopOptions): Promise<number> {
+  const base = createContext(db, config, opts);
+  const idleMax = opts.idleMaxMs ?? 60_000;
+  let runs = 0;
+  while (!opts.signal?.aborted) {
+    const s = await runCrawlOnce(db, config, { ...opts, http: base.http, owner: base.owner, log: base.log });
+    runs++;
+    opts.onRun?.(s);
+    if (opts.signal?.aborted) break;
+    const next = await db.feed.findFirst({
+      where: { status: { in: ['active', 'broken'] } },
+      orderBy: { nextCheckAt: 'asc' },
+      select: { nextCheckAt: true },
+    });
+    const wait = next ? next.nextCheckAt.getTime() - Date.now() : idleMax;
+    await sleep(Math.min(idleMax, Math.max(wait, 2000)), opts.signal).catch(() => undefined);
+  }
+  return runs;
+}
