@@ -3,11 +3,9 @@
  * short timeouts and a 1 MiB size cap so hostile cases finish in a second or two.
  */
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { loadConfig, type Config, type LoadConfigOptions } from '../lib/config';
-import { projectRoot } from '../lib/paths';
 
 export const TEST_CRAWLER_OVERRIDES = {
   allowPrivateHosts: true,
@@ -59,6 +57,3 @@ export async function startBlackhole(): Promise<{ port: number; close(): void } 
     child.stdout!.once('data', (d: Buffer) => resolve({ port: Number(d.toString().trim()), close: () => child.kill('SIGKILL') }));
   });
 }
-
-/** The `quin` launcher, for tests that run the real command line. */
-export const QUIN_BIN = () => path.join(projectRoot(), 'bin', 'quin.mjs');
