@@ -85,7 +85,7 @@ export const SETTINGS = {
   faissExactMax: s('indexer', 'QUIN_FAISS_EXACT_MAX', 200_000, int(0), 'Largest corpus indexed exactly when the factory is `auto`.'),
   indexBatchSize: s('indexer', 'QUIN_INDEX_BATCH', 512, int(1), 'Snippets per indexing batch (one checkpoint per batch).'),
   bm25TitleWeight: s('indexer', 'QUIN_BM25_TITLE_WEIGHT', 1.5, num(0, 100), 'BM25 weight of the title field relative to the text (FTS5 column weight, Elasticsearch boost); chosen on the SciFact dev split.'),
-  densePooling: s('indexer', 'QUIN_DENSE_POOLING', 'mean', z.enum(['mean', 'mean-title', 'title-mean']), 'How a snippet vector is made from its sentence vectors: `mean` of the sentences, `mean-title` (the title counts as one more sentence), `title-mean` (half title, half mean of the sentences).'),
+  densePooling: s('indexer', 'QUIN_DENSE_POOLING', 'mean-title', z.enum(['mean', 'mean-title', 'title-mean']), 'How a snippet vector is made from its sentence vectors: `mean-title` (mean of the sentences and the title; best on the SciFact dev split), `mean` (sentences only), `title-mean` (half title, half mean of the sentences).'),
   embedBatchSize: s('indexer', 'QUIN_EMBED_BATCH', 32, int(1, 4096), 'Sentences per encoder call (sorted by length first).'),
   faissCompactRatio: s('indexer', 'QUIN_FAISS_COMPACT_RATIO', 0.2, num(0, 1), 'Rebuild the FAISS index when this fraction of its vectors belongs to deleted snippets.'),
   elasticsearchTimeoutMs: s('indexer', 'QUIN_ES_TIMEOUT_MS', 30_000, int(100), 'Timeout of one Elasticsearch request.'),
