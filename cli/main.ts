@@ -9,6 +9,7 @@ import { describeError, isQuinError } from '../lib/errors';
 import { register as registerAdmin } from './commands/admin';
 import { register as registerEval } from './commands/eval';
 import { register as registerFeeds } from './commands/feeds';
+import { register as registerCrawl } from './commands/crawl';
 import { register as registerImport } from './commands/import';
 import { register as registerIndex } from './commands/index';
 import { register as registerMigrate } from './commands/migrate';
@@ -22,7 +23,7 @@ export function buildProgram(): Command {
     .description('Quin news search: crawl feeds, index snippets, check claims against recent news.')
     .showHelpAfterError()
     .exitOverride();
-  for (const register of [registerMigrate, registerFeeds, registerImport, registerIndex, registerSearch, registerEval, registerStats, registerWorker, registerAdmin, registerModels]) register(program);
+  for (const register of [registerMigrate, registerFeeds, registerCrawl, registerImport, registerIndex, registerSearch, registerEval, registerStats, registerWorker, registerAdmin, registerModels]) register(program);
   return program;
 }
 

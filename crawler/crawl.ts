@@ -14,6 +14,8 @@ import { acquireLease, dueFeeds, reclaimDeadLeases, releaseLease } from './lease
 export interface CrawlOptions extends ContextOptions {
   /** Check exactly these feeds now, due or not (paused feeds excepted). */
   feedIds?: number[];
+  /** Called once the run knows how many feeds it will check. */
+  onStart?: (feeds: number) => void;
   /** Called after each feed check (progress output). */
   onFeed?: (r: FeedRunResult) => void;
 }
@@ -109,6 +111,7 @@ export async function runCrawlOnce(db: Db, config: Config, opts: CrawlOptions = 
   const feeds = opts.feedIds
     ? await db.feed.findMany({ where: { id: { in: opts.feedIds }, status: { not: 'paused' } }, orderBy: { id: 'asc' } })
     : await dueFeeds(db, ctx.now());
+  opts.onStart?.(feeds.length);
   await pool(feeds, config.crawlConcurrency, (feed) => checkOne(ctx, feed, Boolean(opts.feedIds), summary, opts.onFeed));
   summary.cancelled ||= Boolean(ctx.signal?.aborted);
   summary.durationMs = Date.now() - started;

@@ -187,8 +187,12 @@ describe(`hostile feeds (${provider})`, () => {
     expect(memoryGrowth).toBeLessThan(48 * 1024 * 1024);
   });
 
-  it('shows up in `quin feeds list`', () => {
-    const r = runQuin(['feeds', 'list'], { QUIN_DATA_DIR: t.dataDir, DATABASE_URL: t.config.databaseUrlResolved, QUIN_LOG_LEVEL: 'warn' });
+  it('shows up in `quin feeds list`', async () => {
+    const r = await runQuin(['feeds', 'list'], {
+      QUIN_DATA_DIR: t.dataDir,
+      DATABASE_URL: t.config.databaseUrlResolved,
+      QUIN_LOG_LEVEL: 'warn',
+    });
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     for (const [name, code] of [

@@ -5,7 +5,7 @@
  * stamp is stale (someone changed package.json in a working tree), the same CLI code is started
  * through tsx without the set-up step. The stamp is computed as scripts/ensure-setup.mjs does.
  */
-import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,12 +30,30 @@ export function quinArgv(args: string[]): string[] {
   return ['--import', 'tsx', path.join(root, 'testing', 'quin-entry.ts'), ...args];
 }
 
-export function runQuin(args: string[], env: Record<string, string>, timeoutMs = 120_000): SpawnSyncReturns<string> {
-  return spawnSync(process.execPath, quinArgv(args), {
-    cwd: projectRoot(),
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: timeoutMs,
+export interface QuinRun {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `quin` to completion. Asynchronous on purpose: a test's HTTP server lives in the test process
+ * and must keep answering the child (spawnSync would block it and deadlock).
+ */
+export function runQuin(args: string[], env: Record<string, string>, timeoutMs = 120_000): Promise<QuinRun> {
+  const child = spawnQuin(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, stdout, stderr });
+    });
   });
 }
 

@@ -21,6 +21,20 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** Waits for `p`, or rejects as soon as `signal` fires (without leaving a listener or timer behind). */
+function abortable(p: Promise<void>, signal?: AbortSignal): Promise<void> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(cancelled(signal));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(cancelled(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    void p.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
+}
+
 export function cancelled(signal?: AbortSignal) {
   const reason = signal?.reason;
   return createError('CANCELLED', reason instanceof Error ? reason.message : 'cancelled');
@@ -96,7 +110,7 @@ export class HostQueue {
     s.tail = prev.then(() => mine);
     let ran = false;
     try {
-      await Promise.race([prev, sleep(2 ** 31 - 1, signal)]);
+      await abortable(prev, signal);
       await sleep(s.nextAt - Date.now(), signal);
       await this.global.acquire(signal);
       ran = true;
