@@ -13,7 +13,6 @@ export function ResultCard({ result, rank, halfLifeDays, asOf }: { result: Searc
         {href ? (
           <a href={href} target="_blank" rel="noopener noreferrer nofollow ugc">
             {result.title || 'Untitled article'}
-            <span className="visually-hidden"> (opens the article at {result.source})</span>
           </a>
         ) : (
           result.title || 'Untitled article'

@@ -1,5 +1,5 @@
 /** Everything the crawl-health dashboard shows, gathered in one call. */
-import { crawlStats, type CrawlStats } from '../../crawler';
+import { crawlStats, ingestionPerDay, recentCrawlEvents, type CrawlStats, type DayIngestion } from '../../crawler';
 import { listWorkers, type WorkerStatus } from '../../lib/web/worker-heartbeat';
 import { indexInfo, type IndexInfo } from './index-info';
 import { searchContext, searchContextState, services } from './services';
@@ -20,7 +20,7 @@ export interface CrawlEventRow {
 
 export interface DashboardData {
   stats: CrawlStats;
-  ingestion: { day: string; articles: number }[];
+  ingestion: DayIngestion[];
   events: CrawlEventRow[];
   index: IndexInfo;
   workers: WorkerStatus[];
@@ -28,32 +28,13 @@ export interface DashboardData {
   now: string;
 }
 
-const DAY_MS = 86_400_000;
-
-/** Articles fetched per day over the last `days` days (UTC), oldest first, zeros included. */
-async function ingestionPerDay(days: number): Promise<{ day: string; articles: number }[]> {
-  const { db } = await services();
-  const since = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - (days - 1) * DAY_MS);
-  const rows = await db.article.findMany({ where: { fetchedAt: { gte: since } }, select: { fetchedAt: true } });
-  const counts = new Map<string, number>();
-  for (const r of rows) {
-    const day = r.fetchedAt.toISOString().slice(0, 10);
-    counts.set(day, (counts.get(day) ?? 0) + 1);
-  }
-  return Array.from({ length: days }, (_, i) => {
-    const day = new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10);
-    return { day, articles: counts.get(day) ?? 0 };
-  });
-}
-
-async function recentEvents(limit: number): Promise<CrawlEventRow[]> {
-  const { db } = await services();
-  const rows = await db.crawlEvent.findMany({ orderBy: { id: 'desc' }, take: limit, include: { feed: { select: { title: true, url: true } } } });
+async function recentEvents(limit: number, titles: Map<number, string>): Promise<CrawlEventRow[]> {
+  const rows = await recentCrawlEvents((await services()).db, limit);
   return rows.map((e) => ({
     id: e.id,
-    at: e.createdAt.toISOString(),
+    at: e.at,
     feedId: e.feedId,
-    feedTitle: e.feed?.title ?? e.feed?.url ?? null,
+    feedTitle: e.feedId === null ? null : (titles.get(e.feedId) ?? null),
     kind: e.kind,
     url: e.url,
     outcome: e.outcome,
@@ -73,10 +54,11 @@ async function modelsServing(): Promise<DashboardData['models']> {
 
 export async function dashboardData(): Promise<DashboardData> {
   const { config, db } = await services();
-  const [stats, ingestion, events, index, workers, models] = await Promise.all([
-    crawlStats(db),
-    ingestionPerDay(30),
-    recentEvents(25),
+  const stats = await crawlStats(db);
+  const titles = new Map(stats.feedHealth.map((f) => [f.id, f.title ?? f.url]));
+  const [ingestion, events, index, workers, models] = await Promise.all([
+    ingestionPerDay(db, 30),
+    recentEvents(25, titles),
     indexInfo(config, db),
     listWorkers(db),
     modelsServing(),

@@ -2,16 +2,35 @@
  * Feed management for admins (JSON API and dashboard forms): add (the feed is fetched once and must
  * parse), pause, resume, check now, change interval, remove.
  */
-import { addFeed, findFeed, listFeedHealth, removeFeed, type FeedHealth } from '../../crawler';
-import { createError } from '../../lib/errors';
-import { services } from './services';
+import {
+  addFeed,
+  findFeed,
+  listFeedHealth,
+  normalizeFeedUrl,
+  pauseFeed,
+  probeFeed,
+  refreshFeedNow,
+  removeFeed,
+  resumeFeed,
+  setFeedInterval,
+  type FeedHealth,
+} from '../../crawler';
+import type { Config } from '../../lib/config';
+import type { Db } from '../../lib/db/client';
+import { createError, isQuinError } from '../../lib/errors';
 
-export async function listFeeds(): Promise<FeedHealth[]> {
-  return listFeedHealth((await services()).db);
+/** What these functions use (the web process passes its services; tests pass a test database). */
+export interface FeedDeps {
+  db: Db;
+  config: Config;
 }
 
-async function healthOf(id: number): Promise<FeedHealth> {
-  const feed = (await listFeeds()).find((f) => f.id === id);
+export async function listFeeds({ db }: FeedDeps): Promise<FeedHealth[]> {
+  return listFeedHealth(db);
+}
+
+async function healthOf(deps: FeedDeps, id: number): Promise<FeedHealth> {
+  const feed = (await listFeeds(deps)).find((f) => f.id === id);
   if (!feed) throw createError('NOT_FOUND', `no feed ${id}`);
   return feed;
 }
@@ -22,27 +41,42 @@ export interface AddFeedInput {
   title?: string;
 }
 
-export async function addCheckedFeed(input: AddFeedInput): Promise<FeedHealth> {
-  const { config, db } = await services();
-  const feed = await addFeed(db, input.url, { intervalMinutes: input.intervalMinutes ?? config.feedIntervalMinutes, title: input.title ?? null });
-  return healthOf(feed.id);
+/** The probe's failure as a 400 that says what to do about it. */
+function probeError(e: unknown): Error {
+  if (!isQuinError(e)) return e as Error;
+  if (e.code === 'FETCH_BLOCKED') {
+    return createError('INVALID_INPUT', `${e.message}: private, loopback and link-local addresses are refused (QUIN_ALLOW_PRIVATE_HOSTS=true allows them)`, { cause: e.code });
+  }
+  if (e.status >= 500 || e.code.startsWith('FETCH_') || e.code === 'FEED_PARSE_ERROR') {
+    return createError('INVALID_INPUT', `not added, the feed could not be read: ${e.message}`, { cause: e.code });
+  }
+  return e;
+}
+
+export async function addCheckedFeed(deps: FeedDeps, input: AddFeedInput): Promise<FeedHealth> {
+  const { config, db } = deps;
+  const url = normalizeFeedUrl(input.url);
+  const existing = await findFeed(db, url).catch(() => null);
+  if (existing) throw createError('CONFLICT', `this feed is already crawled (id ${existing.id})`, { id: existing.id });
+  const probe = await probeFeed(url, config).catch((e: unknown) => {
+    throw probeError(e);
+  });
+  const feed = await addFeed(db, url, { intervalMinutes: input.intervalMinutes ?? config.feedIntervalMinutes, title: input.title || probe.title });
+  return healthOf(deps, feed.id);
 }
 
 export type FeedAction = 'pause' | 'resume' | 'refresh';
 
-export async function changeFeed(id: number, change: { action?: FeedAction; intervalMinutes?: number }): Promise<FeedHealth> {
-  const { db } = await services();
-  const feed = await findFeed(db, String(id));
-  const data: Record<string, unknown> = {};
-  if (change.intervalMinutes !== undefined) data.intervalMinutes = change.intervalMinutes;
-  if (change.action === 'pause') data.status = 'paused';
-  if (change.action === 'resume') Object.assign(data, { status: feed.consecutiveFailures > 0 ? 'active' : 'active', nextCheckAt: new Date() });
-  if (change.action === 'refresh') data.nextCheckAt = new Date();
-  await db.feed.update({ where: { id }, data });
-  return healthOf(id);
+export async function changeFeed(deps: FeedDeps, id: number, change: { action?: FeedAction; intervalMinutes?: number }): Promise<FeedHealth> {
+  const { db } = deps;
+  if (change.intervalMinutes !== undefined) await setFeedInterval(db, id, change.intervalMinutes);
+  if (change.action === 'pause') await pauseFeed(db, id);
+  if (change.action === 'resume') await resumeFeed(db, id);
+  if (change.action === 'refresh') await refreshFeedNow(db, id);
+  return healthOf(deps, id);
 }
 
-export async function deleteFeed(id: number): Promise<{ id: number; url: string }> {
-  const feed = await removeFeed((await services()).db, String(id));
+export async function deleteFeed({ db }: FeedDeps, id: number): Promise<{ id: number; url: string }> {
+  const feed = await removeFeed(db, id);
   return { id: feed.id, url: feed.url };
 }

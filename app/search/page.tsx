@@ -6,7 +6,7 @@ import { SearchBar } from '../_components/search-bar';
 import { SearchForm, SearchStatus } from '../_components/search-form';
 import { SearchResults } from '../_components/search-results';
 import { loadSearchPage } from '../_lib/search-page';
-import { parsePageParams, type RawParams } from '../_lib/search-url';
+import { canonicalParams, parsePageParams, type RawParams } from '../_lib/search-url';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,11 +19,14 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 }
 
 export default async function SearchPage({ searchParams }: Props) {
-  const parsed = parsePageParams(await searchParams);
+  const raw = await searchParams;
+  const parsed = parsePageParams(raw);
   const data = await loadSearchPage(parsed, clientKey(await headers()));
   const query = parsed.ok ? parsed.query : { q: parsed.q };
   return (
-    <SearchForm>
+    // Keyed by the URL state: the form's uncontrolled fields are re-created from the URL on every
+    // navigation (back button included), so they never show stale choices.
+    <SearchForm key={canonicalParams(raw).toString()}>
       <SearchBar q={query.q} />
       <div className="search-layout">
         <Filters query={query} sources={data.sources} defaultHalfLife={data.defaultHalfLife} />

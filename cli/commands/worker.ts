@@ -5,6 +5,7 @@
  * progress through an AbortSignal and end the loop cleanly: the heartbeat says "stopped".
  */
 import type { Command } from 'commander';
+import { createHttpClient, runCrawlOnce } from '../../crawler';
 import { runIndex } from '../../indexer';
 import { getConfig, type Config } from '../../lib/config';
 import { getDb, type Db } from '../../lib/db/client';
@@ -109,9 +110,22 @@ export function indexTask(db: Db, config: Config): WorkerTask {
   };
 }
 
-/** The real tasks: the crawler's pass over due feeds and the indexer's incremental run. */
+/** The crawler's pass over the feeds that are due. One HTTP transport for the worker's life (robots cache, per-host delays). */
+export function crawlTask(db: Db, config: Config): WorkerTask {
+  const http = createHttpClient(config);
+  return {
+    name: 'crawl',
+    async run(signal) {
+      const s = await runCrawlOnce(db, config, { signal, http });
+      return { ...s };
+    },
+  };
+}
+
+/** The real tasks, in order: crawl what is due, then index what changed. */
 export async function defaultTasks(db: Db, config: Config, opts: { crawl: boolean; index: boolean }): Promise<WorkerTask[]> {
   const tasks: WorkerTask[] = [];
+  if (opts.crawl) tasks.push(crawlTask(db, config));
   if (opts.index) tasks.push(indexTask(db, config));
   return tasks;
 }

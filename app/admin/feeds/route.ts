@@ -5,6 +5,7 @@ import { seeOther } from '../../_lib/admin-auth';
 import { adminSession, api } from '../../_lib/api';
 import { addCheckedFeed, changeFeed, deleteFeed } from '../../_lib/feed-admin';
 import { formFields, withFlash } from '../../_lib/forms';
+import { services } from '../../_lib/services';
 import { feedForm } from './schema';
 
 export const dynamic = 'force-dynamic';
@@ -17,15 +18,16 @@ export const POST = api(async (req) => {
   await adminSession(req, fields.csrf ?? null);
   try {
     const form = feedForm.parse(fields);
+    const deps = await services();
     let text: string;
     if (form.op === 'add') {
-      const feed = await addCheckedFeed(form);
+      const feed = await addCheckedFeed(deps, form);
       text = `Feed added: ${feed.title ?? feed.url}. It will be crawled within a few seconds.`;
     } else if (form.op === 'remove') {
-      const removed = await deleteFeed(form.id);
+      const removed = await deleteFeed(deps, form.id);
       text = `Feed removed: ${removed.url}. Its articles stay searchable.`;
     } else {
-      const feed = await changeFeed(form.id, { action: form.op });
+      const feed = await changeFeed(deps, form.id, { action: form.op });
       text = `${feed.title ?? feed.url} ${DONE[form.op]}.`;
     }
     return seeOther(await withFlash('/admin', { kind: 'ok', text }));

@@ -38,14 +38,17 @@ export const feedHealth = z.object({
   lastSuccessAt: z.string().nullable(),
   consecutiveFailures: z.number().int(),
   lastError: z.string().nullable(),
+  lastErrorCode: z.string().nullable().describe('Error code from lib/errors.ts, e.g. FETCH_TIMEOUT, FEED_PARSE_ERROR.'),
   lastErrorAt: z.string().nullable(),
   lastHttpStatus: z.number().int().nullable(),
+  hintMinutes: z.number().int().nullable().describe("The feed's own polling hint (RSS ttl, Cache-Control), minutes."),
   itemsSeen: z.number().int(),
   itemsNew: z.number().int(),
   articlesExtracted: z.number().int(),
   articlesFailed: z.number().int(),
   snippetsMade: z.number().int(),
   articles: z.number().int(),
+  pendingItems: z.number().int().describe('Items listed by the feed whose article is still to be fetched.'),
 });
 
 export const feedList = z.object({ feeds: z.array(feedHealth) });

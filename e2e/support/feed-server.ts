@@ -1,0 +1,118 @@
+/**
+ * A local news site for the end-to-end tests (nothing reaches the internet): an RSS 2.0 feed whose
+ * items link to article pages on the same server, an HTML page that is not a feed, and robots.txt.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const FEED_ARTICLES = [
+  {
+    slug: 'tidal-lagoon',
+    title: 'Tidal lagoon power plant wins planning approval',
+    paragraphs: [
+      'A tidal lagoon power plant on the estuary won planning approval on Wednesday after a two-year inquiry.',
+      'The lagoon would generate electricity from the rise and fall of the tide for about ninety thousand homes, its developers said.',
+      'Environmental groups had objected that the sea wall would disturb feeding grounds for wading birds in the estuary.',
+      'The planning inspector said the developers must fund a new wetland reserve further up the coast before construction starts.',
+      'Construction of the tidal lagoon is expected to begin next spring and to take four years.',
+      'Local businesses welcomed the decision, saying the project would bring several hundred jobs to the area.',
+    ],
+  },
+  {
+    slug: 'ferry-timetable',
+    title: 'Island ferry adds winter sailings after complaints',
+    paragraphs: [
+      'The island ferry operator will add two winter sailings a day after complaints from residents about cancelled crossings.',
+      'Residents said the reduced timetable had left workers and patients stranded on the mainland overnight.',
+      'The operator said a second vessel would return from refit in November and allow the extra sailings.',
+      'The island council said it would monitor punctuality every month and publish the figures online.',
+      'Fares will not change for the rest of the year, the operator confirmed.',
+    ],
+  },
+  {
+    slug: 'library-hours',
+    title: 'Town library extends opening hours for exam season',
+    paragraphs: [
+      'The town library will stay open until ten in the evening during the exam season, the county council announced.',
+      'Students had asked for more quiet space to revise after the college study rooms closed for building work.',
+      'Volunteers from the friends of the library group will help staff the evening sessions.',
+      'The longer hours will run from May until the end of June and will be reviewed in the autumn.',
+      'Free drinking water and phone charging points will also be available in the reading room.',
+    ],
+  },
+];
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+function feedXml(origin: string): string {
+  const now = Date.now();
+  const items = FEED_ARTICLES.map(
+    (a, i) => `    <item>
+      <title>${esc(a.title)}</title>
+      <link>${origin}/news/${a.slug}.html</link>
+      <guid>${origin}/news/${a.slug}.html</guid>
+      <pubDate>${new Date(now - (i + 1) * 3600_000).toUTCString()}</pubDate>
+      <description>${esc(a.paragraphs[0]!)}</description>
+    </item>`,
+  ).join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0">
+  <channel>
+    <title>Estuary Evening News</title>
+    <link>${origin}/</link>
+    <description>Local news from the estuary towns</description>
+    <language>en</language>
+${items}
+  </channel>
+</rss>`;
+}
+
+function articleHtml(a: (typeof FEED_ARTICLES)[number], published: string): string {
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${esc(a.title)} | Estuary Evening News</title>
+<meta property="article:published_time" content="${published}"></head>
+<body><header><nav><a href="/">Home</a> <a href="/sport">Sport</a></nav></header>
+<article><h1>${esc(a.title)}</h1>${a.paragraphs.map((p) => `<p>${esc(p)}</p>`).join('')}</article>
+<footer>Estuary Evening News</footer></body></html>`;
+}
+
+export interface FeedServer {
+  origin: string;
+  feedUrl: string;
+  notAFeedUrl: string;
+  /** Parses once (so it can be added), then answers 500: a failing feed for the dashboard. */
+  flakyFeedUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startFeedServer(): Promise<FeedServer> {
+  let flakyServed = 0;
+  const server = http.createServer((req, res) => {
+    const origin = `http://${req.headers.host}`;
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    if (path === '/news/feed.xml') return void res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' }).end(feedXml(origin));
+    if (path === '/flaky/feed.xml') {
+      if (flakyServed++ === 0) return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(feedXml(origin).replace('Estuary Evening News', 'Estuary Sports Desk'));
+      return void res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error');
+    }
+    if (path === '/about.html') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!DOCTYPE html><html><body><h1>About us</h1><p>We are a newspaper.</p></body></html>');
+    const m = /^\/news\/([a-z-]+)\.html$/.exec(path);
+    const article = m && FEED_ARTICLES.find((a) => a.slug === m[1]);
+    if (article) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articleHtml(article, new Date(Date.now() - 3600_000).toISOString()));
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    feedUrl: `${origin}/news/feed.xml`,
+    notAFeedUrl: `${origin}/about.html`,
+    flakyFeedUrl: `${origin}/flaky/feed.xml`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

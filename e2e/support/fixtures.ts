@@ -1,0 +1,72 @@
+/**
+ * Shared fixtures: the server's address (from the global set-up), an admin signed in through the API
+ * (as a request context, and as a browser page sharing its cookies), and read-only access to the
+ * server's database so that tests can check what UI actions really changed.
+ */
+import path from 'node:path';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import Database from 'better-sqlite3';
+import { ARTIFACTS, readState, type E2EState } from './state';
+
+export interface AdminApi {
+  request: APIRequestContext;
+  csrf: string;
+  /** Headers for a state-changing call. */
+  headers: Record<string, string>;
+}
+
+type TestFixtures = { adminApi: AdminApi; adminPage: Page; db: Database.Database };
+type WorkerFixtures = { state: E2EState };
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright's fixture signature: no fixtures used
+  state: [async ({}, use) => use(readState()), { scope: 'worker' }],
+  baseURL: async ({ state }, use) => use(state.baseURL),
+
+  adminApi: async ({ playwright, state }, use) => {
+    const request = await playwright.request.newContext({ baseURL: state.baseURL });
+    const r = await request.post('/api/auth/login', { data: { user: state.adminUser, password: state.adminPassword } });
+    expect(r.status(), await r.text()).toBe(200);
+    const { csrfToken } = (await r.json()) as { csrfToken: string };
+    await use({ request, csrf: csrfToken, headers: { 'x-csrf-token': csrfToken } });
+    await request.dispose();
+  },
+
+  adminPage: async ({ context, state }, use) => {
+    // Sign-in through the API: the browser context's request shares its cookie jar with its pages.
+    const r = await context.request.post(`${state.baseURL}/api/auth/login`, { data: { user: state.adminUser, password: state.adminPassword } });
+    expect(r.status(), await r.text()).toBe(200);
+    await use(await context.newPage());
+  },
+
+  db: async ({ state }, use) => {
+    const db = new Database(state.dbPath, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    await use(db);
+    db.close();
+  },
+});
+
+export { expect };
+
+/** Saves a full-page screenshot under e2e/artifacts/ (kept for people to look at). */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Fails the test when the page runs script it should not (a dialog, or a global the payloads set). */
+export function watchForInjectedScript(page: Page): () => Promise<void> {
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  return async () => {
+    expect(dialogs, 'no dialog may open').toEqual([]);
+    const globals = await page.evaluate(() => {
+      const w = window as unknown as Record<string, unknown>;
+      return [w.__xss, w.__xssTitle, w.__xssLink];
+    });
+    expect(globals, 'no injected script may run').toEqual([undefined, undefined, undefined]);
+  };
+}
