@@ -166,7 +166,7 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
   });
 
   it('rebuilds when the pooling changes (the old index serves until then)', async () => {
-    const config = { ...t.config, densePooling: 'mean-title' as const };
+    const config = { ...t.config, densePooling: 'mean' as const };
     const stats = await runIndex(t.db, config, quiet);
     expect('rebuilt' in stats.dense && stats.dense.rebuilt).toMatch(/pooling changed/);
     expect((await verifyIndexes(t.db, config)).ok).toBe(true);
