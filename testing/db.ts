@@ -60,7 +60,17 @@ export async function createTestDb(overrides: LoadConfigOptions['overrides'] = {
       if (dbName) {
         const admin = new pg.Client({ connectionString: pgAdminUrl() });
         await admin.connect();
-        await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+        // After a large import an autovacuum worker may be in the database; FORCE cannot end it
+        // without superuser rights, and it finishes (or yields) within seconds: retry.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+            break;
+          } catch (e) {
+            if (attempt >= 20 || !/pg_signal_backend|being accessed by other users/.test((e as Error).message)) throw e;
+            await new Promise((r) => setTimeout(r, 500));
+          }
+        }
         await admin.end();
       }
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -11,6 +11,16 @@ export function register(program: Command): void {
     .argument('<format>', 'corpus format')
     .argument('<path>', 'file or folder')
     .option('--json', 'print the summary as JSON')
+    .addHelpText(
+      'after',
+      `
+Formats (importing the same corpus again adds nothing):
+  jsonl     one {"id","title","text","url"?,"published"?,"source"?} object a line
+  scifact   SciFact corpus.jsonl (sentences kept as given)
+  reuters   the Reuters-21578 folder of reut2-*.sgm files, or one file (1987 dates kept)
+  bbc       the BBC News folder of topic folders of .txt files (first line = title; no dates)
+  huffpost  HuffPost News Category JSON lines (headline + short description, link, date)`,
+    )
     .action(async (format: string, path: string, opts: { json?: boolean }) => {
       const config = getConfig();
       const db = await getDb(config);

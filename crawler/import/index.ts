@@ -7,7 +7,10 @@ import { createError } from '../../lib/errors';
 import { createProgress } from '../../lib/progress';
 import type { WindowOptions } from '../snippets';
 import { storeArticles, type ArticleInput, type StoreOutcome } from '../store';
+import { readBbc } from './bbc';
+import { readHuffpost } from './huffpost';
 import { readJsonl } from './jsonl';
+import { readReuters } from './reuters';
 import { readScifact } from './scifact';
 
 export type ImportReader = (path: string) => AsyncIterable<ArticleInput>;
@@ -15,6 +18,9 @@ export type ImportReader = (path: string) => AsyncIterable<ArticleInput>;
 export const IMPORT_FORMATS: Record<string, ImportReader> = {
   jsonl: readJsonl,
   scifact: readScifact,
+  reuters: readReuters,
+  bbc: readBbc,
+  huffpost: readHuffpost,
 };
 
 export interface ImportSummary extends Record<StoreOutcome, number> {
