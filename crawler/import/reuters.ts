@@ -27,9 +27,13 @@ function element(block: string, tag: string): string | null {
   return m ? m[1]! : null;
 }
 
+// C0 controls except tab and newline, and DEL: the wire's framing characters (&#2; &#3; &#5; …).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point here
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
 function clean(s: string): string {
   // Entities first (&lt; &amp; &#3;), then the control characters some of them encode.
-  return decodeEntities(s).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+  return decodeEntities(s).replace(CONTROL, '');
 }
 
 /** Hard-wrapped lines back into paragraphs, one per line. */
