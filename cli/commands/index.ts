@@ -7,8 +7,7 @@
 import type { Command } from 'commander';
 import { getConfig } from '../../lib/config';
 import { getDb } from '../../lib/db/client';
-import { indexStatus, runIndex, verifyIndexes, type IndexRunStats, type VerifyReport } from '../../indexer';
-import { closeSearchIndexes } from '../../indexer/open';
+import { closeSearchIndexes, indexStatus, runIndex, verifyIndexes, type IndexRunStats, type VerifyReport } from '../../indexer';
 import { printJson } from '../output';
 
 function mb(bytes: number | null): string {

@@ -13,6 +13,7 @@
 import type { Db } from '../../lib/db/client';
 import { createLogger } from '../../lib/log';
 import { diffIds } from '../diff';
+import { yieldToEventLoop } from '../event-loop';
 import { failpoint } from '../failpoint';
 import { allSnippetIds, chunks, esForget, esLedger, esMarkDone, esMarkPending, readState, snippetRows, writeEsState } from '../state';
 import type { ElasticsearchIndex } from './elasticsearch';
@@ -43,6 +44,7 @@ export async function syncFtsFile(db: Db, fts: Fts5Index, opts: Bm25SyncOptions)
   let added = 0;
   opts.onProgress?.(0, missing.length);
   for (const part of chunks(missing, opts.batchSize)) {
+    await yieldToEventLoop();
     if (opts.signal?.aborted) break;
     const rows = await snippetRows(db, part);
     fts.apply(rows, []);
@@ -83,6 +85,7 @@ export async function syncElasticsearch(db: Db, es: ElasticsearchIndex, target: 
   let added = 0;
   opts.onProgress?.(0, toAdd.length);
   for (const part of chunks(toAdd, opts.batchSize)) {
+    await yieldToEventLoop();
     if (opts.signal?.aborted) break;
     await esMarkPending(db, part);
     failpoint('es:after-pending');

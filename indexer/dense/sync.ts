@@ -20,6 +20,7 @@ import type { Config } from '../../lib/config';
 import type { Db } from '../../lib/db/client';
 import { createError, isQuinError } from '../../lib/errors';
 import { createLogger } from '../../lib/log';
+import { yieldToEventLoop } from '../event-loop';
 import { failpoint } from '../failpoint';
 import { indexesDir, removeStrayFiles, sha256, writeFileAtomic } from '../files';
 import { allSnippetIds, chunks, commitDenseCheckpoint, readState, snippetRows, type IndexStateRow } from '../state';
@@ -148,6 +149,7 @@ async function extend(ctx: Ctx, state: IndexStateRow | null, loaded: LoadedDense
   let lastCheckpoint = Date.now();
   let done = 0;
   for (const step of chunks(todo, Math.min(STEP, ctx.config.indexBatchSize))) {
+    await yieldToEventLoop();
     if (aborted(ctx)) break;
     const got = await vectorsFor(ctx, step).catch((e: unknown) => {
       if (isQuinError(e, 'CANCELLED')) return null; // keep what is done: checkpoint below
@@ -198,6 +200,7 @@ async function rebuild(ctx: Ctx, state: IndexStateRow | null, dbIds: number[], o
   const entries: { position: number; snippetId: number }[] = [];
   let done = 0;
   for (const step of chunks(dbIds, STEP)) {
+    await yieldToEventLoop();
     if (aborted(ctx)) return; // the old index keeps serving; the cache keeps what was embedded
     const got = await vectorsFor(ctx, step).catch((e: unknown) => {
       if (isQuinError(e, 'CANCELLED')) return null;
