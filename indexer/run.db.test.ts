@@ -188,4 +188,21 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
     expect(ix.dense!.size()).toBe(await t.db.snippet.count());
     await closeLoadedModels();
   }, 60_000);
+
+  it('switches to HNSW when the corpus passes QUIN_FAISS_EXACT_MAX, and falls back to exact for an untrainable IVF', async () => {
+    const hnsw = { ...t.config, encoder: 'use-lite' as const, faissExactMax: 3 };
+    const stats = await runIndex(t.db, hnsw, quiet);
+    expect(stats.dense).toMatchObject({ factory: 'HNSW32' });
+    expect('rebuilt' in stats.dense && stats.dense.rebuilt).toMatch(/QUIN_FAISS_EXACT_MAX|encoder changed/);
+    expect((await verifyIndexes(t.db, hnsw)).ok).toBe(true);
+    await closeSearchIndexes();
+    const ix = await openSearchIndexes(hnsw, t.db);
+    expect(await articleOf((await denseTop(ix, 'electricity for rural communities'))[0]!)).toBe(ids.solar!.articleId);
+
+    const ivf = { ...t.config, faissFactory: 'IVF64,Flat' };
+    const again = await runIndex(t.db, ivf, { ...quiet, rebuild: true });
+    expect(again.dense).toMatchObject({ factory: 'Flat' }); // 64 centroids need ≥ 64 vectors: exact until then
+    expect((await verifyIndexes(t.db, ivf)).ok).toBe(true);
+    expect((await runIndex(t.db, ivf, quiet)).dense).toMatchObject({ added: 0, rebuilt: null });
+  }, 60_000);
 });
