@@ -5,10 +5,10 @@
  * as kill -9 would) and from the test at random moments.
  */
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../lib/paths';
 import { createTestDb, type TestDb } from '../testing/db';
+import { quinArgv } from '../testing/quin-cli';
 import { startFakeElasticsearch, type FakeElasticsearch } from './bm25/es-test-server';
 import { faissAvailable } from './dense/faiss-native';
 import { addArticle, changeArticle, type TestArticle } from './test-corpus';
@@ -34,7 +34,8 @@ interface Ran {
 
 function quin(t: TestDb, args: string[], env: Record<string, string> = {}, killAfterMs?: number): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(projectRoot(), 'bin/quin.mjs'), ...args], {
+    // `node bin/quin.mjs …` (through the shared helper, which never lets a test set off a reinstall).
+    const child = spawn(process.execPath, quinArgv(args), {
       cwd: projectRoot(),
       env: {
         ...process.env,
