@@ -3,7 +3,6 @@
  * the crawl goes on, the feed shows its error (also in `quin feeds list`), nothing is half-written,
  * and memory stays bounded. Runs on SQLite and PostgreSQL.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryInUse, TEST_CRAWLER_OVERRIDES } from '../testing/crawler';
@@ -187,7 +186,7 @@ describe(`hostile feeds (${provider})`, () => {
     expect(memoryGrowth).toBeLessThan(48 * 1024 * 1024);
   });
 
-  it('shows up in `quin feeds list`', async () => {
+  it('shows up in `quin feeds list` and `quin stats --json`', async () => {
     const r = await runQuin(['feeds', 'list'], {
       QUIN_DATA_DIR: t.dataDir,
       DATABASE_URL: t.config.databaseUrlResolved,
@@ -204,6 +203,24 @@ describe(`hostile feeds (${provider})`, () => {
       const line = lines.find((l) => new RegExp(`^${feedIds[name]}\\s`).test(l));
       expect(line, name).toContain(code);
     }
-    expect(fs.existsSync(t.dataDir)).toBe(true);
+
+    const stats = await runQuin(['stats', '--json'], {
+      QUIN_DATA_DIR: t.dataDir,
+      DATABASE_URL: t.config.databaseUrlResolved,
+      QUIN_LOG_LEVEL: 'warn',
+    });
+    expect(stats.status, stats.stderr).toBe(0);
+    const json = JSON.parse(stats.stdout) as {
+      feeds: number;
+      articles: number;
+      snippets: number;
+      feedHealth: { id: number; lastErrorCode: string | null }[];
+    };
+    expect(json).toMatchObject({
+      feeds: Object.keys(feedIds).length,
+      articles: await t.db.article.count(),
+      snippets: await t.db.snippet.count(),
+    });
+    expect(json.feedHealth.find((f) => f.id === feedIds.bomb)).toMatchObject({ lastErrorCode: 'FETCH_TOO_LARGE' });
   });
 });

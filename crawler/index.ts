@@ -19,6 +19,8 @@ export { probeFeed, type FeedProbe } from './probe';
 export { parseFeed, type ParsedFeed, type FeedItem, type FeedFormat } from './feed-parser';
 export { createHttpClient, type HttpClient, type FetchResponse } from './http';
 export { importCorpus, IMPORT_FORMATS, type ImportSummary } from './import';
+export { parseReutersSgml, type ReutersDoc } from './import/reuters';
+export { extractArticle, type ExtractedPage } from './extract';
 export { parseDate, isPlausibleDate } from './dates';
 export { splitSentences } from './sentences';
 export { makeSnippets, windowRanges, DEFAULT_WINDOW, type SnippetDraft, type WindowOptions } from './snippets';

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../lib/db/client';
 import { createTestDb, type TestDb } from '../testing/db';
 import { storeArticle, storeArticles, type ArticleInput } from './store';
 
@@ -64,6 +65,18 @@ describe(`storeArticles (${process.env.QUIN_TEST_DB ?? 'sqlite'})`, () => {
     await expect(storeArticles(t.db, [article('https://n.test/ok', TEXT), bad], WINDOW)).rejects.toThrow();
     expect(await t.db.article.count()).toBe(before);
     expect(await t.db.snippet.count({ where: { article: { canonicalUrl: 'https://n.test/ok' } } })).toBe(0);
+  });
+
+  it('treats a concurrent insert of the same canonical URL by another process as a duplicate', async () => {
+    const others = [createDb(t.config), createDb(t.config), createDb(t.config)];
+    try {
+      const results = await Promise.all([t.db, ...others].map((db) => storeArticle(db, article('https://n.test/race', TEXT), WINDOW)));
+      expect(results.map((r) => r.outcome).sort()).toEqual(['created', 'unchanged', 'unchanged', 'unchanged']);
+      expect(new Set(results.map((r) => r.articleId)).size).toBe(1);
+      expect(await t.db.snippet.count({ where: { articleId: results[0]!.articleId! } })).toBe(3);
+    } finally {
+      await Promise.all(others.map((db) => db.$disconnect()));
+    }
   });
 
   it('deletes snippets with their article', async () => {
