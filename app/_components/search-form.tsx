@@ -56,9 +56,19 @@ export function SearchForm({ children, className }: { children: ReactNode; class
     startTransition(() => router.push(`/search?${params.toString()}`));
   }
 
+  /** Filters apply as soon as they change; "Custom" waits for its number of days. */
   function onChange(e: FormEvent<HTMLFormElement>) {
+    const form = e.currentTarget;
     const t = e.target as HTMLInputElement;
-    if (t.closest('[data-autosubmit]') && t.name !== 'halfLifeCustom') e.currentTarget.requestSubmit();
+    if (!t.closest('[data-autosubmit]')) return;
+    const customDays = form.querySelector<HTMLInputElement>('input[name="halfLifeCustom"]');
+    const customRadio = form.querySelector<HTMLInputElement>('input[name="halfLifeDays"][value="custom"]');
+    if (t === customRadio) return customDays?.focus();
+    if (t === customDays) {
+      if (!t.value) return;
+      if (customRadio) customRadio.checked = true;
+    }
+    form.requestSubmit();
   }
 
   return (

@@ -81,7 +81,7 @@ export function VerdictPanel({ response }: { response: Pick<SearchResponse, 'ver
             </h3>
             {v.evidence[s.key].length ? (
               <ul>
-                {v.evidence[s.key].slice(0, 4).map((e, i) => (
+                {v.evidence[s.key].slice(0, s.key === 'neutral' ? 3 : 4).map((e, i) => (
                   <EvidenceItem key={`${e.snippetId}-${i}`} e={e} />
                 ))}
               </ul>

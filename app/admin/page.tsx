@@ -13,6 +13,8 @@ import { dashboardData } from '../_lib/dashboard';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Crawl health', robots: { index: false } };
 
+const sum = <K extends 'articles' | 'snippets' | 'feedChecks' | 'feedErrors'>(rows: Record<K, number>[], key: K) => rows.reduce((a, r) => a + r[key], 0);
+
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 function Kpi({ label, value, sub, bad, testId }: { label: string; value: string; sub?: string; bad?: boolean; testId?: string }) {
@@ -89,6 +91,10 @@ async function DashboardBody({ csrf }: { csrf: string }) {
             Last 30 days (UTC)
           </p>
           <BarChart data={d.ingestion.map((x) => ({ key: x.day, value: x.articles }))} label="Articles fetched per day" unit="articles" testId="ingestion-chart" />
+          <p className="small muted" style={{ margin: '8px 0 0' }} data-testid="ingestion-summary">
+            {sum(d.ingestion, 'articles').toLocaleString('en')} articles and {sum(d.ingestion, 'snippets').toLocaleString('en')} snippets in 30 days ·{' '}
+            {sum(d.ingestion, 'feedChecks').toLocaleString('en')} feed checks, {sum(d.ingestion, 'feedErrors').toLocaleString('en')} failed
+          </p>
         </section>
         <section className="card" aria-labelledby="index-h">
           <h2 id="index-h">Index and models</h2>

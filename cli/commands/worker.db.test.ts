@@ -65,11 +65,13 @@ describe('quin worker loop', () => {
         name: 'index',
         run: (signal) =>
           new Promise((_, reject) => {
-            signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })));
+            const abort = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+            if (signal.aborted) abort();
+            else signal.addEventListener('abort', abort);
           }),
       },
     ];
-    setTimeout(() => controller.abort(), 50);
+    setTimeout(() => controller.abort(), 200);
     const t0 = Date.now();
     await runWorker({ db: t.db, tasks, pollMs: 60_000, signal: controller.signal });
     expect(Date.now() - t0).toBeLessThan(5000);

@@ -39,7 +39,7 @@ export function FeedsTable({ feeds, csrf, now }: { feeds: FeedHealth[]; csrf: st
             const href = safeHref(f.url);
             return (
               <tr key={f.id} className={s.row} data-testid="feed-row" data-feed-url={f.url} data-status={f.status}>
-                <td>
+                <td className="feed-cell">
                   <span className="feed-title">{f.title ?? 'Untitled feed'}</span>
                   {href ? (
                     <a className="feed-url" href={href} rel="noopener noreferrer nofollow" target="_blank">
