@@ -22,6 +22,8 @@ export interface ExtractedPage extends Omit<PageMeta, 'canonical'> {
 
 // Readability gives up on documents with more elements than this (huge pages are rarely articles).
 const MAX_ELEMENTS = 20_000;
+// jsdom needs many times a page's size in memory: markup beyond this is cut (articles come early).
+const MAX_HTML_CHARS = 3 * 1024 * 1024;
 const BLOCKS = new Set([
   'P',
   'DIV',
@@ -78,7 +80,11 @@ function blockText(root: Element): string {
 
 export function extractArticle(html: string, pageUrl: string, now = new Date()): ExtractedPage {
   const ld = jsonLdBlocks(html);
-  const dom = new JSDOM(stripActiveContent(html), { url: pageUrl, contentType: 'text/html', virtualConsole: new VirtualConsole() });
+  const dom = new JSDOM(stripActiveContent(html).slice(0, MAX_HTML_CHARS), {
+    url: pageUrl,
+    contentType: 'text/html',
+    virtualConsole: new VirtualConsole(),
+  });
   try {
     const doc = dom.window.document;
     const meta = readPageMeta(doc, ld, now);
