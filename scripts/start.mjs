@@ -9,7 +9,6 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureBuild } from './start/build.mjs';
-import { Supervisor } from './start/supervisor.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.env.QUIN_ROOT ??= root;
@@ -20,6 +19,7 @@ const { register } = await import(pathToFileURL(path.join(root, 'node_modules/ts
 register();
 const { prepare } = await import(pathToFileURL(path.join(root, 'scripts/start/prepare.ts')).href);
 const { describeError } = await import(pathToFileURL(path.join(root, 'lib/errors.ts')).href);
+const { Supervisor } = await import(pathToFileURL(path.join(root, 'scripts/start/supervisor.ts')).href);
 
 let info;
 try {
@@ -30,7 +30,7 @@ try {
   process.exit(1);
 }
 
-const supervisor = new Supervisor(say);
+const supervisor = new Supervisor({ log: say });
 const env = { ...process.env, QUIN_DATA_DIR: info.dataDir, HOST: info.host, PORT: String(info.port) };
 
 function banner(url) {

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { createHttpClient, runCrawlOnce } from '../../crawler';
-import { runIndex } from '../../indexer';
+import { indexStatus, runIndex } from '../../indexer';
 import { getConfig, type Config } from '../../lib/config';
 import { getDb, type Db } from '../../lib/db/client';
 import { describeError, isQuinError } from '../../lib/errors';
@@ -103,6 +103,12 @@ export function indexTask(db: Db, config: Config): WorkerTask {
   return {
     name: 'index',
     async run(signal) {
+      // Nothing waiting and the same encoder: skip the run (and its log lines) until there is work.
+      // (Deleted snippets need nothing here: their entries go with them and searches skip the rest.)
+      const st = await indexStatus(db, config);
+      const sameEncoder = config.encoder !== 'use-lite' || st.dense.encoder === null || st.dense.encoder === st.dense.configuredEncoder;
+      const denseCurrent = !st.dense.available || (st.dense.pending === 0 && sameEncoder);
+      if ((st.bm25.pending ?? 1) === 0 && denseCurrent) return { snippets: st.snippets, skipped: 'up to date' };
       const s = await runIndex(db, config, { signal, progress: false });
       const dense = 'skipped' in s.dense ? { skipped: s.dense.skipped } : s.dense;
       return { snippets: s.snippets, bm25: s.bm25, dense, seconds: s.seconds, aborted: s.aborted };
@@ -157,5 +163,8 @@ export function register(program: Command): void {
       log.info('started', { tasks: tasks.map((t) => t.name).join(',') || 'none', pollSeconds: config.workerPollSeconds });
       const { passes } = await runWorker({ db, tasks, pollMs: config.workerPollSeconds * 1000, signal: controller.signal, log, once: opts.once });
       log.info('stopped', { passes });
+      // Idle keep-alive sockets to crawled sites may hold the process open; the work is done and
+      // saved, so it ends shortly after even then (the timer itself does not keep it alive).
+      setTimeout(() => process.exit(process.exitCode ?? 0), 2000).unref();
     });
 }

@@ -1,0 +1,78 @@
+/** The supervisor with real child processes: restart with backoff, independence, clean and forced stops. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Supervisor } from './supervisor';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-supervisor-'));
+function script(name: string, code: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, code);
+  return file;
+}
+const alive = (pid: number | null) => {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let sup: Supervisor | undefined;
+afterEach(async () => {
+  await sup?.stop(2000);
+  sup = undefined;
+});
+
+describe('Supervisor', () => {
+  it('restarts a child that dies, with a growing delay, while the other keeps running', async () => {
+    const lines: string[] = [];
+    sup = new Supervisor({ log: (l) => lines.push(l), initialDelayMs: 100, maxDelayMs: 400 });
+    const crashing = script('crash.cjs', 'setTimeout(() => process.exit(3), 50);');
+    const steady = script('steady.cjs', 'setInterval(() => {}, 1000); process.on("SIGTERM", () => process.exit(0));');
+    sup.add({ name: 'worker', module: crashing, stdio: 'ignore' });
+    sup.add({ name: 'web', module: steady, stdio: 'ignore' });
+    const webPid = sup.pid('web');
+    await wait(1500);
+    expect(sup.restarts('worker')).toBeGreaterThanOrEqual(3);
+    expect(lines[0]).toBe('start: worker exited (code 3); restarting in 0.1 s');
+    expect(lines[1]).toBe('start: worker exited (code 3); restarting in 0.2 s');
+    expect(lines.some((l) => l.includes('restarting in 0.4 s'))).toBe(true);
+    expect(lines.some((l) => l.includes('restarting in 0.8 s'))).toBe(false); // capped
+    expect(sup.pid('web')).toBe(webPid);
+    expect(sup.restarts('web')).toBe(0);
+  });
+
+  it('stops every child with SIGTERM and restarts nothing afterwards', async () => {
+    sup = new Supervisor({ log: () => undefined, initialDelayMs: 50 });
+    const marker = path.join(dir, 'terminated');
+    const child = script('term.cjs', `setInterval(() => {}, 1000); process.on('SIGTERM', () => { require('fs').writeFileSync(${JSON.stringify(marker)}, 'ok'); process.exit(0); });`);
+    sup.add({ name: 'a', module: child, stdio: 'ignore' });
+    await wait(300);
+    const pid = sup.pid('a');
+    expect(alive(pid)).toBe(true);
+    await sup.stop(5000);
+    expect(fs.readFileSync(marker, 'utf8')).toBe('ok');
+    expect(alive(pid)).toBe(false);
+    await wait(200);
+    expect(sup.pid('a')).toBeNull();
+  });
+
+  it('kills a child that ignores SIGTERM after the grace period', async () => {
+    const lines: string[] = [];
+    sup = new Supervisor({ log: (l) => lines.push(l) });
+    const stubborn = script('stubborn.cjs', 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000);');
+    sup.add({ name: 'stubborn', module: stubborn, stdio: 'ignore' });
+    await wait(300);
+    const pid = sup.pid('stubborn');
+    const t0 = Date.now();
+    await sup.stop(500);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(lines).toContain('start: stubborn did not stop in time; killing it');
+    expect(alive(pid)).toBe(false);
+  });
+});
