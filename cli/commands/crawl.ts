@@ -51,7 +51,6 @@ function progressHooks() {
     onFeed: (r: FeedRunResult) => {
       articles += r.articlesExtracted;
       progress?.tick(1);
-      if (r.outcome === 'error') log.warn('feed failed', { feed: r.url, code: r.errorCode });
     },
     done: (s: CrawlRunSummary) => {
       if (progress) progress.done(`${articles} new articles`);

@@ -182,6 +182,19 @@ describe('politeness', () => {
     }
   });
 
+  it('does not crawl a host whose robots.txt answers 5xx (RFC 9309), and crawls one without robots.txt', async () => {
+    const down = await startTestServer({ '/robots.txt': send('busy', { status: 503 }), '/feed.xml': send(RSS) });
+    try {
+      const err = await failure(createHttpClient(testCrawlerConfig()).fetch({ url: down.url('/feed.xml'), expect: 'feed' }));
+      expect(err.code).toBe('FETCH_HTTP_STATUS');
+      expect(err.message).toMatch(/robots\.txt answered HTTP 503/);
+      expect(down.requestsTo('/feed.xml')).toHaveLength(0);
+    } finally {
+      await down.close();
+    }
+    expect(server.requestsTo('/robots.txt')[0]).toBeDefined(); // the main server has none: 404, allowed
+  });
+
   it('makes at most one request at a time per host, with the minimum delay between them', async () => {
     let inFlight = 0;
     let maxInFlight = 0;

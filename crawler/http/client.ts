@@ -276,7 +276,15 @@ export class Transport implements HttpClient {
       if (e.code === 'FETCH_HTTP_STATUS' && status !== undefined && status >= 400 && status < 500 && status !== 429) return ALLOW_ALL;
       if (e.code === 'FETCH_TOO_LARGE' || e.code === 'FETCH_CONTENT_TYPE') return ALLOW_ALL;
       if (e.code === 'CANCELLED' || e.code === 'FETCH_BLOCKED') throw e;
-      throw createError(e.code, `robots.txt unavailable, not crawling ${url.host} (RFC 9309): ${e.message}`, e.details, e);
+      if (e.code === 'FETCH_HTTP_STATUS') {
+        throw createError(
+          e.code,
+          `${url.origin}/robots.txt answered HTTP ${status ?? '?'}: ${url.host} is not crawled until it answers (RFC 9309)`,
+          e.details,
+          e,
+        );
+      }
+      throw createError(e.code, `${e.message} (fetching ${url.origin}/robots.txt)`, e.details, e);
     }
     const policy = res.body.length ? robotsPolicy(res.body.toString('utf8'), this.productToken) : ALLOW_ALL;
     if (policy.crawlDelaySeconds) this.queue.setMinDelay(url.host, Math.min(policy.crawlDelaySeconds * 1000, MAX_CRAWL_DELAY_MS));
