@@ -44,8 +44,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // Tests act as distinct clients through X-Forwarded-For (rate limits); the browser as 127.0.0.1.
     QUIN_TRUST_PROXY: 'true',
     QUIN_SEARCH_RATE_LIMIT: '120',
+    // The verdict model the repository ships (when present); the reranker as configured by default.
     QUIN_NLI_MODEL: nliModel ?? 'none',
-    QUIN_RERANKER_MODEL: process.env.QUIN_RERANKER_MODEL ?? 'none',
   };
   const t0 = Date.now();
   const corpus = seedCorpus(dataDir, env, log);

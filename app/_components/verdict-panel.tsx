@@ -68,10 +68,8 @@ export function VerdictPanel({ response }: { response: Pick<SearchResponse, 'ver
       <div className="confidence-track" role="meter" aria-label="Confidence" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
         <div className="confidence-fill" style={{ width: `${pct}%` }} />
       </div>
-      <p className="small">
-        {info.blurb}
-        {v.reason ? ` ${v.reason}` : ''}
-      </p>
+      <p className="small">{info.blurb}</p>
+      {v.reason ? <p className="small muted">Why: {v.reason}.</p> : null}
       <div className="stances">
         {STANCES.map((s) => (
           <div key={s.key} className={`stance stance--${s.key}`} data-testid={`stance-${s.key}`}>

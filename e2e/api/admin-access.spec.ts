@@ -62,4 +62,23 @@ test.describe('admin routes refuse anonymous and forged requests', () => {
     const https = await request.post('/api/auth/login', { data: { user: state.adminUser, password: state.adminPassword }, headers: { 'x-forwarded-proto': 'https' } });
     expect(https.headers()['set-cookie']).toMatch(/Secure/);
   });
+
+  test('sign-in attempts are rate-limited per client (429 + Retry-After)', async ({ request, state }) => {
+    const client = { 'x-forwarded-for': `192.0.2.${Math.floor(Math.random() * 200) + 20}` };
+    const statuses: number[] = [];
+    let retryAfter: string | undefined;
+    for (let i = 0; i < 15 && !retryAfter; i++) {
+      const r = await request.post('/api/auth/login', { data: { user: state.adminUser, password: `guess-${i}` }, headers: client });
+      statuses.push(r.status());
+      if (r.status() === 429) retryAfter = r.headers()['retry-after'];
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses.at(-1)).toBe(429);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    // Even the right password waits until the limit lifts, and other clients are unaffected.
+    const right = await request.post('/api/auth/login', { data: { user: state.adminUser, password: state.adminPassword }, headers: client });
+    expect(right.status()).toBe(429);
+    const other = await request.post('/api/auth/login', { data: { user: state.adminUser, password: state.adminPassword }, headers: { 'x-forwarded-for': '192.0.2.250' } });
+    expect(other.status()).toBe(200);
+  });
 });
