@@ -1,6 +1,6 @@
 /**
  * Builds a benchmark data directory of about N snippets through the product's own path: shared
- * corpora → generic JSON-lines import (sentences, windows, store, FTS5 triggers) → `runIndex`
+ * corpora → the crawler's import readers and store (sentences, windows, FTS5 triggers) → `runIndex`
  * (FAISS). Snippets are cut with stride 1 (windows of 5 sentences starting at every sentence; the
  * product uses stride 3) so that the shared news corpora reach 100k snippets of the product's length.
  * Beyond what the corpora hold (~141k), synthetic articles are made by drawing sentences from them.
@@ -12,27 +12,38 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { importCorpus, makeSnippets, splitSentences } from '../crawler';
+import { IMPORT_FORMATS, makeSnippets, splitSentences, storeArticles, type ArticleInput } from '../crawler';
 import { createEncoder, runIndex, snippetSentences, VectorCache, type IndexRunStats } from '../indexer';
 import { loadConfig, type Config } from '../lib/config';
 import { createDb, type Db } from '../lib/db/client';
 import { migrate } from '../lib/db/migrate';
 import { sharedDataDir } from '../lib/paths';
-import { BENCH_SOURCES, type BenchDoc } from './corpora';
 import { substituteEncoder } from './substitute-encoder';
 
 export const BENCH_WINDOW = { size: 5, stride: 1, minChars: 40 };
 
+/** The shared corpora, read by the crawler's own import readers (`quin import <format>`). */
+export const BENCH_SOURCES: { format: string; path: string[] }[] = [
+  { format: 'reuters', path: ['news', 'reuters21578'] },
+  { format: 'bbc', path: ['news', 'bbc'] },
+  { format: 'huffpost', path: ['news', 'huffpost', 'news_category_subset.json'] },
+  { format: 'scifact', path: ['scifact', 'corpus.jsonl'] },
+];
+
 const rank = (id: string) => crypto.createHash('sha256').update(`quin-bench:${id}`).digest('hex');
 
-export function sharedDocs(): BenchDoc[] {
-  const docs: BenchDoc[] = [];
-  for (const src of Object.values(BENCH_SOURCES)) {
+/** Every article of the shared corpora, in a fixed pseudo-random order (so a prefix mixes sources). */
+export async function sharedArticles(): Promise<ArticleInput[]> {
+  const out: ArticleInput[] = [];
+  for (const src of BENCH_SOURCES) {
     const p = path.join(sharedDataDir(), ...src.path);
-    if (fs.existsSync(p)) docs.push(...src.read(p));
+    if (!fs.existsSync(p)) continue;
+    for await (const a of IMPORT_FORMATS[src.format]!(p)) out.push(a);
   }
-  return docs.sort((a, b) => (rank(a.id) < rank(b.id) ? -1 : 1));
+  return out.sort((a, b) => (rank(a.canonicalUrl) < rank(b.canonicalUrl) ? -1 : 1));
 }
+
+const sentencesOf = (a: ArticleInput) => a.sentences ?? splitSentences(a.text ?? '');
 
 /** A small seeded PRNG (mulberry32): the same synthetic corpus on every machine. */
 function prng(seed: number): () => number {
@@ -46,40 +57,52 @@ function prng(seed: number): () => number {
   };
 }
 
-/** Articles of 20 sentences drawn (seeded) from the pool, dated over 2018–2024: labelled "Synthetic". */
-export function* syntheticDocs(pool: readonly string[], seed: number): Generator<BenchDoc> {
+/** Articles of 20 sentences drawn (seeded) from the pool, dated over 2018–2024, source "Synthetic". */
+export function* syntheticArticles(pool: readonly string[], seed: number): Generator<ArticleInput> {
   const rand = prng(seed);
   for (let i = 0; ; i++) {
     const sentences = Array.from({ length: 20 }, () => pool[Math.floor(rand() * pool.length)]!);
     const day = Math.floor(rand() * 7 * 365);
-    yield { id: `synthetic-${i}`, title: sentences[0]!.split(' ').slice(0, 8).join(' '), text: sentences.join(' '), published: new Date(Date.UTC(2018, 0, 1) + day * 86_400_000).toISOString(), source: 'Synthetic' };
+    const url = `https://synthetic.invalid/${i}`;
+    yield {
+      canonicalUrl: url,
+      originalUrl: url,
+      title: sentences[0]!.split(' ').slice(0, 8).join(' '),
+      source: 'Synthetic',
+      publishedAt: new Date(Date.UTC(2018, 0, 1) + day * 86_400_000),
+      publishedAtSource: 'import',
+      fetchedAt: new Date(),
+      textSource: 'import',
+      extractionStatus: 'ok',
+      sentences,
+    };
   }
 }
 
-/** Documents in a fixed order until they make at least n snippets with the bench window. */
-export function chooseDocs(n: number): { docs: BenchDoc[]; snippets: number; synthetic: number } {
-  const out: BenchDoc[] = [];
+/** Articles in a fixed order until they make at least n snippets with the bench window. */
+export async function chooseArticles(n: number): Promise<{ articles: ArticleInput[]; snippets: number; synthetic: number }> {
+  const out: ArticleInput[] = [];
   let snippets = 0;
   const pool: string[] = [];
-  for (const d of sharedDocs()) {
+  for (const a of await sharedArticles()) {
     if (snippets >= n) break;
-    const sentences = splitSentences(d.text);
+    const sentences = sentencesOf(a);
     const count = makeSnippets(sentences, BENCH_WINDOW).length;
     if (!count) continue;
-    out.push(d);
+    out.push(a);
     snippets += count;
     pool.push(...sentences);
   }
   let synthetic = 0;
   if (snippets < n && pool.length) {
-    for (const d of syntheticDocs(pool, 20_240_601)) {
+    for (const a of syntheticArticles(pool, 20_240_601)) {
       if (snippets >= n) break;
-      out.push(d);
-      snippets += makeSnippets(splitSentences(d.text), BENCH_WINDOW).length;
+      out.push(a);
+      snippets += makeSnippets(a.sentences!, BENCH_WINDOW).length;
       synthetic++;
     }
   }
-  return { docs: out, snippets, synthetic };
+  return { articles: out, snippets, synthetic };
 }
 
 export interface BuiltBench {
@@ -122,9 +145,7 @@ export async function buildBench(n: number, root: string, base: Config): Promise
   const dir = path.join(root, `bench-${n}`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  const chosen = chooseDocs(n);
-  const corpus = path.join(dir, 'corpus.jsonl');
-  fs.writeFileSync(corpus, chosen.docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
+  const chosen = await chooseArticles(n);
   const config = loadConfig({
     env: {},
     configFile: null,
@@ -134,7 +155,7 @@ export async function buildBench(n: number, root: string, base: Config): Promise
   const db = createDb(config);
   await db.$queryRawUnsafe('PRAGMA journal_mode = WAL');
   let started = Date.now();
-  await importCorpus(db, 'jsonl', corpus, { window: BENCH_WINDOW, progress: false, batchSize: 500 });
+  for (let i = 0; i < chosen.articles.length; i += 500) await storeArticles(db, chosen.articles.slice(i, i + 500), BENCH_WINDOW);
   const importSeconds = (Date.now() - started) / 1000;
   const prefill = await prefillVectors(db, config);
   started = Date.now();
