@@ -1,20 +1,23 @@
 #!/usr/bin/env node
 // Runs scripts/setup.sh when the set-up has not run on this clone, or when its inputs changed since
-// (package.json, the lockfile, the schema, the set-up steps). `--stamp` records the current inputs.
+// (dependencies in package.json or the lockfile, the schema, the set-up steps). `--stamp` records the current inputs.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { depsHash } from './deps-hash.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stampFile = path.join(root, '.setup-done');
 
 function inputsHash() {
-  const files = ['package.json', 'package-lock.json', 'prisma/schema.prisma', 'scripts/setup.sh'];
+  // package.json counts only through its dependency fields (depsHash), so editing a script does not
+  // send every `quin` and `npm start` through the set-up again.
+  const files = ['prisma/schema.prisma', 'scripts/setup.sh'];
   const stepsDir = path.join(root, 'scripts/setup.d');
   for (const f of fs.readdirSync(stepsDir).sort()) files.push(`scripts/setup.d/${f}`);
-  const h = crypto.createHash('sha256');
+  const h = crypto.createHash('sha256').update(depsHash(root));
   for (const f of files) {
     const p = path.join(root, f);
     h.update(f).update(fs.existsSync(p) ? fs.readFileSync(p) : '');
