@@ -61,7 +61,11 @@ export async function runWorker(opts: WorkerOptions): Promise<{ passes: number; 
   const last: Record<string, TaskOutcome> = {};
   let state: WorkerState = 'starting';
   let passes = 0;
-  const beatNow = () => beat(opts.db, id, state, { passes, ...last }, startedAt).catch((e) => log.warn('heartbeat failed', { error: describeError(e) }));
+  // Beats are queued so that they reach the database in order (the timer's and the loop's), each
+  // writing the state current when it runs.
+  let queue: Promise<void> = Promise.resolve();
+  const beatNow = () =>
+    (queue = queue.then(() => beat(opts.db, id, state, { passes, ...last }, startedAt).catch((e) => log.warn('heartbeat failed', { error: describeError(e) }))));
 
   await pruneHeartbeats(opts.db).catch(() => 0);
   await beatNow();

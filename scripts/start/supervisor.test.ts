@@ -50,9 +50,11 @@ describe('Supervisor', () => {
   it('stops every child with SIGTERM and restarts nothing afterwards', async () => {
     sup = new Supervisor({ log: () => undefined, initialDelayMs: 50 });
     const marker = path.join(dir, 'terminated');
-    const child = script('term.cjs', `setInterval(() => {}, 1000); process.on('SIGTERM', () => { require('fs').writeFileSync(${JSON.stringify(marker)}, 'ok'); process.exit(0); });`);
-    sup.add({ name: 'a', module: child, stdio: 'ignore' });
-    await wait(300);
+    const child = script('term.cjs', `setInterval(() => {}, 1000); process.on('SIGTERM', () => { require('fs').writeFileSync(${JSON.stringify(marker)}, 'ok'); process.exit(0); }); process.send('ready');`);
+    let ready!: () => void;
+    const isReady = new Promise<void>((r) => (ready = r));
+    sup.add({ name: 'a', module: child, stdio: 'ignore', onMessage: () => ready() });
+    await isReady;
     const pid = sup.pid('a');
     expect(alive(pid)).toBe(true);
     await sup.stop(5000);
@@ -65,9 +67,11 @@ describe('Supervisor', () => {
   it('kills a child that ignores SIGTERM after the grace period', async () => {
     const lines: string[] = [];
     sup = new Supervisor({ log: (l) => lines.push(l) });
-    const stubborn = script('stubborn.cjs', 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000);');
-    sup.add({ name: 'stubborn', module: stubborn, stdio: 'ignore' });
-    await wait(300);
+    const stubborn = script('stubborn.cjs', 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000); process.send("ready");');
+    let ready!: () => void;
+    const isReady = new Promise<void>((r) => (ready = r));
+    sup.add({ name: 'stubborn', module: stubborn, stdio: 'ignore', onMessage: () => ready() });
+    await isReady; // its SIGTERM handler is installed
     const pid = sup.pid('stubborn');
     const t0 = Date.now();
     await sup.stop(500);
