@@ -15,6 +15,7 @@ import { decayed, recencyFactor } from './decay';
 import { pickEvidence, snippetSentences } from './evidence';
 import { fuseRrf, fuseScores, singleRun, type FusedCandidate } from './fusion';
 import { analyzeQuery } from './query';
+import { embedQuery } from './query-vectors';
 import { resolveRequest, type ResolvedRequest } from './request';
 import { hasFilter, limitPerArticle, pageOf, passesFilter, sortRanked } from './select';
 import { loadMeta, loadRows, type SnippetMeta, type SnippetRow } from './snippets';
@@ -116,7 +117,7 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
   if (needsVector) {
     queryVector = await timer.time('embed', () =>
       guard('MODEL_UNAVAILABLE', `encoder ${indexes.encoder.id}`, async () => {
-        const [v] = await indexes.encoder.embed([query.text]);
+        const v = await embedQuery(indexes.encoder, query.text);
         if (!v || v.length !== indexes.encoder.dim) throw new Error('no embedding returned');
         return v;
       }),
