@@ -1,10 +1,11 @@
 /**
- * The search pipeline against the real parts: a migrated database (SQLite or PostgreSQL), the
- * crawler's store, the indexer's BM25 (FTS5) and dense (USE-lite + FAISS) indexes.
+ * The search pipeline against the real parts: a migrated database (SQLite or PostgreSQL) and the
+ * indexer's BM25 (FTS5) and dense (USE-lite + FAISS) indexes. Articles and their snippet windows are
+ * written here directly (ranking/ may not import crawler/), the way the crawler's store writes them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeArticles, type ArticleInput } from '../crawler';
 import { closeSearchIndexes, openSearchIndexes, runIndex } from '../indexer';
+import type { Db } from '../lib/db/client';
 import { isQuinError } from '../lib/errors';
 import { createTestDb, type TestDb } from '../testing/db';
 import { rankingOptions, type SearchContext } from './context';
@@ -15,19 +16,39 @@ import type { SearchRequest, SearchResponse } from './types';
 const ASOF = new Date('2024-06-01T00:00:00Z');
 const daysAgo = (d: number) => new Date(ASOF.getTime() - d * 86_400_000);
 
-function article(id: string, title: string, sentences: string[], source: string, publishedAt: Date | null): ArticleInput {
-  return {
-    canonicalUrl: `https://news.example/${id}`,
-    originalUrl: `https://news.example/${id}`,
-    title,
-    source,
-    publishedAt,
-    publishedAtSource: publishedAt ? 'item' : 'unknown',
-    fetchedAt: ASOF,
-    textSource: 'item_content',
-    extractionStatus: 'ok',
-    sentences,
-  };
+interface Fixture {
+  id: string;
+  title: string;
+  sentences: string[];
+  source: string;
+  publishedAt: Date | null;
+}
+
+function article(id: string, title: string, sentences: string[], source: string, publishedAt: Date | null): Fixture {
+  return { id, title, sentences, source, publishedAt };
+}
+
+/** Windows of 5 sentences starting every 3rd sentence, as the crawler cuts them. */
+async function seed(db: Db, articles: Fixture[]): Promise<void> {
+  for (const a of articles) {
+    const url = `https://news.example/${a.id}`;
+    const text = a.sentences.join(' ');
+    const created = await db.article.create({
+      data: { canonicalUrl: url, originalUrl: url, title: a.title, source: a.source, publishedAt: a.publishedAt, publishedAtSource: a.publishedAt ? 'item' : 'unknown', fetchedAt: ASOF, contentHash: a.id, textSource: 'item_content', extractionStatus: 'ok', text, sentenceCount: a.sentences.length },
+    });
+    const windows = [];
+    for (let start = 0, position = 0; start < a.sentences.length; start += 3, position++) {
+      const part = a.sentences.slice(start, start + 5);
+      const spans: [number, number][] = [];
+      let at = 0;
+      for (const sentence of part) {
+        spans.push([at, at + sentence.length]);
+        at += sentence.length + 1;
+      }
+      windows.push({ articleId: created.id, position, sentenceStart: start, sentenceEnd: start + part.length, text: part.join(' '), sentenceSpans: JSON.stringify(spans), title: a.title, source: a.source, publishedAt: a.publishedAt });
+    }
+    await db.snippet.createMany({ data: windows });
+  }
 }
 
 const FLOOD = [
@@ -64,7 +85,7 @@ let ctx: SearchContext;
 
 beforeAll(async () => {
   t = await createTestDb();
-  await storeArticles(t.db, ARTICLES, { size: 5, stride: 3, minChars: 20 });
+  await seed(t.db, ARTICLES);
   await runIndex(t.db, t.config, { progress: false });
   ctx = { indexes: await openSearchIndexes(t.config, t.db), db: t.db, provider: t.provider, options: rankingOptions(t.config), now: () => ASOF };
 }, 240_000);
