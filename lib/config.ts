@@ -113,8 +113,8 @@ export const SETTINGS = {
   rerankWeight: s('models', 'QUIN_RERANK_WEIGHT', 0.5, num(0, 1), "Weight of the reranker's score against the fused score (min-max normalised per query); chosen on the SciFact dev split."),
   verdictDepth: s('models', 'QUIN_VERDICT_DEPTH', 5, int(1, 100), 'Top results whose evidence sentences the NLI model reads for a verdict.'),
   verdictSentences: s('models', 'QUIN_VERDICT_SENTENCES', 2, int(1, 10), 'Evidence sentences per result read by the NLI model.'),
-  verdictMinEvidence: s('models', 'QUIN_VERDICT_MIN_EVIDENCE', 0.36, num(0, 1), 'Abstain (NOT_ENOUGH_EVIDENCE) below this weighted support or refutation; chosen on the SciFact dev split.'),
-  verdictMixedRatio: s('models', 'QUIN_VERDICT_MIXED_RATIO', 0.9, num(0, 2), 'MIXED when the weaker side reaches this fraction of the stronger one (above 1: never MIXED).'),
+  verdictMinEvidence: s('models', 'QUIN_VERDICT_MIN_EVIDENCE', 0.34, num(0, 1), 'Abstain (NOT_ENOUGH_EVIDENCE) below this weighted support or refutation; chosen on the SciFact dev split.'),
+  verdictMixedRatio: s('models', 'QUIN_VERDICT_MIXED_RATIO', 1.01, num(0, 2), 'MIXED when the weaker side reaches this fraction of the stronger one; above 1 never (the SciFact dev choice: its claims are never mixed; 0.8 suits news).'),
   verdictRefuteWeight: s('models', 'QUIN_VERDICT_REFUTE_WEIGHT', 1.5, num(0.1, 10), 'Multiplies the weighted refutation before the decision (corrects an NLI model that under-calls contradictions); chosen on the SciFact dev split.'),
 
   // --- web ---------------------------------------------------------------------------------
