@@ -15,6 +15,8 @@ export interface BenchResult {
   stagesP50: Record<string, Record<string, number | null>>;
   encoder: { id: string; sentences: number; seconds: number; sentencesPerSecond: number };
   peakRssMB: number;
+  /** The same corpus with another FAISS index (--alt-factory). */
+  alt?: { factory: string; indexSeconds: number; faissBytes: number; latency: { dense: LatencySummary; hybrid: LatencySummary; hybridUse: LatencySummary } };
 }
 
 const mb = (b: number | null) => (b === null ? '–' : `${(b / 2 ** 20).toFixed(0)} MB`);
@@ -34,6 +36,10 @@ export function formatBenchMarkdown(results: readonly BenchResult[], meta: { mac
       ['**hybrid + USE-lite query embedding**', r.latency.hybridUse],
       ['USE-lite query embedding alone', r.latency.queryEmbed],
     ];
+    if (r.alt) {
+      const f = r.alt.factory;
+      rows.push([`dense (FAISS ${f})`, r.alt.latency.dense], [`hybrid (FAISS ${f})`, r.alt.latency.hybrid], [`**hybrid + USE-lite query embedding (FAISS ${f})**`, r.alt.latency.hybridUse]);
+    }
     for (const [name, s] of rows) lines.push(`| ${int(r.snippets)} | ${name} | ${s.n} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} |`);
   }
   lines.push('', 'Building and indexing:', '');
@@ -42,6 +48,7 @@ export function formatBenchMarkdown(results: readonly BenchResult[], meta: { mac
     lines.push(
       `| ${int(r.snippets)} | ${int(r.articles)}${r.synthetic ? ` (${int(r.synthetic)} synthetic)` : ''} | ${int(r.import.snippetsPerSecond)} snippets/s | ${int(r.index.denseSnippetsPerSecond)} snippets/s (${r.index.seconds} s) | ${r.index.factory ?? '–'} | ${mb(r.sizes.databaseBytes)} | ${mb(r.sizes.bm25Bytes)} | ${mb(r.sizes.faissBytes)} | ${int(r.peakRssMB)} MB |`,
     );
+    if (r.alt) lines.push(`| ${int(r.snippets)} | | | rebuilt in ${r.alt.indexSeconds} s | ${r.alt.factory} | | | ${mb(r.alt.faissBytes)} | |`);
   }
   const enc = results.at(-1)?.encoder;
   if (enc) lines.push('', `Sentence encoder ${enc.id}: **${enc.sentencesPerSecond} sentences/s** (${enc.sentences} corpus sentences, batches of 32 sorted by length, ${enc.seconds} s).`);

@@ -14,7 +14,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { closeSearchIndexes, indexStatus, openSearchIndexes, snippetSentences, type Encoder } from '../indexer';
+import { closeSearchIndexes, indexStatus, openSearchIndexes, runIndex, snippetSentences, type Encoder } from '../indexer';
 import { loadConfig } from '../lib/config';
 import { closeLoadedModels } from '../lib/models';
 import { projectRoot, sharedDataDir } from '../lib/paths';
@@ -77,7 +77,7 @@ async function encoderSample(built: BuiltBench, real: Encoder, n: number) {
   return { sentences: sample.length, seconds: Math.round(seconds * 10) / 10, sentencesPerSecond: Math.round((sample.length / seconds) * 10) / 10 };
 }
 
-async function child(size: number, root: string, nQueries: number, sample: number): Promise<BenchResult> {
+async function child(size: number, root: string, nQueries: number, sample: number, altFactory: string | undefined): Promise<BenchResult> {
   const base = loadConfig({ env: { ...process.env, DATABASE_URL: '', ELASTICSEARCH_URL: '' } });
   const built = await buildBench(size, root, base);
   const indexes = await openSearchIndexes(built.config, built.db);
@@ -99,6 +99,30 @@ async function child(size: number, root: string, nQueries: number, sample: numbe
   const enc = await encoderSample(built, real, sample);
   const status = await indexStatus(built.db, built.config);
   const dbFile = path.join(built.dir, 'quin.db');
+  let alt: BenchResult['alt'];
+  if (altFactory) {
+    // The same corpus with another FAISS index (e.g. HNSW where the default is exact): only the dense
+    // index is rebuilt, from the vectors already in the cache.
+    await closeSearchIndexes();
+    const altConfig = { ...built.config, faissFactory: altFactory };
+    const t = performance.now();
+    await runIndex(built.db, altConfig, { progress: false, rebuild: true });
+    const indexSeconds = round((performance.now() - t) / 1000);
+    const altIndexes = await openSearchIndexes(altConfig, built.db);
+    const altCtx = (encoder: Encoder): SearchContext => ({ indexes: { ...altIndexes, encoder }, db: built.db, provider: 'sqlite', options: rankingOptions(altConfig) });
+    const altSub = substituteEncoder(real.dim);
+    const altUse: Encoder = { id: `${real.id}+substitute`, dim: real.dim, embed: async (t) => (await altIndexes.encoder.embed(t), altSub.embed(t)) };
+    alt = {
+      factory: altFactory,
+      indexSeconds,
+      faissBytes: (await indexStatus(built.db, altConfig)).dense.bytes,
+      latency: {
+        dense: (await timeQueries(queries, altCtx(altSub), 'dense')).latency,
+        hybrid: (await timeQueries(queries, altCtx(altSub), 'hybrid')).latency,
+        hybridUse: (await timeQueries(queries, altCtx(altUse), 'hybrid')).latency,
+      },
+    };
+  }
   const dense_ = 'added' in built.index.dense ? built.index.dense : null;
   const result: BenchResult = {
     size,
@@ -109,11 +133,12 @@ async function child(size: number, root: string, nQueries: number, sample: numbe
     queries: queries.length - 10,
     import: { seconds: round(built.importSeconds), snippetsPerSecond: Math.round(built.snippets / built.importSeconds) },
     index: { seconds: round(built.index.seconds), denseSnippetsPerSecond: Math.round(built.index.snippetsPerSecond), factory: dense_?.factory ?? null, prefillSeconds: round(built.prefillSeconds) },
-    sizes: { databaseBytes: fs.statSync(dbFile).size, bm25Bytes: status.bm25.bytes, faissBytes: status.dense.bytes },
+    sizes: { databaseBytes: fileBytes(dbFile) + fileBytes(`${dbFile}-wal`), bm25Bytes: status.bm25.bytes, faissBytes: status.dense.bytes },
     latency: { bm25: bm25.latency, dense: dense.latency, hybrid: hybrid.latency, hybridUse: hybridUse.latency, queryEmbed: summarize(queryEmbed.slice(10)) },
     stagesP50: { bm25: bm25.stagesP50, dense: dense.stagesP50, hybrid: hybrid.stagesP50 },
     encoder: { id: real.id, ...enc },
     peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    alt,
   };
   await closeSearchIndexes();
   await built.db.$disconnect();
@@ -121,21 +146,26 @@ async function child(size: number, root: string, nQueries: number, sample: numbe
 }
 
 const round = (x: number) => Math.round(x * 10) / 10;
+const fileBytes = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
 
 async function main() {
   const root = path.resolve(arg('root', path.join(os.tmpdir(), 'quin-bench')));
   const queries = Number(arg('queries', '200'));
   const sample = Number(arg('sample', '300'));
   if (process.argv.includes('--child')) {
-    const result = await child(Number(arg('size', '10000')), root, queries, sample);
+    const result = await child(Number(arg('size', '10000')), root, queries, sample, process.argv.includes('--alt-factory') ? arg('alt-factory', 'HNSW32') : undefined);
     process.stdout.write(`${MARK}${JSON.stringify(result)}\n`);
     return;
   }
   const sizes = arg('sizes', '10000,100000').split(',').map(Number);
+  // Also measure this FAISS index on corpora of at least --alt-from snippets (default: HNSW32 from 100k).
+  const altFactory = arg('alt-factory', 'HNSW32') === 'none' ? undefined : arg('alt-factory', 'HNSW32');
+  const altFrom = Number(arg('alt-from', '100000'));
   const results: BenchResult[] = [];
   for (const size of sizes) {
     process.stderr.write(`bench:search: ${size} snippets …\n`);
-    const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, '--child', '--size', String(size), '--root', root, '--queries', String(queries), '--sample', String(sample)], {
+    const alt = altFactory && size >= altFrom ? ['--alt-factory', altFactory] : [];
+    const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, '--child', '--size', String(size), '--root', root, '--queries', String(queries), '--sample', String(sample), ...alt], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
       maxBuffer: 64 * 1024 * 1024,
@@ -146,7 +176,7 @@ async function main() {
     if (!process.argv.includes('--keep')) fs.rmSync(path.join(root, `bench-${size}`), { recursive: true, force: true });
   }
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}`;
-  const command = `npm run bench:search -- --sizes ${sizes.join(',')} --queries ${queries}`;
+  const command = `npm run bench:search -- --sizes ${sizes.join(',')} --queries ${queries}${altFactory === 'HNSW32' && altFrom === 100_000 ? '' : ` --alt-factory ${altFactory ?? 'none'} --alt-from ${altFrom}`}`;
   const md = formatBenchMarkdown(results, { machine, command, date: new Date().toISOString().slice(0, 10) });
   const outDir = path.join(projectRoot(), 'out', 'bench');
   fs.mkdirSync(outDir, { recursive: true });
