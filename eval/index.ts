@@ -5,6 +5,7 @@
 export { evaluate, type EvaluateOptions, type EvaluateOutcome } from './evaluate';
 export { runRegressions, loadRegressions, type Check, type RegressionFile } from './regression';
 export { tuneFusion } from './tune-run';
+export { evidenceWeights, type EvidenceWeightsReport } from './evidence-weights';
 export { EVAL_RUNS, EVAL_SECTIONS, type EvalRun, type EvalSection } from './runs';
 export type { DatasetName, EvalQuery } from './datasets';
 export { METRIC_KEYS, type RunMetrics } from './harness';

@@ -8,6 +8,8 @@ export { rankingOptions, MAX_PAGE_SIZE, type RankingOptions, type SearchContext,
 export { analyzeQuery, bm25Terms, detectKind, STOP_WORDS } from './query';
 export { fuseRrf, fuseScores, singleRun, type FusedCandidate, type Normalization } from './fusion';
 export { recencyFactor } from './decay';
+export { pickEvidence, snippetSentences, EVIDENCE_COSINE_WEIGHT } from './evidence';
+export { loadRows, loadMeta, type DbProvider } from './snippets';
 export { weeklyCoverage } from './coverage';
 export type { RerankStage, RerankCandidate, RerankScore, VerdictStage, StageContext } from './stages';
 export type * from './types';

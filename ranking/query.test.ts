@@ -84,6 +84,7 @@ describe('bm25Terms', () => {
   });
   it('removes stop words unless nothing else is left', () => {
     expect(bm25Terms('the effect of the drug')).toEqual(['effect', 'drug']);
+    expect(bm25Terms('Does smoking have more effect than diet?')).toEqual(['smoking', 'effect', 'diet']);
     expect(bm25Terms('to be or not to be')).toEqual(['to', 'be', 'or', 'not']);
   });
   it('caps the number and the length of terms', () => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { evaluate, runRegressions, tuneFusion, type DatasetName } from '../../eval';
+import { evaluate, evidenceWeights, runRegressions, tuneFusion, type DatasetName } from '../../eval';
 import { getConfig } from '../../lib/config';
 import { createError } from '../../lib/errors';
 import { sharedDataDir } from '../../lib/paths';
@@ -87,6 +87,23 @@ export function register(program: Command): void {
       });
       if (flags.json) return printJson(report);
       process.stdout.write(report.text + '\n');
+    });
+
+  evalCmd
+    .command('evidence-weights')
+    .description('how often the top evidence sentence is a gold SciFact rationale, per weight of the embedding cosine against word overlap')
+    .requiredOption('--claims <file>', 'SciFact claims file')
+    .option('--corpus <file>', 'SciFact corpus.jsonl (default ../shared/data/scifact/corpus.jsonl)')
+    .action(async (flags: { claims: string; corpus?: string }) => {
+      const reports = await evidenceWeights({
+        claimsFile: path.resolve(flags.claims),
+        corpusFile: path.resolve(flags.corpus ?? path.join(sharedDataDir(), 'scifact', 'corpus.jsonl')),
+        base: getConfig(),
+      });
+      for (const r of reports) {
+        const cells = Object.entries(r.precisionAt1).map(([w, p]) => `cosine weight ${w}: ${p.toFixed(4)}`);
+        process.stdout.write(`${r.split} (${r.snippets} snippets holding a gold sentence): ${cells.join(' · ')}\n`);
+      }
     });
 
   evalCmd
