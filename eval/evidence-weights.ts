@@ -16,7 +16,7 @@ export interface EvidenceWeightsReport {
   split: 'train' | 'dev';
   snippets: number;
   /** Share of snippets whose top sentence is gold, per cosine weight. */
-  precisionAt1: Record<string, number>;
+  precisionAt1: { weight: number; precision: number }[];
 }
 
 export async function evidenceWeights(opts: { claimsFile: string; corpusFile: string; base: Config }): Promise<EvidenceWeightsReport[]> {
@@ -49,7 +49,7 @@ export async function evidenceWeights(opts: { claimsFile: string; corpusFile: st
           });
         }
       }
-      out.push({ split, snippets, precisionAt1: Object.fromEntries(EVIDENCE_WEIGHTS.map((w, i) => [String(w), snippets ? Math.round((hits[i]! / snippets) * 10_000) / 10_000 : 0])) });
+      out.push({ split, snippets, precisionAt1: EVIDENCE_WEIGHTS.map((weight, i) => ({ weight, precision: snippets ? Math.round((hits[i]! / snippets) * 10_000) / 10_000 : 0 })) });
     }
     return out;
   } finally {

@@ -101,7 +101,7 @@ export function register(program: Command): void {
         base: getConfig(),
       });
       for (const r of reports) {
-        const cells = Object.entries(r.precisionAt1).map(([w, p]) => `cosine weight ${w}: ${p.toFixed(4)}`);
+        const cells = r.precisionAt1.map(({ weight, precision }) => `cosine weight ${weight}: ${precision.toFixed(4)}`);
         process.stdout.write(`${r.split} (${r.snippets} snippets holding a gold sentence): ${cells.join(' · ')}\n`);
       }
     });
