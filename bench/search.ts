@@ -152,6 +152,14 @@ async function main() {
   const root = path.resolve(arg('root', path.join(os.tmpdir(), 'quin-bench')));
   const queries = Number(arg('queries', '200'));
   const sample = Number(arg('sample', '300'));
+  if (process.argv.includes('--render')) {
+    // Re-renders the tables of an earlier run (out/bench/search.json) after a change of wording only.
+    const saved = JSON.parse(fs.readFileSync(path.resolve(arg('render', path.join(projectRoot(), 'out', 'bench', 'search.json'))), 'utf8')) as { machine: string; command: string; date?: string; results: BenchResult[] };
+    const md = formatBenchMarkdown(saved.results, { machine: saved.machine, command: saved.command, date: saved.date ?? new Date().toISOString().slice(0, 10) });
+    process.stdout.write(md + '\n');
+    if (process.argv.includes('--write-docs')) writeDocs(md);
+    return;
+  }
   if (process.argv.includes('--child')) {
     const result = await child(Number(arg('size', '10000')), root, queries, sample, process.argv.includes('--alt-factory') ? arg('alt-factory', 'HNSW32') : undefined);
     process.stdout.write(`${MARK}${JSON.stringify(result)}\n`);
@@ -177,10 +185,11 @@ async function main() {
   }
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}`;
   const command = `npm run bench:search -- --sizes ${sizes.join(',')} --queries ${queries}${altFactory === 'HNSW32' && altFrom === 100_000 ? '' : ` --alt-factory ${altFactory ?? 'none'} --alt-from ${altFrom}`}`;
-  const md = formatBenchMarkdown(results, { machine, command, date: new Date().toISOString().slice(0, 10) });
+  const date = new Date().toISOString().slice(0, 10);
+  const md = formatBenchMarkdown(results, { machine, command, date });
   const outDir = path.join(projectRoot(), 'out', 'bench');
   fs.mkdirSync(outDir, { recursive: true });
-  fs.writeFileSync(path.join(outDir, 'search.json'), JSON.stringify({ machine, command, results }, null, 2) + '\n');
+  fs.writeFileSync(path.join(outDir, 'search.json'), JSON.stringify({ machine, command, date, results }, null, 2) + '\n');
   process.stdout.write(md + '\n');
   if (process.argv.includes('--write-docs')) writeDocs(md);
   // The model stages (reranking 50 / 100 candidates, NLI for one claim): bench/models.ts.
