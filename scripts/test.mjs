@@ -73,7 +73,9 @@ if (want('unit')) runVitest('sqlite', filters, { QUIN_TEST_DB: 'sqlite' });
 if (want('pg')) {
   const pg = spawnSync('bash', [path.join(root, 'scripts/pg-test-server.sh')], { cwd: root, encoding: 'utf8' });
   if (pg.status === 0) {
-    runVitest('postgres', filters.length ? filters : ['.db.test.ts'], { QUIN_TEST_DB: 'postgres', QUIN_TEST_PG_URL: pg.stdout.trim() });
+    // The script's last postgres:// line is the URL; anything else on stdout is a notice.
+    const url = pg.stdout.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('postgres://')).pop();
+    runVitest('postgres', filters.length ? filters : ['.db.test.ts'], { QUIN_TEST_DB: 'postgres', QUIN_TEST_PG_URL: url ?? pg.stdout.trim() });
   } else {
     // CI installs and starts PostgreSQL; on a machine without it this is reported, never hidden.
     totals.failed += 1;
