@@ -112,6 +112,7 @@ export const SETTINGS = {
   rerankDepth: s('models', 'QUIN_RERANK_DEPTH', 50, int(1, 1000), 'Fused candidates the reranker reads (the rest keep their order below them); chosen by evaluation and latency, docs/models.md.'),
   rerankWeight: s('models', 'QUIN_RERANK_WEIGHT', 0.5, num(0, 1), "Weight of the reranker's score against the fused score (min-max normalised per query); chosen on the SciFact dev split."),
   verdictDepth: s('models', 'QUIN_VERDICT_DEPTH', 5, int(1, 100), 'Top results whose evidence sentences the NLI model reads for a verdict.'),
+  rerankCombo: s('models', 'QUIN_RERANK_COMBO', true, bool, "Use the reranker folder's combo.json (feature-combination layer fitted on SciFact train, docs/models.md) instead of the plain weighted mix when it has one."),
   verdictSentences: s('models', 'QUIN_VERDICT_SENTENCES', 2, int(1, 10), 'Evidence sentences per result read by the NLI model.'),
   verdictMinEvidence: s('models', 'QUIN_VERDICT_MIN_EVIDENCE', 0.34, num(0, 1), 'Abstain (NOT_ENOUGH_EVIDENCE) below this weighted support or refutation; chosen on the SciFact dev split.'),
   verdictMixedRatio: s('models', 'QUIN_VERDICT_MIXED_RATIO', 1.01, num(0, 2), 'MIXED when the weaker side reaches this fraction of the stronger one; above 1 never (the SciFact dev choice: its claims are never mixed; 0.8 suits news).'),

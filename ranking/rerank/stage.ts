@@ -6,6 +6,8 @@
 import type { CrossEncoder } from '../../lib/models';
 import type { RerankCandidate, RerankScore, RerankStage, StageContext } from '../stages';
 import { combineScores } from './combine';
+import { comboScores, type ComboWeights } from './combo';
+import { candidateFeatures } from './features';
 
 /** What the model reads of a candidate: the title and the snippet (as in training/prepare.ts). */
 export function passageText(c: Pick<RerankCandidate, 'title' | 'text'>): string {
@@ -15,13 +17,19 @@ export function passageText(c: Pick<RerankCandidate, 'title' | 'text'>): string 
 
 export interface RerankSettings {
   depth: number;
-  /** Weight of the model's score against the fused score, in [0, 1]. */
+  /** Weight of the model's score against the fused score, in [0, 1] (the plain mix, without combo). */
   weight: number;
+  /**
+   * The feature-combination layer fitted for this model (its folder's combo.json, combo.ts); when
+   * set it replaces the plain mix. Null or absent: the plain mix.
+   */
+  combo?: ComboWeights | null;
 }
 
 export class CrossEncoderRerankStage implements RerankStage {
   readonly depth: number;
   readonly weight: number;
+  readonly combo: ComboWeights | null;
 
   constructor(
     private readonly model: Pick<CrossEncoder, 'id' | 'score'>,
@@ -31,6 +39,7 @@ export class CrossEncoderRerankStage implements RerankStage {
     if (!(settings.weight >= 0 && settings.weight <= 1)) throw new RangeError(`rerank weight ${settings.weight} outside [0, 1]`);
     this.depth = settings.depth;
     this.weight = settings.weight;
+    this.combo = settings.combo ?? null;
   }
 
   get id(): string {
@@ -39,17 +48,24 @@ export class CrossEncoderRerankStage implements RerankStage {
 
   /** The same model with other settings (evaluation and benchmarks vary depth and weight). */
   with(settings: Partial<RerankSettings>): CrossEncoderRerankStage {
-    return new CrossEncoderRerankStage(this.model, { depth: this.depth, weight: this.weight, ...settings });
+    return new CrossEncoderRerankStage(this.model, { depth: this.depth, weight: this.weight, combo: this.combo, ...settings });
   }
 
   async rerank(candidates: RerankCandidate[], ctx: StageContext): Promise<RerankScore[]> {
     if (!candidates.length) return [];
     const scores = await this.model.score(ctx.query.text, candidates.map(passageText));
-    const relevance = combineScores(
-      scores,
-      candidates.map((c) => c.fused),
-      this.weight,
-    );
+    const relevance = this.combo
+      ? comboScores(
+          scores,
+          await candidateFeatures(candidates, ctx),
+          candidates.map((c) => c.articleId),
+          this.combo,
+        )
+      : combineScores(
+          scores,
+          candidates.map((c) => c.fused),
+          this.weight,
+        );
     return scores.map((s, i) => ({ rerank: s, relevance: relevance[i]! }));
   }
 }

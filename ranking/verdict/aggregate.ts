@@ -5,6 +5,8 @@
  *
  *   support = Σ w·p(entail) / Σ w        refute = γ · Σ w·p(contradict) / Σ w   (γ = refuteWeight, capped at 1)
  *
+ * or, with pooling 'max', support = max w·p(entail) / max w (refute likewise);
+ *
  * Both below `minEvidence` → NOT_ENOUGH_EVIDENCE (abstain: the evidence is weak or off-topic); the
  * weaker side at least `mixedRatio` of the stronger → MIXED; otherwise the stronger side wins.
  * Thresholds are chosen on the development split (docs/models.md).
@@ -20,6 +22,12 @@ export interface VerdictThresholds {
    * contradictions under-call them); 1 = none. Chosen on the development split.
    */
   refuteWeight?: number;
+  /**
+   * How the sentences' probabilities pool: 'mean' = the weighted mean above; 'max' = the strongest
+   * single weighted judgement per side (max w·p / max w), which one clear rationale sentence is
+   * enough for. Chosen on the development split; 'mean' when absent.
+   */
+  pooling?: 'mean' | 'max';
 }
 
 export interface JudgedSentence {
@@ -45,14 +53,21 @@ export function stanceOf(p: NliProbs): { stance: Stance; confidence: number } {
 }
 
 export function aggregate(judged: readonly JudgedSentence[], t: VerdictThresholds): Aggregate {
+  const max = t.pooling === 'max';
   let w = 0;
   let support = 0;
   let refute = 0;
   for (const j of judged) {
     const weight = Math.max(0, j.relevance) * Math.max(0, j.recency);
-    w += weight;
-    support += weight * j.probs.entailment;
-    refute += weight * j.probs.contradiction;
+    if (max) {
+      w = Math.max(w, weight);
+      support = Math.max(support, weight * j.probs.entailment);
+      refute = Math.max(refute, weight * j.probs.contradiction);
+    } else {
+      w += weight;
+      support += weight * j.probs.entailment;
+      refute += weight * j.probs.contradiction;
+    }
   }
   if (!(w > 0)) return { label: 'NOT_ENOUGH_EVIDENCE', confidence: 1, support: 0, refute: 0, reason: 'no evidence sentences to judge' };
   support /= w;

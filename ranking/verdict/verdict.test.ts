@@ -29,6 +29,20 @@ function result(id: number, final: number, recency: number, sentences: string[])
 const ctx = (claim: string) => ({ query: { text: `Is it true that ${claim}?`, claim, kind: 'claim', terms: [] } }) as unknown as StageContext;
 
 describe('aggregate', () => {
+  it("pooling 'max' lets one strong, relevant sentence decide where the mean would abstain", () => {
+    const judged = [
+      { probs: P(0.9, 0.05), relevance: 1, recency: 1 },
+      { probs: P(0.05, 0.05), relevance: 1, recency: 1 },
+      { probs: P(0.05, 0.05), relevance: 0.5, recency: 1 },
+      { probs: P(0.05, 0.05), relevance: 0.5, recency: 1 },
+    ];
+    const t = { minEvidence: 0.5, mixedRatio: 1.01 };
+    expect(aggregate(judged, t).label).toBe('NOT_ENOUGH_EVIDENCE');
+    expect(aggregate(judged, { ...t, pooling: 'max' })).toMatchObject({ label: 'SUPPORTED', support: 0.9 });
+    // A strong sentence of a weakly relevant result counts for its weight only.
+    expect(aggregate([{ probs: P(0.9, 0), relevance: 0.4, recency: 1 }, { probs: P(0.1, 0), relevance: 1, recency: 1 }], { ...t, pooling: 'max' })).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', support: 0.36 });
+  });
+
   it('decides by weighted support and refutation, abstaining on weak evidence', () => {
     expect(aggregate([{ probs: P(0.9, 0.05), relevance: 1, recency: 1 }], T)).toMatchObject({ label: 'SUPPORTED', confidence: 0.9 });
     expect(aggregate([{ probs: P(0.05, 0.8), relevance: 1, recency: 1 }], T).label).toBe('REFUTED');
