@@ -9,7 +9,7 @@ import type { Db } from '../lib/db/client';
 import { createLogger } from '../lib/log';
 import { createProgress, type Progress } from '../lib/progress';
 import { ElasticsearchIndex } from './bm25/elasticsearch';
-import { Fts5Index } from './bm25/fts5';
+import { Fts5Index, type ImpactRefresh } from './bm25/fts5';
 import { syncElasticsearch, syncFtsFile, type Bm25SyncStats } from './bm25/sync';
 import { syncDense, type DenseSyncStats } from './dense/sync';
 import { faissAvailable } from './dense/faiss-native';
@@ -101,6 +101,10 @@ export async function runIndex(db: Db, config: Config, opts: RunIndexOptions = {
   }
 }
 
+function logImpact(r: ImpactRefresh): void {
+  if (r.built) log.info('BM25 accelerator rebuilt', { seconds: r.seconds });
+}
+
 async function syncBm25(db: Db, config: Config, opts: RunIndexOptions, factory: ProgressFactory | undefined, snippetsIn: number): Promise<Bm25SyncStats> {
   const where = bm25Location(config);
   const bm25 = openBm25(config);
@@ -109,6 +113,7 @@ async function syncBm25(db: Db, config: Config, opts: RunIndexOptions, factory: 
     const started = Date.now();
     try {
       if (opts.rebuild) bm25.rebuildContent();
+      logImpact(bm25.refreshImpact(config.bm25ImpactMin));
     } finally {
       bm25.close();
     }
@@ -121,6 +126,7 @@ async function syncBm25(db: Db, config: Config, opts: RunIndexOptions, factory: 
       bm25 instanceof ElasticsearchIndex
         ? await syncElasticsearch(db, bm25, { url: config.elasticsearchUrl!, index: config.elasticsearchIndex }, sync)
         : await syncFtsFile(db, bm25, sync);
+    if (bm25 instanceof Fts5Index) logImpact(bm25.refreshImpact(config.bm25ImpactMin));
     t.finish();
     return stats;
   } finally {

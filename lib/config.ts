@@ -84,6 +84,7 @@ export const SETTINGS = {
   faissFactory: s('indexer', 'QUIN_FAISS_FACTORY', 'auto', z.string().min(1), 'FAISS index: `auto` (exact below the threshold, HNSW above) or any factory string.'),
   faissExactMax: s('indexer', 'QUIN_FAISS_EXACT_MAX', 200_000, int(0), 'Largest corpus indexed exactly when the factory is `auto`.'),
   indexBatchSize: s('indexer', 'QUIN_INDEX_BATCH', 512, int(1), 'Snippets per indexing batch (one checkpoint per batch).'),
+  bm25ImpactMin: s('indexer', 'QUIN_BM25_IMPACT_MIN', 20_000, int(0), 'FTS5 only: from this many snippets `quin index` keeps an exact in-memory copy of the BM25 postings beside the FTS5 file, which answers unfiltered BM25 queries with the same results several times faster (docs/benchmarks.md).'),
   bm25TitleWeight: s('indexer', 'QUIN_BM25_TITLE_WEIGHT', 1.5, num(0, 100), 'BM25 weight of the title field relative to the text (FTS5 column weight, Elasticsearch boost); chosen on the SciFact dev split.'),
   densePooling: s('indexer', 'QUIN_DENSE_POOLING', 'mean-title', z.enum(['mean', 'mean-title', 'title-mean']), 'How a snippet vector is made from its sentence vectors: `mean-title` (mean of the sentences and the title; best on the SciFact dev split), `mean` (sentences only), `title-mean` (half title, half mean of the sentences).'),
   embedBatchSize: s('indexer', 'QUIN_EMBED_BATCH', 32, int(1, 4096), 'Sentences per encoder call (sorted by length first).'),

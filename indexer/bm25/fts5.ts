@@ -12,7 +12,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { createError } from '../../lib/errors';
 import type { Bm25Index, Hit, IndexFilter, SparseQuery } from '../types';
-import { buildMatchExpression, rankExpression } from './fts5-query';
+import { buildMatchExpression, rankExpression, usableTerms } from './fts5-query';
+import type { ImpactIndex } from './impact';
+import { ftsFingerprint, QueryTokenizer, readImpact, readImpactFile, readImpactFingerprint, writeImpactFile } from './impact-store';
 
 export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
 export const FTS_FILE_NAME = 'bm25-fts5.sqlite';
@@ -29,6 +31,17 @@ export type FtsMode = 'content' | 'file';
 
 export interface Fts5Options {
   titleWeight: number;
+  /** The BM25 accelerator's file (bm25/impact.ts); default: beside the FTS5 database file. */
+  impactFile?: string;
+}
+
+/** How often a reader looks for a newer accelerator file when its copy no longer matches FTS5. */
+const IMPACT_RECHECK_MS = 2000;
+
+export interface ImpactRefresh {
+  built: boolean;
+  reason: string;
+  seconds: number;
 }
 
 function dateParam(d: Date | undefined, name: string): string | undefined {
@@ -63,6 +76,12 @@ export function filterSql(filter: IndexFilter | undefined, alias: string): { sql
 export class Fts5Index implements Bm25Index {
   readonly backend = 'fts5' as const;
   private readonly db: Database.Database;
+  readonly impactFile: string;
+  private impact: { fingerprint: string; index: ImpactIndex; mtimeMs: number } | null = null;
+  private impactCheckedAt = 0;
+  private tokenizer: QueryTokenizer | undefined;
+  /** Which path answered the last search (for tests and the benchmark). */
+  lastPath: 'impact' | 'fts5' = 'fts5';
 
   constructor(
     readonly file: string,
@@ -82,11 +101,71 @@ export class Fts5Index implements Bm25Index {
       const ok = this.db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'snippets_fts'`).get();
       if (!ok) throw createError('INDEX_UNAVAILABLE', `${file} has no snippets_fts table (run \`quin migrate\`)`);
     }
+    this.impactFile = opts.impactFile ?? `${file}.bm25-impact`;
+  }
+
+  /** The accelerator when its copy matches the live FTS5 index (reloading a newer file at most every 2 s). */
+  private freshImpact(): ImpactIndex | null {
+    const live = ftsFingerprint(this.db);
+    if (this.impact?.fingerprint === live) return this.impact.index;
+    const now = Date.now();
+    if (now - this.impactCheckedAt < IMPACT_RECHECK_MS && this.impactCheckedAt > 0) return null;
+    this.impactCheckedAt = now;
+    const mtimeMs = fs.existsSync(this.impactFile) ? fs.statSync(this.impactFile).mtimeMs : -1;
+    if (mtimeMs < 0 || mtimeMs === this.impact?.mtimeMs) return null;
+    const loaded = readImpactFile(this.impactFile);
+    this.impact = loaded ? { ...loaded, mtimeMs } : null;
+    return this.impact?.fingerprint === live ? this.impact.index : null;
+  }
+
+  /** Exact BM25 top k from the accelerator; null when it cannot answer this query (FTS5 does). */
+  private searchImpact(terms: readonly unknown[], k: number): Hit[] | null {
+    const index = this.freshImpact();
+    if (!index) return null;
+    this.tokenizer ??= new QueryTokenizer(this.db, FTS_TOKENIZER);
+    const phrases = this.tokenizer.tokenize(usableTerms(terms));
+    if (!phrases) return null;
+    const weights = rankExpression(this.opts.titleWeight).slice('bm25('.length, -1).split(', ').map(Number);
+    return index.search(phrases, k, [weights[0]!, weights[1]!]);
+  }
+
+  /**
+   * Rebuilds the accelerator file when it no longer matches FTS5 and the index holds at least
+   * `minRows` rows (below that FTS5 alone is fast enough). Run by the indexer, off the request path.
+   */
+  refreshImpact(minRows: number): ImpactRefresh {
+    const started = Date.now();
+    const done = (built: boolean, reason: string): ImpactRefresh => ({ built, reason, seconds: (Date.now() - started) / 1000 });
+    const rows = (this.db.prepare(`SELECT count(*) AS n FROM snippets_fts_docsize`).get() as { n: number }).n;
+    if (rows < minRows) {
+      fs.rmSync(this.impactFile, { force: true });
+      return done(false, `${rows} rows, below ${minRows}`);
+    }
+    if (readImpactFingerprint(this.impactFile) === ftsFingerprint(this.db)) return done(false, 'up to date');
+    const built = readImpact(this.db);
+    if (!built) {
+      fs.rmSync(this.impactFile, { force: true });
+      return done(false, 'the FTS5 index holds rows the accelerator cannot represent');
+    }
+    writeImpactFile(this.impactFile, built);
+    return done(true, 'rebuilt');
   }
 
   async search(query: SparseQuery, k: number, filter?: IndexFilter): Promise<Hit[]> {
     if (!Number.isFinite(k) || k < 1) return [];
+    this.lastPath = 'fts5';
     const match = buildMatchExpression(query.terms);
+    if (!filter && this.opts.impactFile !== '') {
+      try {
+        const hits = this.searchImpact(query.terms, Math.min(Math.floor(k), 100_000));
+        if (hits) {
+          this.lastPath = 'impact';
+          return hits;
+        }
+      } catch {
+        // The accelerator is only a shortcut: FTS5 answers below.
+      }
+    }
     const f = filterSql(filter, this.mode === 'content' ? 's' : 'f');
     const join = this.mode === 'content' && f.sql ? ' JOIN snippets s ON s.id = f.rowid' : '';
     const rank = rankExpression(this.opts.titleWeight, this.mode === 'file' ? 2 : 0);

@@ -1,0 +1,209 @@
+/**
+ * The SQLite side of the BM25 accelerator (bm25/impact.ts): reading FTS5's postings, the
+ * fingerprint that says whether a saved copy still matches the FTS5 index, the query tokenizer and
+ * the file format.
+ *
+ * Freshness is checked, not trusted: the fingerprint is a hash of FTS5's structure record (every
+ * committed write adds or merges a segment) and its averages record (row and token counts), read
+ * in the same transaction as the postings. A query uses the copy only when the live fingerprint
+ * equals the copy's; otherwise FTS5 answers (the same results, slower) until `quin index` has
+ * rebuilt the copy. The file is written atomically, so a kill -9 leaves the old copy or the new one.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type Database from 'better-sqlite3';
+import { writeFileAtomic } from '../files';
+import { ImpactBuilder, ImpactIndex, type ImpactArrays } from './impact';
+
+const MAGIC = 'QUINBM25IMPACT1\n';
+
+/** Hash of FTS5's averages (id 1) and structure (id 10) records; changes with every committed write. */
+export function ftsFingerprint(db: Database.Database, table = 'snippets_fts'): string {
+  const rows = db.prepare(`SELECT id, block FROM "${table}_data" WHERE id IN (1, 10) ORDER BY id`).all() as { id: number; block: Buffer }[];
+  const h = crypto.createHash('sha256');
+  for (const r of rows) h.update(`${r.id}:`).update(r.block).update('\n');
+  return h.digest('hex').slice(0, 32);
+}
+
+/** SQLite's varint (as FTS5 writes column sizes in %_docsize). */
+function readVarint(buf: Buffer, at: number): [number, number] {
+  let v = 0;
+  for (let i = 0; i < 9; i++) {
+    const byte = buf[at + i]!;
+    if (i === 8) return [v * 256 + byte, at + 9];
+    v = v * 128 + (byte & 0x7f);
+    if (!(byte & 0x80)) return [v, at + i + 1];
+  }
+  return [v, at + 9];
+}
+
+/** Row sizes in tokens over all columns, as bm25() reads them (xColumnSize(-1)). */
+function* docLengths(db: Database.Database, table: string): Generator<[number, number]> {
+  for (const r of db.prepare(`SELECT id, sz FROM "${table}_docsize"`).raw().iterate() as Iterable<[number, Buffer]>) {
+    let total = 0;
+    for (let at = 0; at < r[1].length; ) {
+      const [v, next] = readVarint(r[1], at);
+      total += v;
+      at = next;
+    }
+    yield [r[0], total];
+  }
+}
+
+export interface BuiltImpact {
+  fingerprint: string;
+  arrays: ImpactArrays;
+}
+
+/**
+ * Reads the postings of the FTS5 table in one read transaction (a consistent snapshot); null when
+ * the index holds something the copy cannot represent (then FTS5 keeps answering).
+ */
+export function readImpact(db: Database.Database, table = 'snippets_fts'): BuiltImpact | null {
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.quin_impact_instances USING fts5vocab(main, '${table}', 'instance')`);
+  return db.transaction((): BuiltImpact | null => {
+    const fingerprint = ftsFingerprint(db, table);
+    const builder = new ImpactBuilder(docLengths(db, table));
+    const it = db.prepare(`SELECT term, doc, col FROM temp.quin_impact_instances`).raw().iterate() as Iterable<[string, number, string]>;
+    const cols = new Map<string, number>();
+    db.prepare(`SELECT cid, name FROM pragma_table_info(?)`).raw().all(table).forEach((r) => cols.set(String((r as unknown[])[1]), Number((r as unknown[])[0])));
+    for (const [term, doc, col] of it) if (!builder.add(term, doc, cols.get(col) ?? -1)) return null;
+    return { fingerprint, arrays: builder.finish() };
+  })();
+}
+
+/** Single-token phrases per query term, tokenized by FTS5 itself (null: not exactly one token). */
+export class QueryTokenizer {
+  private readonly cache = new Map<string, string | null>();
+  private readonly insert: Database.Statement;
+  private readonly tokens: Database.Statement;
+  private readonly clear: Database.Statement;
+
+  constructor(db: Database.Database, tokenizer: string) {
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.quin_query_terms USING fts5(t, tokenize='${tokenizer}')`);
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.quin_query_terms_v USING fts5vocab(temp, 'quin_query_terms', 'instance')`);
+    this.insert = db.prepare(`INSERT INTO temp.quin_query_terms (rowid, t) VALUES (?, ?)`);
+    this.tokens = db.prepare(`SELECT doc, term FROM temp.quin_query_terms_v`).raw();
+    this.clear = db.prepare(`DELETE FROM temp.quin_query_terms`);
+  }
+
+  /** One token per term, or null when some term is not exactly one token. */
+  tokenize(terms: readonly string[]): string[] | null {
+    const missing = [...new Set(terms.filter((t) => !this.cache.has(t)))];
+    if (missing.length) {
+      missing.forEach((t, i) => this.insert.run(i + 1, t));
+      const found = new Map<number, string[]>();
+      for (const [doc, term] of this.tokens.all() as [number, string][]) (found.get(doc) ?? found.set(doc, []).get(doc)!).push(term);
+      this.clear.run();
+      missing.forEach((t, i) => {
+        const toks = found.get(i + 1) ?? [];
+        if (this.cache.size > 50_000) this.cache.clear();
+        this.cache.set(t, toks.length === 1 ? toks[0]! : null);
+      });
+    }
+    const out: string[] = [];
+    for (const t of terms) {
+      const tok = this.cache.get(t);
+      if (tok === null || tok === undefined) return null;
+      out.push(tok);
+    }
+    return out;
+  }
+}
+
+/** Layout: magic, header length (u32 LE), header JSON, zero padding to 8, then the arrays in order. */
+export function encodeImpact(b: BuiltImpact): Buffer {
+  const a = b.arrays;
+  const terms = Buffer.from(a.terms.join('\n'), 'utf8');
+  const parts: [string, ArrayBufferView][] = [
+    ['termStart', a.termStart],
+    ['postDoc', a.postDoc],
+    ['docIds', a.docIds],
+    ['docLen', a.docLen],
+    ['postTf0', a.postTf0],
+    ['postTf1', a.postTf1],
+  ];
+  const header = Buffer.from(JSON.stringify({ fingerprint: b.fingerprint, nTerms: a.terms.length, termsBytes: terms.length, lengths: parts.map(([n, v]) => [n, v.byteLength]) }), 'utf8');
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(header.length);
+  const pad = (n: number) => Buffer.alloc((8 - (n % 8)) % 8);
+  const chunks: Buffer[] = [Buffer.from(MAGIC), len, header];
+  let off = MAGIC.length + 4 + header.length;
+  chunks.push(pad(off));
+  off += pad(off).length;
+  for (const [, v] of parts) {
+    const buf = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+    chunks.push(buf, pad(buf.length));
+    off += buf.length + pad(buf.length).length;
+  }
+  chunks.push(terms);
+  return Buffer.concat(chunks);
+}
+
+export function decodeImpact(buf: Buffer): BuiltImpact {
+  if (buf.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) throw new Error('not a BM25 impact file');
+  const hlen = buf.readUInt32LE(MAGIC.length);
+  let off = MAGIC.length + 4;
+  const header = JSON.parse(buf.subarray(off, off + hlen).toString('utf8')) as { fingerprint: string; nTerms: number; termsBytes: number; lengths: [string, number][] };
+  off += hlen;
+  off += (8 - (off % 8)) % 8;
+  // A private, aligned copy: typed arrays need aligned offsets, and the source buffer may be pooled.
+  const body = new Uint8Array(buf.length - off);
+  body.set(buf.subarray(off));
+  const views: Record<string, ArrayBuffer> = {};
+  let at = 0;
+  for (const [name, bytes] of header.lengths) {
+    views[name] = body.buffer.slice(at, at + bytes);
+    at += bytes + ((8 - (bytes % 8)) % 8);
+  }
+  const termsText = Buffer.from(body.buffer, at, header.termsBytes).toString('utf8');
+  const terms = header.nTerms ? termsText.split('\n') : [];
+  if (terms.length !== header.nTerms) throw new Error('BM25 impact file: term list damaged');
+  const arrays: ImpactArrays = {
+    terms,
+    termStart: new Uint32Array(views.termStart!),
+    postDoc: new Uint32Array(views.postDoc!),
+    docIds: new Int32Array(views.docIds!),
+    docLen: new Uint32Array(views.docLen!),
+    postTf0: new Uint16Array(views.postTf0!),
+    postTf1: new Uint16Array(views.postTf1!),
+  };
+  const n = arrays.termStart.length;
+  if (n !== terms.length + 1 || arrays.termStart[n - 1] !== arrays.postDoc.length || arrays.postTf0.length !== arrays.postDoc.length || arrays.docLen.length !== arrays.docIds.length) {
+    throw new Error('BM25 impact file: arrays do not fit together');
+  }
+  return { fingerprint: header.fingerprint, arrays };
+}
+
+/** The fingerprint in a saved file's header (without reading its arrays); null when absent or unreadable. */
+export function readImpactFingerprint(file: string): string | null {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const head = Buffer.alloc(64 * 1024);
+    const n = fs.readSync(fd, head, 0, head.length, 0);
+    if (head.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) return null;
+    const hlen = head.readUInt32LE(MAGIC.length);
+    if (MAGIC.length + 4 + hlen > n) return null;
+    return (JSON.parse(head.subarray(MAGIC.length + 4, MAGIC.length + 4 + hlen).toString('utf8')) as { fingerprint: string }).fingerprint;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+export function writeImpactFile(file: string, b: BuiltImpact): void {
+  writeFileAtomic(file, encodeImpact(b));
+}
+
+/** The saved copy, or null when absent or unreadable (FTS5 answers then). */
+export function readImpactFile(file: string): { fingerprint: string; index: ImpactIndex } | null {
+  if (!fs.existsSync(file)) return null;
+  try {
+    const b = decodeImpact(fs.readFileSync(file));
+    return { fingerprint: b.fingerprint, index: new ImpactIndex(b.arrays) };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import type Database from 'better-sqlite3';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Fts5Index, type FtsRow } from './fts5';
+import { decodeImpact, encodeImpact, readImpact } from './impact-store';
+
+const WORDS = `study studies studied patient patients cell cells cancer risk risks increase increased increasing
+  vaccine vaccines climate warming temperature ocean sea level ice café naïve protein gene genes mouse mice
+  trial trials effect effects reduce reduced mortality heart disease blood pressure insulin diabetes`.split(/\s+/).filter(Boolean);
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Skewed word choice, so that some terms are common (the case the accelerator is for). */
+function words(r: () => number, n: number): string {
+  return Array.from({ length: n }, () => WORDS[Math.floor(r() ** 2 * WORDS.length)]!).join(' ');
+}
+
+function rows(seed: number, n: number, firstId = 1): FtsRow[] {
+  const r = rng(seed);
+  return Array.from({ length: n }, (_, i) => ({
+    id: firstId + i * 2, // gaps, as deletions leave them
+    title: r() < 0.1 ? '' : words(r, 1 + Math.floor(r() * 6)),
+    text: r() < 0.02 ? '' : `${words(r, 5 + Math.floor(r() * 60))}.`,
+    source: 'test',
+    publishedAt: null,
+  }));
+}
+
+const QUERIES: string[][] = [
+  ['study'],
+  ['studies', 'study', 'patients'], // two terms, one token: FTS5 scores the phrase twice
+  ['cancer', 'risk', 'increase', 'mortality', 'heart', 'blood'],
+  ['Café', 'naive'],
+  ['absent', 'words', 'only'],
+  ['ocean', 'absentword'],
+  ['e-mail', 'study'], // two tokens in one term: FTS5 answers
+  ['CELLS', 'Genes', 'mouse'],
+];
+
+describe('BM25 accelerator (in-memory postings) against FTS5', () => {
+  let dir: string;
+  let fts: Fts5Index;
+  let plain: Fts5Index;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-impact-'));
+    const file = path.join(dir, 'bm25.sqlite');
+    fts = new Fts5Index(file, 'file', { titleWeight: 1.5 });
+    plain = new Fts5Index(file, 'file', { titleWeight: 1.5, impactFile: '' });
+    fts.apply(rows(7, 1500), []);
+  });
+  afterEach(() => {
+    fts.close();
+    plain.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const both = async (terms: string[], k: number) => [await fts.search({ text: terms.join(' '), terms }, k), await plain.search({ text: terms.join(' '), terms }, k)] as const;
+
+  it('returns exactly FTS5 bm25() rows and scores, ties by rowid', async () => {
+    expect(fts.refreshImpact(0).built).toBe(true);
+    for (const terms of QUERIES) {
+      for (const k of [1, 10, 500, 5000]) {
+        const [fast, slow] = await both(terms, k);
+        expect(fts.lastPath).toBe(terms.includes('e-mail') ? 'fts5' : 'impact');
+        expect(plain.lastPath).toBe('fts5');
+        expect(fast.map((h) => h.score)).toEqual(slow.map((h) => h.score));
+        // FTS5 does not promise an order among equal scores: compare the sets per score.
+        const key = (hs: typeof fast) => hs.map((h) => `${h.score}:${h.snippetId}`).sort();
+        if (fast.length < k) expect(key(fast)).toEqual(key(slow));
+        else expect(key(fast).filter((x) => !x.startsWith(`${fast.at(-1)!.score}:`))).toEqual(key(slow).filter((x) => !x.startsWith(`${slow.at(-1)!.score}:`)));
+      }
+    }
+  });
+
+  it('is used only while it matches the FTS5 index; the next refresh catches up', async () => {
+    fts.refreshImpact(0);
+    await both(['study'], 10);
+    expect(fts.lastPath).toBe('impact');
+    fts.apply(rows(8, 50, 100_001), [1, 3, 5]);
+    const [stale, truth] = await both(['study', 'cancer'], 50);
+    expect(fts.lastPath).toBe('fts5');
+    expect(stale).toEqual(truth);
+    expect(fts.refreshImpact(0)).toMatchObject({ built: true });
+    expect(fts.refreshImpact(0)).toMatchObject({ built: false, reason: 'up to date' });
+    await new Promise((r) => setTimeout(r, 2100)); // readers look for a newer file every 2 s
+    const [fresh, truth2] = await both(['study', 'cancer'], 50);
+    expect(fts.lastPath).toBe('impact');
+    expect(fresh.map((h) => h.score)).toEqual(truth2.map((h) => h.score));
+  });
+
+  it('keeps no file below the row threshold, and filters and empty queries behave as before', async () => {
+    fts.refreshImpact(0);
+    expect(fs.existsSync(fts.impactFile)).toBe(true);
+    expect(fts.refreshImpact(10_000)).toMatchObject({ built: false });
+    expect(fs.existsSync(fts.impactFile)).toBe(false);
+    fts.refreshImpact(0);
+    await fts.search({ text: 'study', terms: ['study'] }, 10, { sources: ['test'] });
+    expect(fts.lastPath).toBe('fts5');
+    await expect(fts.search({ text: '!!', terms: ['!!'] }, 10)).rejects.toMatchObject({ code: 'QUERY_UNUSABLE' });
+  });
+
+  it('round-trips its file format and rejects a damaged file', () => {
+    const db = (fts as unknown as { db: Database.Database }).db;
+    const built = readImpact(db)!;
+    const back = decodeImpact(encodeImpact(built));
+    expect(back.fingerprint).toBe(built.fingerprint);
+    expect(back.arrays.terms).toEqual(built.arrays.terms);
+    expect([...back.arrays.postTf1]).toEqual([...built.arrays.postTf1]);
+    expect([...back.arrays.docLen]).toEqual([...built.arrays.docLen]);
+    const damaged = encodeImpact(built).subarray(0, 200);
+    expect(() => decodeImpact(damaged)).toThrow();
+  });
+});

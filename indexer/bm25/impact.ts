@@ -1,0 +1,196 @@
+/**
+ * An exact in-memory copy of an FTS5 index's postings, for BM25 top-k without FTS5's per-row cost.
+ *
+ * FTS5 answers `"a" OR "b" … ORDER BY rank LIMIT k` by calling bm25() on every matching row (a
+ * %_docsize lookup and a position-list walk each): at 100k snippets a claim with common words scores
+ * tens of thousands of rows (p95 ~74 ms). Here the same postings (document, per-column term
+ * frequency) sit in typed arrays and are scored term-at-a-time with FTS5's own formula, in FTS5's
+ * order of floating-point operations (sqlite/ext/fts5/fts5_aux.c, fts5Bm25Function), so scores are
+ * the same doubles and the top k the same rows (ties: lower rowid first).
+ *
+ * Pure: built from rows, searched from token ids; the SQLite side (reading, fingerprint, file) is
+ * bm25/impact-store.ts.
+ */
+
+/** FTS5's bm25() constants. */
+const K1 = 1.2;
+const B = 0.75;
+
+export interface ImpactArrays {
+  /** Distinct tokens in FTS5's order (its own tokens: stemmed, folded). */
+  terms: string[];
+  /** Postings of term t: [termStart[t], termStart[t + 1]). */
+  termStart: Uint32Array;
+  /** Document index (into docIds) per posting, ascending within a term. */
+  postDoc: Uint32Array;
+  /** Occurrences in column 0 (title) and column 1 (text) per posting. */
+  postTf0: Uint16Array;
+  postTf1: Uint16Array;
+  /** Rowids in ascending order, and each row's size in tokens over all columns. */
+  docIds: Int32Array;
+  docLen: Uint32Array;
+}
+
+export interface ImpactHit {
+  snippetId: number;
+  score: number;
+}
+
+/** Builds the arrays from FTS5's instance rows, which come ordered by (term, doc, col). */
+export class ImpactBuilder {
+  private readonly terms: string[] = [];
+  private readonly termSeen = new Set<string>();
+  private readonly termStart: number[] = [];
+  private postDoc: number[] = [];
+  private tf0: number[] = [];
+  private tf1: number[] = [];
+  private readonly docIndex = new Map<number, number>();
+  private readonly docLenByRowid = new Map<number, number>();
+  private lastTerm: string | undefined;
+  private lastDoc = -1;
+  private rowids: number[] = [];
+
+  constructor(docLengths: Iterable<[number, number]>) {
+    for (const [rowid, len] of docLengths) this.docLenByRowid.set(rowid, len);
+    this.rowids = [...this.docLenByRowid.keys()].sort((a, b) => a - b);
+    this.rowids.forEach((id, i) => this.docIndex.set(id, i));
+  }
+
+  /** One instance (one token occurrence); false when the row is not one the builder can represent. */
+  add(term: string, rowid: number, col: number): boolean {
+    const d = this.docIndex.get(rowid);
+    if (d === undefined || (col !== 0 && col !== 1)) return false;
+    if (term !== this.lastTerm) {
+      if (this.termSeen.has(term)) return false; // FTS5 lists each term once, contiguously
+      this.termSeen.add(term);
+      this.terms.push(term);
+      this.termStart.push(this.postDoc.length);
+      this.lastTerm = term;
+      this.lastDoc = -1;
+    }
+    if (d !== this.lastDoc) {
+      if (d < this.lastDoc) return false;
+      this.postDoc.push(d);
+      this.tf0.push(0);
+      this.tf1.push(0);
+      this.lastDoc = d;
+    }
+    const j = this.postDoc.length - 1;
+    const arr = col === 0 ? this.tf0 : this.tf1;
+    if (arr[j]! >= 0xffff) return false;
+    arr[j]! += 1;
+    return true;
+  }
+
+  finish(): ImpactArrays {
+    const termStart = new Uint32Array(this.terms.length + 1);
+    termStart.set(this.termStart);
+    termStart[this.terms.length] = this.postDoc.length;
+    const out: ImpactArrays = {
+      terms: this.terms,
+      termStart,
+      postDoc: Uint32Array.from(this.postDoc),
+      postTf0: Uint16Array.from(this.tf0),
+      postTf1: Uint16Array.from(this.tf1),
+      docIds: Int32Array.from(this.rowids),
+      docLen: Uint32Array.from(this.rowids.map((id) => this.docLenByRowid.get(id)!)),
+    };
+    this.postDoc = this.tf0 = this.tf1 = this.rowids = [];
+    return out;
+  }
+}
+
+/** Repeated addition, as FTS5 adds a column's weight once per occurrence. */
+function repeatedSums(w: number, max: number): Float64Array {
+  const out = new Float64Array(max + 1);
+  let f = 0;
+  for (let i = 1; i <= max; i++) out[i] = f += w;
+  return out;
+}
+
+export class ImpactIndex {
+  private readonly termIds: Map<string, number>;
+  /** k1 · (1 − b + b · |D| / avgdl) per document, as fts5Bm25Function computes it. */
+  private readonly norm: Float64Array;
+  private readonly acc: Float64Array;
+  private readonly touched: Uint32Array;
+  private readonly seen: Uint8Array;
+  readonly nRow: number;
+
+  constructor(readonly data: ImpactArrays) {
+    this.termIds = new Map(data.terms.map((t, i) => [t, i]));
+    this.nRow = data.docIds.length;
+    let nToken = 0;
+    for (const len of data.docLen) nToken += len;
+    const avgdl = nToken / this.nRow;
+    this.norm = new Float64Array(this.nRow);
+    for (let d = 0; d < this.nRow; d++) this.norm[d] = K1 * (1 - B + (B * data.docLen[d]!) / avgdl);
+    this.acc = new Float64Array(this.nRow);
+    this.touched = new Uint32Array(this.nRow);
+    this.seen = new Uint8Array(this.nRow);
+  }
+
+  has(token: string): boolean {
+    return this.termIds.has(token);
+  }
+
+  /**
+   * The top k rows for an OR of single-token phrases (one entry per phrase, in the MATCH
+   * expression's order; repeats count again, as in FTS5), scored like bm25(w0, w1).
+   */
+  search(phrases: readonly string[], k: number, weights: readonly [number, number]): ImpactHit[] {
+    const { termStart, postDoc, postTf0, postTf1, docIds } = this.data;
+    const { acc, touched, seen, norm } = this;
+    if (this.nRow === 0 || k < 1) return [];
+    let maxTf = 0;
+    const lists = phrases.map((p) => this.termIds.get(p));
+    for (const t of lists) {
+      if (t === undefined) continue;
+      for (let j = termStart[t]!; j < termStart[t + 1]!; j++) maxTf = Math.max(maxTf, postTf0[j]!, postTf1[j]!);
+    }
+    const sum0 = repeatedSums(weights[0], maxTf);
+    let nTouched = 0;
+    for (const t of lists) {
+      if (t === undefined) continue;
+      const start = termStart[t]!;
+      const end = termStart[t + 1]!;
+      const nHit = end - start;
+      let idf = Math.log((this.nRow - nHit + 0.5) / (nHit + 0.5));
+      if (idf <= 0) idf = 1e-6;
+      const w1 = weights[1];
+      for (let j = start; j < end; j++) {
+        const d = postDoc[j]!;
+        let f = sum0[postTf0[j]!]!;
+        for (let n = postTf1[j]!; n > 0; n--) f += w1;
+        if (!seen[d]) {
+          seen[d] = 1;
+          touched[nTouched++] = d;
+        }
+        acc[d] = acc[d]! + idf * ((f * (K1 + 1.0)) / (f + norm[d]!));
+      }
+    }
+    const hits = topK(acc, touched, nTouched, k, docIds);
+    for (let i = 0; i < nTouched; i++) {
+      acc[touched[i]!] = 0;
+      seen[touched[i]!] = 0;
+    }
+    return hits;
+  }
+}
+
+/** The k best (score descending, rowid ascending among equals) of the touched documents. */
+function topK(acc: Float64Array, touched: Uint32Array, n: number, k: number, docIds: Int32Array): ImpactHit[] {
+  let chosen: number[];
+  if (n <= k) chosen = Array.from(touched.subarray(0, n));
+  else {
+    const scores = new Float64Array(n);
+    for (let i = 0; i < n; i++) scores[i] = acc[touched[i]!]!;
+    scores.sort();
+    const threshold = scores[n - k]!;
+    chosen = [];
+    for (let i = 0; i < n; i++) if (acc[touched[i]!]! >= threshold) chosen.push(touched[i]!);
+  }
+  // Document indexes follow rowid order, so comparing them breaks ties by rowid.
+  chosen.sort((a, b) => acc[b]! - acc[a]! || a - b);
+  return chosen.slice(0, k).map((d) => ({ snippetId: docIds[d]!, score: acc[d]! }));
+}
