@@ -15,7 +15,12 @@ import { evaluate } from './evaluate';
 import { METRIC_KEYS, type RunMetrics } from './harness';
 import { round4 } from './metrics';
 
-const Metrics = z.object(Object.fromEntries(METRIC_KEYS.map((k) => [k, z.number().nullable()])) as Record<(typeof METRIC_KEYS)[number], z.ZodNullable<z.ZodNumber>>);
+const Metrics = z.object(
+  Object.fromEntries(METRIC_KEYS.map((k) => [k, z.number().nullable()])) as Record<
+    (typeof METRIC_KEYS)[number],
+    z.ZodNullable<z.ZodNumber>
+  >,
+);
 
 export const RegressionFile = z.object({
   name: z.string().min(1),
@@ -26,7 +31,9 @@ export const RegressionFile = z.object({
   claims: z.string().min(1),
   corpus: z.string().nullable(),
   split: z.enum(['train', 'dev', 'all']),
-  subset: z.object({ claims: z.number().int().positive(), distractors: z.number().int().min(0), split: z.enum(['train', 'dev', 'all']) }).nullable(),
+  subset: z
+    .object({ claims: z.number().int().positive(), distractors: z.number().int().min(0), split: z.enum(['train', 'dev', 'all']) })
+    .nullable(),
   encoder: z.string().min(1),
   corpus_stats: z.object({ documents: z.number().int(), snippets: z.number().int() }),
   queries: z.number().int(),
@@ -47,7 +54,8 @@ export function loadRegressions(dir = regressionsDir()): { file: string; spec: R
     .map((f) => {
       const file = path.join(dir, f);
       const parsed = RegressionFile.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
-      if (!parsed.success) throw createError('INVALID_INPUT', `${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (!parsed.success)
+        throw createError('INVALID_INPUT', `${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       return { file, spec: parsed.data };
     });
 }
@@ -64,20 +72,41 @@ export interface Check {
   measured: RunMetrics | null;
 }
 
-/** Exact agreement at four decimals. */
-export function compareMetrics(spec: RegressionFile, measured: RunMetrics, stats: { documents: number; snippets: number }, queries: number): Check {
+/**
+ * How far a measured metric may be from the pinned one. BM25 is exact double arithmetic in SQLite:
+ * four decimals, exactly. Runs that read dense vectors go through FAISS's BLAS kernels and
+ * TensorFlow.js, whose rounding depends on the CPU's instruction set, so on another machine a near
+ * tie between two documents can flip; one flip among the CI subset's 40 claims moves nDCG@10 by up to
+ * ~0.009. A real regression moves more than that.
+ */
+export function toleranceFor(run: string): number {
+  return run === 'bm25' ? 0 : 0.01;
+}
+
+/** Agreement at four decimals, within the run's tolerance. */
+export function compareMetrics(
+  spec: RegressionFile,
+  measured: RunMetrics,
+  stats: { documents: number; snippets: number },
+  queries: number,
+): Check {
   const lines: string[] = [];
   let ok = true;
   const line = (pass: boolean, what: string) => {
     ok &&= pass;
     lines.push(`${pass ? '[OK]  ' : '[FAIL]'} ${spec.name}: ${what}`);
   };
-  line(stats.documents === spec.corpus_stats.documents && stats.snippets === spec.corpus_stats.snippets, `corpus ${stats.documents} documents / ${stats.snippets} snippets (expected ${spec.corpus_stats.documents} / ${spec.corpus_stats.snippets})`);
+  line(
+    stats.documents === spec.corpus_stats.documents && stats.snippets === spec.corpus_stats.snippets,
+    `corpus ${stats.documents} documents / ${stats.snippets} snippets (expected ${spec.corpus_stats.documents} / ${spec.corpus_stats.snippets})`,
+  );
   line(queries === spec.queries, `${queries} queries (expected ${spec.queries})`);
+  const tol = toleranceFor(spec.run);
   for (const k of METRIC_KEYS) {
     const got = round4(measured[k]);
     const want = spec.expected[k];
-    line(got === want, `${k} ${got === null ? '–' : got.toFixed(4)} (expected ${want === null ? '–' : want.toFixed(4)})`);
+    const pass = got === want || (got !== null && want !== null && Math.abs(got - want) <= tol + 1e-9);
+    line(pass, `${k} ${got === null ? '–' : got.toFixed(4)} (expected ${want === null ? '–' : want.toFixed(4)}${tol ? ` ± ${tol}` : ''})`);
   }
   return { name: spec.name, ok, lines, measured };
 }
@@ -122,14 +151,23 @@ export async function runRegressions(opts: RegressOptions): Promise<Check[]> {
         continue;
       }
       if (out.info.encoder !== f.spec.encoder && f.spec.run !== 'bm25') {
-        checks.push({ name: f.spec.name, ok: true, lines: [`[SKIP] ${f.spec.name}: pinned for encoder ${f.spec.encoder}, configured ${String(out.info.encoder)}`], measured: null });
+        checks.push({
+          name: f.spec.name,
+          ok: true,
+          lines: [`[SKIP] ${f.spec.name}: pinned for encoder ${f.spec.encoder}, configured ${String(out.info.encoder)}`],
+          measured: null,
+        });
         continue;
       }
       const stats = out.info.corpus as { documents: number; snippets: number };
       const check = compareMetrics(f.spec, run.metrics, stats, out.results.queries);
       checks.push(check);
       if (opts.update) {
-        const updated: RegressionFile = { ...f.spec, corpus_stats: { documents: stats.documents, snippets: stats.snippets }, queries: out.results.queries };
+        const updated: RegressionFile = {
+          ...f.spec,
+          corpus_stats: { documents: stats.documents, snippets: stats.snippets },
+          queries: out.results.queries,
+        };
         updated.expected = Object.fromEntries(METRIC_KEYS.map((k) => [k, round4(run.metrics[k])])) as RegressionFile['expected'];
         fs.writeFileSync(f.file, JSON.stringify(updated, null, 2) + '\n');
       }

@@ -53,6 +53,22 @@ function runVitest(name, extraArgs, env) {
   totals.failed += j.numFailedTests + (j.numFailedTestSuites > 0 && j.numFailedTests === 0 ? j.numFailedTestSuites : 0);
   totals.skipped += j.numPendingTests + j.numTodoTests;
   lines.push(`${name}: ${j.numPassedTests} passed, ${j.numFailedTests} failed, ${j.numPendingTests} skipped`);
+  // Named again in the summary: CI keeps only the tail of the output, where the failures must show.
+  for (const f of j.testResults ?? []) {
+    const file = path.relative(root, f.name);
+    const failed = (f.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failed) lines.push(`  FAILED ${file} › ${a.fullName ?? a.title}: ${firstLine(a.failureMessages?.[0])}`);
+    if (f.status === 'failed' && failed.length === 0) lines.push(`  FAILED ${file}: ${firstLine(f.message)}`);
+  }
+}
+
+function firstLine(msg) {
+  return (
+    String(msg ?? '')
+      .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
+      .split('\n')
+      .find((l) => l.trim()) ?? ''
+  );
 }
 
 // Static checks count as one test each, so that a type error or a broken import rule fails CI.
@@ -74,8 +90,15 @@ if (want('pg')) {
   const pg = spawnSync('bash', [path.join(root, 'scripts/pg-test-server.sh')], { cwd: root, encoding: 'utf8' });
   if (pg.status === 0) {
     // The script's last postgres:// line is the URL; anything else on stdout is a notice.
-    const url = pg.stdout.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('postgres://')).pop();
-    runVitest('postgres', filters.length ? filters : ['.db.test.ts'], { QUIN_TEST_DB: 'postgres', QUIN_TEST_PG_URL: url ?? pg.stdout.trim() });
+    const url = pg.stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith('postgres://'))
+      .pop();
+    runVitest('postgres', filters.length ? filters : ['.db.test.ts'], {
+      QUIN_TEST_DB: 'postgres',
+      QUIN_TEST_PG_URL: url ?? pg.stdout.trim(),
+    });
   } else {
     // CI installs and starts PostgreSQL; on a machine without it this is reported, never hidden.
     totals.failed += 1;
@@ -101,7 +124,21 @@ if (want('e2e') && fs.existsSync(path.join(root, 'e2e/playwright.config.ts')) &&
     totals.failed += s.unexpected;
     totals.skipped += s.skipped;
     lines.push(`e2e: ${s.expected + s.flaky} passed, ${s.unexpected} failed, ${s.skipped} skipped`);
+    for (const t of failedSpecs(j.suites ?? [])) lines.push(`  FAILED ${t}`);
   }
+}
+
+/** Titles of the Playwright tests whose outcome was unexpected. */
+function failedSpecs(suites, trail = []) {
+  const out = [];
+  for (const suite of suites) {
+    const here = suite.title ? [...trail, suite.title] : trail;
+    for (const spec of suite.specs ?? []) {
+      if ((spec.tests ?? []).some((t) => t.status === 'unexpected')) out.push([...here, spec.title].join(' › '));
+    }
+    out.push(...failedSpecs(suite.suites ?? [], here));
+  }
+  return out;
 }
 
 console.log('\n' + lines.join('\n'));
