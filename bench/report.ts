@@ -13,10 +13,11 @@ export interface BenchResult {
   sizes: { databaseBytes: number; bm25Bytes: number | null; faissBytes: number };
   latency: { bm25: LatencySummary; dense: LatencySummary; hybrid: LatencySummary; hybridUse: LatencySummary; queryEmbed: LatencySummary };
   stagesP50: Record<string, Record<string, number | null>>;
+  stagesP95?: Record<string, Record<string, number | null>>;
   encoder: { id: string; sentences: number; seconds: number; sentencesPerSecond: number };
   peakRssMB: number;
   /** The same corpus with another FAISS index (--alt-factory). */
-  alt?: { factory: string; indexSeconds: number; faissBytes: number; latency: { dense: LatencySummary; hybrid: LatencySummary; hybridUse: LatencySummary } };
+  alt?: { factory: string; indexSeconds: number; faissBytes: number; recall?: Record<string, number>; latency: { dense: LatencySummary; hybrid: LatencySummary; hybridUse: LatencySummary } };
 }
 
 const mb = (b: number | null) => (b === null ? '–' : `${(b / 2 ** 20).toFixed(0)} MB`);
@@ -31,7 +32,7 @@ export function formatBenchMarkdown(results: readonly BenchResult[], meta: { mac
   for (const r of results) {
     const rows: [string, LatencySummary][] = [
       ['BM25 (FTS5)', r.latency.bm25],
-      ['dense (FAISS)', r.latency.dense],
+      [`dense (FAISS ${r.index.factory ?? ''})`, r.latency.dense],
       ['hybrid', r.latency.hybrid],
       ['**hybrid + USE-lite query embedding**', r.latency.hybridUse],
       ['USE-lite query embedding alone', r.latency.queryEmbed],
@@ -50,12 +51,34 @@ export function formatBenchMarkdown(results: readonly BenchResult[], meta: { mac
     );
     if (r.alt) lines.push(`| ${int(r.snippets)} | | | rebuilt in ${r.alt.indexSeconds} s | ${r.alt.factory} | | | ${mb(r.alt.faissBytes)} | |`);
   }
+  for (const r of results) {
+    if (r.alt?.recall) {
+      const exact = /^Flat$/i.test(r.alt.factory) ? r.alt.factory : r.index.factory;
+      const approx = exact === r.alt.factory ? r.index.factory : r.alt.factory;
+      lines.push('', `Dense recall at ${int(r.snippets)} snippets: ${approx} returns ${Object.entries(r.alt.recall).map(([k, v]) => `${(v * 100).toFixed(1)}% of the exact (${exact}) top ${k.slice(1)}`).join(', ')} (100 queries; FAISS's HNSW searches with ef = max(efSearch 16, k), so k = 500 candidates explore 500 nodes).`);
+    }
+  }
+  const stageRows = results.filter((r) => r.stagesP95);
+  if (stageRows.length) {
+    const names = ['analyze', 'embed', 'bm25', 'dense', 'fuse', 'load', 'rank', 'evidence', 'total'];
+    lines.push('', 'Stage timings of the same runs (ms, p50 / p95 per stage; BM25 starts before the query embedding without waiting for it, dense waits for the embedding):', '');
+    lines.push(`| snippets | query | ${names.join(' | ')} |`, `| ---: | --- | ${names.map(() => '---:').join(' | ')} |`);
+    for (const r of stageRows) {
+      for (const [mode, label] of [['bm25', 'BM25'], ['hybrid', 'hybrid'], ['hybridUse', 'hybrid + USE-lite']] as const) {
+        const p50 = r.stagesP50[mode];
+        const p95 = r.stagesP95![mode];
+        if (!p50 || !p95) continue;
+        lines.push(`| ${int(r.snippets)} | ${label} | ${names.map((n) => (p50[n] == null ? '–' : `${ms(p50[n]!)} / ${ms(p95[n] ?? null)}`)).join(' | ')} |`);
+      }
+    }
+  }
   const enc = results.at(-1)?.encoder;
   if (enc) lines.push('', `Sentence encoder ${enc.id}: **${enc.sentencesPerSecond} sentences/s** (${enc.sentences} corpus sentences, batches of 32 sorted by length, ${enc.seconds} s).`);
   lines.push(
     '',
     'What is real and what is substituted: the texts, the import, FTS5, FAISS, the pipeline and the query embedding (the rows that name USE-lite) are the product\'s own.',
-    `The corpus vectors are **substitutes**: at ${enc?.sentencesPerSecond ?? '~20'} sentences/s (news sentences; long SciFact sentences run at 15–25/s), embedding the ${int(results.at(-1)?.sentences ?? 0)} distinct sentences of the largest corpus (and titles) with USE-lite would take ${enc ? `about ${Math.round((results.at(-1)?.sentences ?? 0) / enc.sentencesPerSecond / 60)} minutes` : 'hours'} on every benchmark run, so the benchmark writes feature-hashed bag-of-words vectors of the same dimension into a private vector cache and lets \`runIndex\` build FAISS from them. FAISS costs the same for any vectors of that size; the rows without "USE-lite" embed the query with the same substitute (≈0 ms), the bold rows embed it with the real encoder first. "FAISS HNSW32" rows: the same corpus with the dense index rebuilt as HNSW32 (\`QUIN_FAISS_FACTORY=HNSW32\`; the default \`auto\` is exact up to \`QUIN_FAISS_EXACT_MAX\` = 200k).`,
+    `The corpus vectors are **substitutes**: at ${enc?.sentencesPerSecond ?? '~20'} sentences/s (news sentences; long SciFact sentences run at 15–25/s), embedding the ${int(results.at(-1)?.sentences ?? 0)} distinct sentences of the largest corpus (and titles) with USE-lite would take ${enc ? `about ${Math.round((results.at(-1)?.sentences ?? 0) / enc.sentencesPerSecond / 60)} minutes` : 'hours'} on every benchmark run, so the benchmark writes feature-hashed bag-of-words vectors of the same dimension into a private vector cache and lets \`runIndex\` build FAISS from them. FAISS costs the same for any vectors of that size; the rows without "USE-lite" embed the query with the same substitute (≈0 ms), the bold rows embed it with the real encoder first. The FAISS type is the default \`auto\` (exact up to \`QUIN_FAISS_EXACT_MAX\` = 50k snippets, HNSW32 above); the "FAISS Flat" rows rebuild the same corpus's dense index as an exact one for comparison.`,
+    'BM25: FTS5 in the database; from `QUIN_BM25_IMPACT_MIN` (20k) snippets `quin index` keeps an exact in-memory copy of its postings that answers unfiltered queries with the same rows (indexer/bm25/impact.ts), so the 100k rows measure that copy and the 10k rows FTS5 itself.',
     'Snippets are cut with stride 1 (the product uses 3) so that the shared corpora (Reuters-21578, BBC News, HuffPost, SciFact) reach 100k snippets of the product\'s length; "dense index" throughput excludes embedding (see the encoder line for that).',
   );
   return lines.join('\n');

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { closeSearchIndexes, indexStatus, openSearchIndexes, runIndex, snippetSentences, type Encoder } from '../indexer';
+import type { DenseIndex } from '../indexer/types';
 import { loadConfig } from '../lib/config';
 import { closeLoadedModels } from '../lib/models';
 import { projectRoot, sharedDataDir } from '../lib/paths';
@@ -63,7 +64,22 @@ async function timeQueries(queries: readonly string[], ctx: SearchContext, mode:
     ms.push(took);
     for (const [k, v] of Object.entries(res.timingsMs)) (stages[k] ??= []).push(v);
   }
-  return { latency: summarize(ms), stagesP50: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, summarize(v).p50])) };
+  const per = (pick: (s: ReturnType<typeof summarize>) => number | null) => Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, pick(summarize(v))]));
+  return { latency: summarize(ms), stagesP50: per((s) => s.p50), stagesP95: per((s) => s.p95) };
+}
+
+/** Share of the reference index's top k that the other index also returns (dense queries, substitute vectors). */
+async function denseRecall(queries: readonly string[], encoder: Encoder, approx: DenseIndex, exact: DenseIndex, ks: number[]): Promise<Record<string, number>> {
+  const sums = ks.map(() => 0);
+  for (const q of queries) {
+    const [v] = await encoder.embed([q]);
+    const [a, e] = [await approx.search(v!, Math.max(...ks)), await exact.search(v!, Math.max(...ks))];
+    ks.forEach((k, i) => {
+      const truth = new Set(e.slice(0, k).map((h) => h.snippetId));
+      sums[i]! += truth.size ? a.slice(0, k).filter((h) => truth.has(h.snippetId)).length / truth.size : 1;
+    });
+  }
+  return Object.fromEntries(ks.map((k, i) => [`@${k}`, Math.round((sums[i]! / queries.length) * 1000) / 1000]));
 }
 
 async function encoderSample(built: BuiltBench, real: Encoder, n: number) {
@@ -111,11 +127,13 @@ async function child(size: number, root: string, nQueries: number, sample: numbe
     const altIndexes = await openSearchIndexes(altConfig, built.db);
     const altCtx = (encoder: Encoder): SearchContext => ({ indexes: { ...altIndexes, encoder }, db: built.db, provider: 'sqlite', options: rankingOptions(altConfig) });
     const altSub = substituteEncoder(real.dim);
+    const [approx, exact] = /^Flat$/i.test(altFactory) ? [indexes.dense, altIndexes.dense] : [altIndexes.dense, indexes.dense];
     const altUse: Encoder = { id: `${real.id}+substitute`, dim: real.dim, embed: async (t) => (await altIndexes.encoder.embed(t), altSub.embed(t)) };
     alt = {
       factory: altFactory,
       indexSeconds,
       faissBytes: (await indexStatus(built.db, altConfig)).dense.bytes,
+      recall: approx && exact ? await denseRecall(queries.slice(10, 110), altSub, approx, exact, [10, 100, 500]) : undefined,
       latency: {
         dense: (await timeQueries(queries, altCtx(altSub), 'dense')).latency,
         hybrid: (await timeQueries(queries, altCtx(altSub), 'hybrid')).latency,
@@ -135,7 +153,8 @@ async function child(size: number, root: string, nQueries: number, sample: numbe
     index: { seconds: round(built.index.seconds), denseSnippetsPerSecond: Math.round(built.index.snippetsPerSecond), factory: dense_?.factory ?? null, prefillSeconds: round(built.prefillSeconds) },
     sizes: { databaseBytes: fileBytes(dbFile) + fileBytes(`${dbFile}-wal`), bm25Bytes: status.bm25.bytes, faissBytes: status.dense.bytes },
     latency: { bm25: bm25.latency, dense: dense.latency, hybrid: hybrid.latency, hybridUse: hybridUse.latency, queryEmbed: summarize(queryEmbed.slice(10)) },
-    stagesP50: { bm25: bm25.stagesP50, dense: dense.stagesP50, hybrid: hybrid.stagesP50 },
+    stagesP50: { bm25: bm25.stagesP50, dense: dense.stagesP50, hybrid: hybrid.stagesP50, hybridUse: hybridUse.stagesP50 },
+    stagesP95: { bm25: bm25.stagesP95, dense: dense.stagesP95, hybrid: hybrid.stagesP95, hybridUse: hybridUse.stagesP95 },
     encoder: { id: real.id, ...enc },
     peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
     alt,
@@ -161,13 +180,14 @@ async function main() {
     return;
   }
   if (process.argv.includes('--child')) {
-    const result = await child(Number(arg('size', '10000')), root, queries, sample, process.argv.includes('--alt-factory') ? arg('alt-factory', 'HNSW32') : undefined);
+    const result = await child(Number(arg('size', '10000')), root, queries, sample, process.argv.includes('--alt-factory') ? arg('alt-factory', 'Flat') : undefined);
     process.stdout.write(`${MARK}${JSON.stringify(result)}\n`);
     return;
   }
   const sizes = arg('sizes', '10000,100000').split(',').map(Number);
-  // Also measure this FAISS index on corpora of at least --alt-from snippets (default: HNSW32 from 100k).
-  const altFactory = arg('alt-factory', 'HNSW32') === 'none' ? undefined : arg('alt-factory', 'HNSW32');
+  // Also measure this FAISS index on corpora of at least --alt-from snippets (default: the exact index
+  // from 100k, where the default `auto` picks HNSW32), with the approximate index's recall against it.
+  const altFactory = arg('alt-factory', 'Flat') === 'none' ? undefined : arg('alt-factory', 'Flat');
   const altFrom = Number(arg('alt-from', '100000'));
   const results: BenchResult[] = [];
   for (const size of sizes) {
@@ -184,7 +204,7 @@ async function main() {
     if (!process.argv.includes('--keep')) fs.rmSync(path.join(root, `bench-${size}`), { recursive: true, force: true });
   }
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}`;
-  const command = `npm run bench:search -- --sizes ${sizes.join(',')} --queries ${queries}${altFactory === 'HNSW32' && altFrom === 100_000 ? '' : ` --alt-factory ${altFactory ?? 'none'} --alt-from ${altFrom}`}`;
+  const command = `npm run bench:search -- --sizes ${sizes.join(',')} --queries ${queries}${altFactory === 'Flat' && altFrom === 100_000 ? '' : ` --alt-factory ${altFactory ?? 'none'} --alt-from ${altFrom}`}`;
   const date = new Date().toISOString().slice(0, 10);
   const md = formatBenchMarkdown(results, { machine, command, date });
   const outDir = path.join(projectRoot(), 'out', 'bench');

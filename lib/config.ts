@@ -82,7 +82,7 @@ export const SETTINGS = {
   encoder: s('indexer', 'QUIN_ENCODER', 'use-lite', z.enum(['use-lite', 'onnx']), 'Sentence encoder: Universal Sentence Encoder Lite (npm) or an ONNX model folder.'),
   encoderModel: s('indexer', 'QUIN_ENCODER_MODEL', undefined, optionalString, 'ONNX sentence-transformers folder (model.onnx, tokenizer.json, config.json) for QUIN_ENCODER=onnx.'),
   faissFactory: s('indexer', 'QUIN_FAISS_FACTORY', 'auto', z.string().min(1), 'FAISS index: `auto` (exact below the threshold, HNSW above) or any factory string.'),
-  faissExactMax: s('indexer', 'QUIN_FAISS_EXACT_MAX', 200_000, int(0), 'Largest corpus indexed exactly when the factory is `auto`.'),
+  faissExactMax: s('indexer', 'QUIN_FAISS_EXACT_MAX', 50_000, int(0), 'Largest corpus indexed exactly when the factory is `auto` (above it HNSW32: at 100k snippets exact search takes ~56 ms a query, HNSW ~11 ms; docs/benchmarks.md).'),
   indexBatchSize: s('indexer', 'QUIN_INDEX_BATCH', 512, int(1), 'Snippets per indexing batch (one checkpoint per batch).'),
   bm25ImpactMin: s('indexer', 'QUIN_BM25_IMPACT_MIN', 20_000, int(0), 'FTS5 only: from this many snippets `quin index` keeps an exact in-memory copy of the BM25 postings beside the FTS5 file, which answers unfiltered BM25 queries with the same results several times faster (docs/benchmarks.md).'),
   bm25TitleWeight: s('indexer', 'QUIN_BM25_TITLE_WEIGHT', 1.5, num(0, 100), 'BM25 weight of the title field relative to the text (FTS5 column weight, Elasticsearch boost); chosen on the SciFact dev split.'),

@@ -113,27 +113,29 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
   const wantsVerdict = r.verdict && query.kind === 'claim' && Boolean(ctx.verdict);
   const needsVector = mode !== 'bm25' || r.evidenceTop > 0 || reranker !== null || wantsVerdict;
 
-  let queryVector: Float32Array | null = null;
-  if (needsVector) {
-    queryVector = await timer.time('embed', () =>
-      guard('MODEL_UNAVAILABLE', `encoder ${indexes.encoder.id}`, async () => {
-        const v = await embedQuery(indexes.encoder, query.text);
-        if (!v || v.length !== indexes.encoder.dim) throw new Error('no embedding returned');
-        return v;
-      }),
-    );
-  }
-
   const filtered = hasFilter(r);
   const k = options.retrieveK;
-  const [bm25Hits, denseHits] = await Promise.all([
+  // BM25 does not wait for the query embedding: BM25 starts first (an Elasticsearch request is then in
+  // flight while the encoder runs; FTS5 is synchronous and finishes first), and only the dense search
+  // waits for the vector.
+  const bm25Run: Promise<Hit[]> =
     mode === 'dense'
       ? Promise.resolve([])
-      : timer.time('bm25', () => guard('INDEX_UNAVAILABLE', `BM25 index (${indexes.bm25.backend})`, () => indexes.bm25.search({ text: query.text, terms: query.terms }, k, indexFilter(r)))),
+      : timer.time('bm25', () => guard('INDEX_UNAVAILABLE', `BM25 index (${indexes.bm25.backend})`, () => indexes.bm25.search({ text: query.text, terms: query.terms }, k, indexFilter(r))));
+  const embedding: Promise<Float32Array | null> = needsVector
+    ? timer.time('embed', () =>
+        guard('MODEL_UNAVAILABLE', `encoder ${indexes.encoder.id}`, async () => {
+          const v = await embedQuery(indexes.encoder, query.text);
+          if (!v || v.length !== indexes.encoder.dim) throw new Error('no embedding returned');
+          return v;
+        }),
+      )
+    : Promise.resolve(null);
+  const [queryVector, bm25Hits] = await Promise.all([embedding, bm25Run]);
+  const denseHits =
     mode === 'bm25'
-      ? Promise.resolve([])
-      : timer.time('dense', () => guard('INDEX_UNAVAILABLE', 'dense index', () => indexes.dense!.search(queryVector!, filtered ? k * DENSE_FILTER_OVERFETCH : k))),
-  ]);
+      ? []
+      : await timer.time('dense', () => guard('INDEX_UNAVAILABLE', 'dense index', () => indexes.dense!.search(queryVector!, filtered ? k * DENSE_FILTER_OVERFETCH : k)));
 
   const fused = await timer.time('fuse', () => fuse(mode, bm25Hits, denseHits, ctx));
   const meta = await timer.time('load', () => guard('DB_UNAVAILABLE', 'reading snippets', () => loadMeta(db, fused.map((c) => c.snippetId), ctx.provider)));
