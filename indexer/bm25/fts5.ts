@@ -13,6 +13,7 @@ import Database from 'better-sqlite3';
 import { createError } from '../../lib/errors';
 import type { Bm25Index, Hit, IndexFilter, SparseQuery } from '../types';
 import { buildMatchExpression, rankExpression, usableTerms } from './fts5-query';
+import { removeStrayFiles } from '../files';
 import type { ImpactIndex } from './impact';
 import { ftsFingerprint, QueryTokenizer, readImpact, readImpactFile, readImpactFingerprint, writeImpactFile } from './impact-store';
 
@@ -136,6 +137,8 @@ export class Fts5Index implements Bm25Index {
   refreshImpact(minRows: number): ImpactRefresh {
     const started = Date.now();
     const done = (built: boolean, reason: string): ImpactRefresh => ({ built, reason, seconds: (Date.now() - started) / 1000 });
+    // Leftovers of a run killed while writing the file (the indexer's lock is held here).
+    removeStrayFiles(path.dirname(this.impactFile), path.basename(this.impactFile), path.basename(this.impactFile));
     const rows = (this.db.prepare(`SELECT count(*) AS n FROM snippets_fts_docsize`).get() as { n: number }).n;
     if (rows < minRows) {
       fs.rmSync(this.impactFile, { force: true });

@@ -99,7 +99,10 @@ describe('BM25 accelerator (in-memory postings) against FTS5', () => {
   });
 
   it('keeps no file below the row threshold, and filters and empty queries behave as before', async () => {
+    const leftover = path.join(dir, `.${path.basename(fts.impactFile)}.123.abcd.tmp`);
+    fs.writeFileSync(leftover, 'torn');
     fts.refreshImpact(0);
+    expect(fs.existsSync(leftover)).toBe(false);
     expect(fs.existsSync(fts.impactFile)).toBe(true);
     expect(fts.refreshImpact(10_000)).toMatchObject({ built: false });
     expect(fs.existsSync(fts.impactFile)).toBe(false);
