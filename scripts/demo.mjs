@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// `npm run demo`: the product with something to search on a machine that cannot reach the news
+// feeds. Imports the shared corpora beside the clone (../shared/data, or QUIN_SHARED_DATA) through the
+// product's own `quin import` — BBC News, the HuffPost subset and the SciFact abstracts; importing
+// again adds nothing — then runs `npm start`, whose background worker indexes the new snippets
+// (search answers from what is indexed so far; the dashboard shows what is pending).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const shared = process.env.QUIN_SHARED_DATA ? path.resolve(process.env.QUIN_SHARED_DATA) : path.resolve(root, '..', 'shared', 'data');
+const say = (m) => process.stderr.write(`demo: ${m}\n`);
+
+const corpora = [
+  ['bbc', 'news/bbc'],
+  ['huffpost', 'news/huffpost/news_category_subset.json'],
+  ['scifact', 'scifact/corpus.jsonl'],
+];
+
+const run = (file, args) => spawnSync(process.execPath, [path.join(root, file), ...args], { cwd: root, stdio: 'inherit' });
+
+if (!fs.existsSync(shared)) {
+  say(`no shared data at ${shared} (set QUIN_SHARED_DATA); starting without a demo corpus`);
+} else {
+  for (const [format, rel] of corpora) {
+    const p = path.join(shared, rel);
+    if (!fs.existsSync(p)) {
+      say(`skipping ${format}: ${p} is missing`);
+      continue;
+    }
+    say(`importing ${format} from ${p}`);
+    const r = run('bin/quin.mjs', ['import', format, p]);
+    if (r.status !== 0) process.exit(r.status ?? 1);
+  }
+}
+// In this process, so that Ctrl-C and SIGTERM reach the supervisor as with `npm start`.
+await import('./start.mjs');
