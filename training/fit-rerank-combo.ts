@@ -8,7 +8,7 @@
  * models/quin-reranker/combo.json with its train and dev numbers. The plain weighted mix of the
  * current stage (combine.ts) is reported beside it for reference.
  *
- *   npx tsx training/fit-rerank-combo.ts [features=.cache/training/rerank-features.jsonl] [--write]
+ *   npx tsx training/fit-rerank-combo.ts [features=.cache/training/rerank-features.jsonl] [--write] [--variant "<depth> <set>/<norm>/<mode>"]
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -150,7 +150,7 @@ function refine(train: readonly Query[], depth: number, names: readonly Column[]
 
 function main() {
   const args = process.argv.slice(2);
-  const file = path.resolve(args.find((a) => !a.startsWith('--')) ?? '.cache/training/rerank-features.jsonl');
+  const file = path.resolve(args[0] && !args[0].startsWith('--') ? args[0] : '.cache/training/rerank-features.jsonl');
   const queries = load(file);
   const train = queries.filter((q) => q.split === 'train');
   const dev = queries.filter((q) => q.split === 'dev');
@@ -166,10 +166,13 @@ function main() {
   }
   console.log('baselines (plain min-max mix of model and fused score):', JSON.stringify(baseline));
   const variants: { name: string; depth: number; weights: ComboWeights; train: number; dev: number }[] = [];
+  // --variant "<depth> <set>/<normalisation>/<mode>" refits only the variant a full run chose.
+  const only = args.includes('--variant') ? args[args.indexOf('--variant') + 1] : undefined;
   for (const depth of [50, 100]) {
     for (const how of ['zscore', 'minmax'] as const) {
       for (const [set, names] of Object.entries(FEATURE_SETS)) {
         for (const mode of ['softmax', 'softmax+ndcg']) {
+          if (only && only !== `${depth} ${set}/${how}/${mode}`) continue;
           const w0 = fit(train, depth, names, how, 0.01);
           const w = mode === 'softmax' ? w0 : refine(train, depth, names, how, w0);
           const weights = asWeights(w, names, how);
@@ -185,7 +188,7 @@ function main() {
   console.log(`best on dev: depth ${best.depth} ${best.name} train ${best.train} dev ${best.dev}`);
   if (args.includes('--write')) {
     const out = path.resolve('models/quin-reranker/combo.json');
-    const doc = { ...best.weights, fitted: { on: 'SciFact claims_train.jsonl, train split (eval/splits.ts)', chosen_on: 'dev split', variant: best.name, depth: best.depth, ndcg10_train: best.train, ndcg10_dev: best.dev, features_file: path.basename(file) } };
+    const doc = { ...best.weights, depth: best.depth, fitted: { on: 'SciFact claims_train.jsonl, train split (eval/splits.ts)', chosen_on: 'dev split', variant: best.name, depth: best.depth, ndcg10_train: best.train, ndcg10_dev: best.dev, features_file: path.basename(file) } };
     fs.writeFileSync(out, JSON.stringify(doc, null, 2) + '\n');
     console.log(`wrote ${out}`);
   }

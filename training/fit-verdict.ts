@@ -5,12 +5,15 @@
  * the TRAIN split's claim-level macro-F1; the variant is then chosen on the dev split. End to end
  * (our retrieval) and oracle (gold rationales) are reported on both splits.
  *
- *   npx tsx training/fit-verdict.ts [features=.cache/training/verdict-features.jsonl]
+ * It also fits the learned aggregator (ranking/verdict/learned.ts) for each (results, sentences) on
+ * train and chooses on dev; --write stores it as models/quin-nli/verdict.json.
+ *
+ *   npx tsx training/fit-verdict.ts [features=.cache/training/verdict-features.jsonl] [--write]
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { CLAIM_LABELS, claimLabelOf, classification } from '../eval/verdict';
-import { aggregate, type JudgedSentence, type VerdictThresholds } from '../ranking/verdict';
+import { aggregate, LEARNED_LABELS, verdictFeatures, type JudgedSentence, type LearnedAggregator, type VerdictThresholds } from '../ranking/verdict';
 import type { NliProbs } from '../lib/models';
 
 interface Item {
@@ -51,6 +54,35 @@ function fitThresholds(claims: readonly Claim[], judged: readonly JudgedSentence
   return best;
 }
 
+/** The product's claim-level features (ranking/verdict/learned.ts); zeros when there is no evidence. */
+function claimFeatures(j: readonly JudgedSentence[]): number[] {
+  return verdictFeatures(j) ?? [1, 0, 0, 0, 0, 0, 0];
+}
+
+/** Class-balanced multinomial logistic regression (full-batch gradient descent) over LEARNED_LABELS. */
+function fitLogistic(X: number[][], y: number[], l2: number): number[][] {
+  const K = 3;
+  const D = X[0]!.length;
+  const W = Array.from({ length: K }, () => new Array<number>(D).fill(0));
+  const counts = [0, 1, 2].map((k) => y.filter((v) => v === k).length);
+  const cw = counts.map((c) => X.length / (K * Math.max(1, c)));
+  for (let it = 0; it < 3000; it++) {
+    const G = Array.from({ length: K }, (_, k) => W[k]!.map((x) => l2 * x));
+    X.forEach((x, i) => {
+      const z = W.map((wk) => wk.reduce((a, v, d) => a + v * x[d]!, 0));
+      const m = Math.max(...z);
+      const e = z.map((v) => Math.exp(v - m));
+      const sum = e.reduce((a, b) => a + b, 0);
+      for (let k = 0; k < K; k++) {
+        const g = (cw[y[i]!]! * (e[k]! / sum - (y[i] === k ? 1 : 0))) / X.length;
+        for (let d = 0; d < D; d++) G[k]![d]! += g * x[d]!;
+      }
+    });
+    for (let k = 0; k < K; k++) for (let d = 0; d < D; d++) W[k]![d]! -= 2 * G[k]![d]!;
+  }
+  return W;
+}
+
 function main() {
   const file = path.resolve(process.argv[2] ?? '.cache/training/verdict-features.jsonl');
   const claims = fs
@@ -78,6 +110,41 @@ function main() {
     const od = dev.map((c) => c.oracle.map((p) => ({ probs: p, relevance: 1, recency: 1 })));
     const t = fitThresholds(train, ot, pooling);
     console.log(`oracle ${pooling}: min ${t.minEvidence} refute ×${t.refuteWeight}: train ${r4(t.f1)} dev ${r4(macroF1(dev, od, t))}`);
+  }
+  // The learned aggregator: fitted on train for each (depth, sentences), chosen on dev.
+  const toLabel: Record<string, number> = { SUPPORT: 0, CONTRADICT: 1, NEI: 2 };
+  const learned: { depth: number; per: number; model: LearnedAggregator; train: number; dev: number }[] = [];
+  for (const [depth, per] of [[1, 2], [2, 2], [3, 2], [5, 2], [1, 3], [2, 3], [3, 3], [5, 3]] as const) {
+    // With --with-oracle the train claims' oracle evidence joins the training rows (one model for both settings).
+    const X = train.map((c) => claimFeatures(judgedOf(c.e2e, depth, per)));
+    const y = train.map((c) => toLabel[c.label ?? 'NEI']!);
+    if (process.argv.includes('--with-oracle')) train.forEach((c) => (X.push(claimFeatures(c.oracle.map((p) => ({ probs: p, relevance: 1, recency: 1 })))), y.push(toLabel[c.label ?? 'NEI']!)));
+    const model = { weights: fitLogistic(X, y, 0) };
+    const t: VerdictThresholds = { minEvidence: 0, mixedRatio: 1.01, learned: model };
+    const f = (cs: Claim[]) => r4(macroF1(cs, cs.map((c) => judgedOf(c.e2e, depth, per)), t));
+    const row = { depth, per, model, train: f(train), dev: f(dev) };
+    learned.push(row);
+    const ol = (cs: Claim[]) => r4(macroF1(cs, cs.map((c) => c.oracle.map((p) => ({ probs: p, relevance: 1, recency: 1 }))), t));
+    console.log(`learned depth ${depth} × ${per}: train ${row.train} dev ${row.dev} (oracle train ${ol(train)} dev ${ol(dev)})`);
+  }
+  const pick = learned.reduce((a, b) => (b.dev > a.dev ? b : a));
+  const ot = train.map((c) => c.oracle.map((p) => ({ probs: p, relevance: 1, recency: 1 })));
+  const od = dev.map((c) => c.oracle.map((p) => ({ probs: p, relevance: 1, recency: 1 })));
+  const lt: VerdictThresholds = { minEvidence: 0, mixedRatio: 1.01, learned: pick.model };
+  console.log(`learned, chosen depth ${pick.depth} × ${pick.per}: end to end train ${pick.train} dev ${pick.dev}; oracle train ${r4(macroF1(train, ot, lt))} dev ${r4(macroF1(dev, od, lt))}`);
+  if (process.argv.includes('--write')) {
+    const out = path.resolve('models/quin-nli/verdict.json');
+    const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
+    const doc = {
+      labels: LEARNED_LABELS,
+      features: ['bias', 'mean_entail', 'mean_contra', 'max_entail', 'max_contra', 'top_entail', 'top_contra'],
+      weights: pick.model.weights.map((row) => row.map(r6)),
+      depth: pick.depth,
+      sentences: pick.per,
+      fitted: { on: 'SciFact claims_train.jsonl, train split (eval/splits.ts), class-balanced', chosen_on: 'dev split', depth: pick.depth, sentences: pick.per, macro_f1_train: pick.train, macro_f1_dev: pick.dev },
+    };
+    fs.writeFileSync(out, JSON.stringify(doc, null, 2) + '\n');
+    console.log(`wrote ${out}`);
   }
   const best = rows.reduce((a, b) => (b.dev > a.dev ? b : a));
   console.log(`best end-to-end variant on dev: ${best.variant} ${JSON.stringify(best.t)} train ${best.train} dev ${best.dev}`);

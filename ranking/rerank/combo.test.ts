@@ -63,6 +63,8 @@ describe('combination layer', () => {
     expect(() => parseComboWeights({ normalization: 'zscore', model: 'x' })).toThrow(/model weight/);
     expect(() => parseComboWeights({ normalization: 'zscore', model: 1, features: { colour: 1 } })).toThrow(/unknown feature "colour"/);
     expect(() => parseComboWeights({ normalization: 'zscore', model: 1, features: { fused: null } })).toThrow(/finite/);
+    expect(() => parseComboWeights({ normalization: 'zscore', model: 1, depth: 2.5 })).toThrow(/depth/);
+    expect(parseComboWeights({ normalization: 'zscore', model: 1, depth: 100 }).depth).toBe(100);
   });
 
   it('a model folder without combo.json gets none; a broken one is a MODEL_INVALID error', () => {

@@ -20,6 +20,8 @@ export interface ComboWeights {
   model: number;
   /** Weights of the features by name (absent = 0). */
   features: Partial<Record<keyof Features | ArticleFeature, number>>;
+  /** Candidates it was fitted to rerank (replaces QUIN_RERANK_DEPTH while it is used). */
+  depth?: number;
 }
 
 export function zScore(xs: readonly number[]): number[] {
@@ -85,5 +87,6 @@ export function parseComboWeights(value: unknown): ComboWeights {
     if (typeof x !== 'number' || !Number.isFinite(x)) throw new RangeError(`combo weights: feature "${k}" weight must be a finite number`);
     features[k as keyof ComboWeights['features']] = x;
   }
-  return { normalization: v.normalization, model: v.model, features };
+  if (v.depth !== undefined && (!Number.isInteger(v.depth) || v.depth < 1)) throw new RangeError('combo weights: depth must be a positive integer');
+  return { normalization: v.normalization, model: v.model, features, ...(v.depth !== undefined ? { depth: v.depth } : {}) };
 }

@@ -35,5 +35,6 @@ export async function createRerankStage(config: RerankConfig, overrides: { depth
   if (!model) return null;
   const dir = resolveModelDir('reranker', cfg);
   const combo = overrides.combo !== false && config.rerankCombo && dir ? readComboWeights(dir) : null;
-  return new CrossEncoderRerankStage(model, { depth: overrides.depth ?? config.rerankDepth, weight: overrides.weight ?? config.rerankWeight, combo });
+  // The combination layer reranks as many candidates as it was fitted on.
+  return new CrossEncoderRerankStage(model, { depth: overrides.depth ?? combo?.depth ?? config.rerankDepth, weight: overrides.weight ?? config.rerankWeight, combo });
 }

@@ -13,6 +13,7 @@
  */
 import type { NliProbs } from '../../lib/models';
 import type { Stance, StanceEvidence, Verdict, VerdictLabel } from '../types';
+import { LEARNED_LABELS, learnedProbs, verdictFeatures, type LearnedAggregator } from './learned';
 
 export interface VerdictThresholds {
   minEvidence: number;
@@ -28,6 +29,8 @@ export interface VerdictThresholds {
    * enough for. Chosen on the development split; 'mean' when absent.
    */
   pooling?: 'mean' | 'max';
+  /** A learned aggregator (learned.ts) that decides instead of the thresholds above when set. */
+  learned?: LearnedAggregator | null;
 }
 
 export interface JudgedSentence {
@@ -52,7 +55,21 @@ export function stanceOf(p: NliProbs): { stance: Stance; confidence: number } {
   return { stance: 'neutral', confidence: p.neutral };
 }
 
+function learnedAggregate(judged: readonly JudgedSentence[], model: LearnedAggregator): Aggregate {
+  const x = verdictFeatures(judged);
+  if (!x) return { label: 'NOT_ENOUGH_EVIDENCE', confidence: 1, support: 0, refute: 0, reason: 'no evidence sentences to judge' };
+  const p = learnedProbs(x, model);
+  const k = p.indexOf(Math.max(...p));
+  const label = LEARNED_LABELS[k]!;
+  // support / refute as in the threshold rule (weighted means), for the breakdown.
+  const support = round(x[1]!);
+  const refute = round(x[2]!);
+  const out: Aggregate = { label, confidence: round(p[k]!), support, refute };
+  return label === 'NOT_ENOUGH_EVIDENCE' ? { ...out, reason: `the evidence is not conclusive (p = ${round(p[k]!)}; weighted support ${support}, refutation ${refute})` } : out;
+}
+
 export function aggregate(judged: readonly JudgedSentence[], t: VerdictThresholds): Aggregate {
+  if (t.learned) return learnedAggregate(judged, t.learned);
   const max = t.pooling === 'max';
   let w = 0;
   let support = 0;

@@ -4,6 +4,7 @@ import { NliClassifier, type NliProbs } from '../../lib/models';
 import type { StageContext } from '../stages';
 import type { SearchResult } from '../types';
 import { aggregate, stanceOf } from './aggregate';
+import { learnedProbs, parseLearnedAggregator, verdictFeatures } from './learned';
 import { evidenceItems, NliVerdictStage } from './stage';
 
 const T = { minEvidence: 0.3, mixedRatio: 0.6 };
@@ -27,6 +28,35 @@ function result(id: number, final: number, recency: number, sentences: string[])
   };
 }
 const ctx = (claim: string) => ({ query: { text: `Is it true that ${claim}?`, claim, kind: 'claim', terms: [] } }) as unknown as StageContext;
+
+describe('learned aggregator', () => {
+  // Rows: SUPPORTED, REFUTED, NOT_ENOUGH_EVIDENCE; columns: bias, mean e/c, max e/c, top e/c.
+  const model = parseLearnedAggregator({ weights: [[0, 4, 0, 0, 0, 0, 0], [0, 0, 4, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0]], depth: 2, sentences: 2 });
+
+  it('features: weighted mean and max of entailment and contradiction, and the top sentence', () => {
+    const f = verdictFeatures([
+      { probs: P(0.8, 0.1), relevance: 1, recency: 1 },
+      { probs: P(0.2, 0.6), relevance: 0.5, recency: 1 },
+    ])!;
+    expect(f.map((x) => +x.toFixed(4))).toEqual([1, 0.6, 0.2667, 0.8, 0.3, 0.8, 0.1]);
+    expect(verdictFeatures([])).toBeNull();
+    expect(learnedProbs(f, model).reduce((a, b) => a + b, 0)).toBeCloseTo(1);
+  });
+
+  it('decides by the most probable label, abstaining with a reason', () => {
+    const t = { minEvidence: 0.99, mixedRatio: 1.01, learned: model };
+    expect(aggregate([{ probs: P(0.9, 0.05), relevance: 1, recency: 1 }], t)).toMatchObject({ label: 'SUPPORTED', support: 0.9 });
+    expect(aggregate([{ probs: P(0.05, 0.9), relevance: 1, recency: 1 }], t).label).toBe('REFUTED');
+    expect(aggregate([{ probs: P(0.1, 0.1), relevance: 1, recency: 1 }], t)).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: expect.stringMatching(/not conclusive/) });
+    expect(aggregate([], t).label).toBe('NOT_ENOUGH_EVIDENCE');
+  });
+
+  it('rejects malformed weights', () => {
+    expect(() => parseLearnedAggregator({ weights: [[1, 2]] })).toThrow(/3 rows/);
+    expect(() => parseLearnedAggregator({ weights: [[0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, NaN]] })).toThrow(/finite/);
+    expect(() => parseLearnedAggregator({ weights: [[0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0]], depth: 0 })).toThrow(/depth/);
+  });
+});
 
 describe('aggregate', () => {
   it("pooling 'max' lets one strong, relevant sentence decide where the mean would abstain", () => {
