@@ -76,7 +76,10 @@ export async function benchModels(config: Config, claimsToRun = 30): Promise<{ r
   const skipped: string[] = [];
   const rows: ModelBenchRow[] = [];
   const claims = data.claims.slice(0, claimsToRun);
-  const ctxOf = (claim: string) => ({ query: analyzeQuery(claim, { maxChars: 10_000 }) }) as StageContext;
+  // No index here: the reranker's combination layer (combo.json) finds no cached sentence vectors and
+  // scores their similarity 0, so its feature cost is measured without the cache look-up.
+  const noVectors = { sentenceVectors: { get: async (ss: string[]) => ss.map(() => null) } };
+  const ctxOf = (claim: string) => ({ query: analyzeQuery(claim, { maxChars: 10_000 }), queryVector: new Float32Array(512), indexes: noVectors }) as unknown as StageContext;
   const reranker = await createRerankStage(config, { model: config.rerankerModel ?? 'quin-reranker' }).catch((e: Error) => (skipped.push(`reranker: ${e.message}`), null));
   if (reranker) {
     await reranker.rerank(candidates(data.docs, 0, 8), ctxOf(claims[0]!)); // warm-up

@@ -155,7 +155,7 @@ async function scifactVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
   return {
     model: stage.id,
     reranker: reranker?.id ?? null,
-    settings: { depth: t.depth, sentences: t.sentences, minEvidence: t.minEvidence, mixedRatio: t.mixedRatio, refuteWeight: t.refuteWeight ?? 1 },
+    settings: { aggregator: t.learned ? 'learned (verdict.json)' : 'thresholds', depth: t.depth, sentences: t.sentences, minEvidence: t.minEvidence, mixedRatio: t.mixedRatio, refuteWeight: t.refuteWeight ?? 1 },
     labels: 'SUPPORTED → SUPPORT, REFUTED → CONTRADICT, NOT_ENOUGH_EVIDENCE and MIXED → NEI',
     end_to_end: scoreJudged(endToEnd, t),
     oracle: scoreJudged(oracle, t),

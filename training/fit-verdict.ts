@@ -59,26 +59,34 @@ function claimFeatures(j: readonly JudgedSentence[]): number[] {
   return verdictFeatures(j) ?? [1, 0, 0, 0, 0, 0, 0];
 }
 
-/** Class-balanced multinomial logistic regression (full-batch gradient descent) over LEARNED_LABELS. */
+/** Class-balanced multinomial logistic regression (full batch, Adam, 1500 steps) over LEARNED_LABELS. */
 function fitLogistic(X: number[][], y: number[], l2: number): number[][] {
   const K = 3;
   const D = X[0]!.length;
   const W = Array.from({ length: K }, () => new Array<number>(D).fill(0));
-  const counts = [0, 1, 2].map((k) => y.filter((v) => v === k).length);
+  const m = W.map((row) => row.map(() => 0));
+  const v = W.map((row) => row.map(() => 0));
+  const counts = [0, 1, 2].map((k) => y.filter((c) => c === k).length);
   const cw = counts.map((c) => X.length / (K * Math.max(1, c)));
-  for (let it = 0; it < 3000; it++) {
-    const G = Array.from({ length: K }, (_, k) => W[k]!.map((x) => l2 * x));
+  for (let it = 1; it <= 1500; it++) {
+    const G = W.map((row) => row.map((x) => l2 * x));
     X.forEach((x, i) => {
-      const z = W.map((wk) => wk.reduce((a, v, d) => a + v * x[d]!, 0));
-      const m = Math.max(...z);
-      const e = z.map((v) => Math.exp(v - m));
+      const z = W.map((wk) => wk.reduce((a, w, d) => a + w * x[d]!, 0));
+      const mx = Math.max(...z);
+      const e = z.map((q) => Math.exp(q - mx));
       const sum = e.reduce((a, b) => a + b, 0);
       for (let k = 0; k < K; k++) {
         const g = (cw[y[i]!]! * (e[k]! / sum - (y[i] === k ? 1 : 0))) / X.length;
         for (let d = 0; d < D; d++) G[k]![d]! += g * x[d]!;
       }
     });
-    for (let k = 0; k < K; k++) for (let d = 0; d < D; d++) W[k]![d]! -= 2 * G[k]![d]!;
+    for (let k = 0; k < K; k++) {
+      for (let d = 0; d < D; d++) {
+        m[k]![d] = 0.9 * m[k]![d]! + 0.1 * G[k]![d]!;
+        v[k]![d] = 0.999 * v[k]![d]! + 0.001 * G[k]![d]! ** 2;
+        W[k]![d]! -= (0.05 * (m[k]![d]! / (1 - 0.9 ** it))) / (Math.sqrt(v[k]![d]! / (1 - 0.999 ** it)) + 1e-8);
+      }
+    }
   }
   return W;
 }
