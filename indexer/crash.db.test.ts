@@ -105,11 +105,20 @@ describe.skipIf(!faissAvailable())('kill -9 during quin index', () => {
       const killed = await quin(t, ['index'], { QUIN_FAILPOINT: fp });
       expect(killed.signal, `${fp} was not reached:\n${killed.out}`).toBe('SIGKILL');
     }
-    // Kills at arbitrary moments (start-up, embedding, a checkpoint, a rebuild…).
-    for (const ms of [2500, 4000, 5500]) {
+    // Kills at arbitrary moments (start-up, embedding, a checkpoint, a rebuild…), as fractions of
+    // how long a whole run takes on this machine: fixed delays missed every run on a fast machine.
+    await mutate(t, round++, articles);
+    const started = Date.now();
+    expect((await quin(t, ['index', '--rebuild'])).code).toBe(0);
+    const fullMs = Date.now() - started;
+    let landed = 0;
+    for (const [fraction, args] of [[0.35, []], [0.6, ['--rebuild']], [0.85, ['--rebuild']]] as const) {
       await mutate(t, round++, articles);
-      await quin(t, ['index', ...(ms === 4000 ? ['--rebuild'] : [])], {}, ms);
+      const run = await quin(t, ['index', ...args], {}, Math.round(fraction * fullMs));
+      if (run.signal === 'SIGKILL') landed++;
     }
+    expect(landed, `no timed kill landed inside a ${fullMs} ms run`).toBeGreaterThan(0);
+    await mutate(t, round++, articles); // whatever the last kill hit, this change is not indexed yet
     const dirty = await quin(t, ['index', '--verify']);
     expect(dirty.code).not.toBe(0); // the changes since the last completed run are not indexed yet
     expect(dirty.out).toMatch(/DIFF/);
