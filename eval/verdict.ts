@@ -11,8 +11,9 @@
 import fs from 'node:fs';
 import type { Config } from '../lib/config';
 import { describeError } from '../lib/errors';
-import { DEFAULT_MODELS, type NliLabel } from '../lib/models';
+import { DEFAULT_MODELS, type NliLabel, type NliProbs } from '../lib/models';
 import { analyzeQuery, search, type SearchContext } from '../ranking';
+import { embedQuery } from '../ranking/query-vectors';
 import { createRerankStage } from '../ranking/rerank';
 import { aggregate, createVerdictStage, type JudgedSentence, type NliVerdictStage, type VerdictThresholds } from '../ranking/verdict';
 import type { SearchResult, VerdictLabel } from '../ranking/types';
@@ -148,14 +149,16 @@ async function scifactVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
   for (const q of input.queries) {
     const query = analyzeQuery(q.text, { maxChars: 10_000 });
     const res = await search({ q: q.text, k: stage.depth, perArticle: 1, halfLifeDays: null, mode: 'hybrid', rerank: reranker !== null, verdict: false, evidenceTop: stage.depth }, ctx);
-    endToEnd.push({ query: q, judged: (await stage.judge(res.results, { query })).judged });
-    oracle.push({ query: q, judged: (await stage.judge(oracleResults(oracleEvidence(q, corpus)), { query })).judged });
+    // As the pipeline does: the claim's vector from the dense index's encoder (the stance head reads it).
+    const jctx = { query, queryVector: await embedQuery(ctx.indexes.encoder, query.text), indexes: ctx.indexes };
+    endToEnd.push({ query: q, judged: (await stage.judge(res.results, jctx)).judged });
+    oracle.push({ query: q, judged: (await stage.judge(oracleResults(oracleEvidence(q, corpus)), jctx)).judged });
   }
   const t = stage.settings;
   return {
     model: stage.id,
     reranker: reranker?.id ?? null,
-    settings: { aggregator: t.learned ? 'learned (verdict.json)' : 'thresholds', depth: t.depth, sentences: t.sentences, minEvidence: t.minEvidence, mixedRatio: t.mixedRatio, refuteWeight: t.refuteWeight ?? 1 },
+    settings: { aggregator: t.learned ? 'learned (verdict.json)' : 'thresholds', depth: t.depth, sentences: t.sentences, minEvidence: t.minEvidence, mixedRatio: t.mixedRatio, refuteWeight: t.refuteWeight ?? 1, pooling: t.pooling ?? 'mean' },
     labels: 'SUPPORTED → SUPPORT, REFUTED → CONTRADICT, NOT_ENOUGH_EVIDENCE and MIXED → NEI',
     end_to_end: scoreJudged(endToEnd, t),
     oracle: scoreJudged(oracle, t),
@@ -176,8 +179,20 @@ async function climateVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
     if (!want.has(String(c.claim_id))) continue;
     for (const e of c.evidences) if (CF_LABEL[e.evidence_label]) rows.push({ claim: c.claim, evidence: e.evidence, label: CF_LABEL[e.evidence_label]!, split: split.get(String(c.claim_id)) ?? 'train' });
   }
-  const claims = rows.map((r) => analyzeQuery(r.claim, { maxChars: 10_000 }).claim);
-  const probs = await stage.classifyPairs(rows.map((r, i) => [r.evidence, claims[i]!]));
+  // Per claim, so that the stance head (when the NLI folder has one) reads the claim's vector.
+  const probs: NliProbs[] = new Array(rows.length);
+  const byClaim = new Map<string, number[]>();
+  rows.forEach((r, i) => byClaim.set(r.claim, [...(byClaim.get(r.claim) ?? []), i]));
+  const { indexes } = input.ctx;
+  for (const [claim, idx] of byClaim) {
+    const query = analyzeQuery(claim, { maxChars: 10_000 });
+    const judged = await stage.judgePremises(
+      idx.map((i) => rows[i]!.evidence),
+      query.claim,
+      { queryVector: await embedQuery(indexes.encoder, query.text), indexes },
+    );
+    idx.forEach((i, j) => (probs[i] = judged[j]!));
+  }
   const pred = probs.map((p) => (p.entailment >= p.contradiction && p.entailment >= p.neutral ? 'entailment' : p.contradiction >= p.neutral ? 'contradiction' : 'neutral'));
   const labels = ['entailment', 'contradiction', 'neutral'];
   const sub = (s: string) => {

@@ -1,12 +1,13 @@
 /**
- * Chooses the verdict aggregation (ranking/verdict/aggregate.ts) from training/verdict-features.ts's
- * dump: for each structural variant (results read, sentences per result, mean or max pooling) the
- * thresholds (min evidence, refute weight; MIXED off, SciFact claims are never mixed) are fitted on
- * the TRAIN split's claim-level macro-F1; the variant is then chosen on the dev split. End to end
- * (our retrieval) and oracle (gold rationales) are reported on both splits.
- *
- * It also fits the learned aggregator (ranking/verdict/learned.ts) for each (results, sentences) on
- * train and chooses on dev; --write stores it as models/quin-nli/verdict.json.
+ * Chooses the verdict aggregation from training/verdict-features.ts's dump, two families:
+ * - thresholds (ranking/verdict/aggregate.ts): for each structural variant (results read, sentences
+ *   per result, mean or max pooling) the thresholds (min evidence, refute weight; MIXED off, SciFact
+ *   claims are never mixed) are fitted on the TRAIN split's claim-level macro-F1;
+ * - the learned aggregator (ranking/verdict/learned.ts), fitted on train for each (results, sentences).
+ * The variant, across both families, is chosen on the dev split's end-to-end macro-F1; end to end
+ * (our retrieval) and oracle (gold rationales) are reported on both splits. --write stores the
+ * choice as models/quin-nli/verdict.json (ranking/verdict/fitted.ts reads it), marked as fitted on
+ * the stance head's probabilities when the dump's judgements were.
  *
  *   npx tsx training/fit-verdict.ts [features=.cache/training/verdict-features.jsonl] [--write]
  */
@@ -25,6 +26,8 @@ interface Item {
 interface Claim {
   id: string;
   split: string;
+  /** The judging model's id (…+stance-head when the stance head refined the probabilities). */
+  nli?: string;
   label: string | null;
   e2e: Item[];
   oracle: NliProbs[];
@@ -102,14 +105,15 @@ function main() {
   const dev = claims.filter((c) => c.split === 'dev');
   console.log(`${train.length} train, ${dev.length} dev claims`);
   const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
-  const rows: { variant: string; t: VerdictThresholds; train: number; dev: number }[] = [];
+  const rows: { variant: string; depth: number; per: number; t: VerdictThresholds; train: number; dev: number }[] = [];
   for (const pooling of ['mean', 'max'] as const) {
     for (const depth of [1, 2, 3, 5, 10]) {
       for (const per of [1, 2, 3]) {
         const jt = train.map((c) => judgedOf(c.e2e, depth, per));
         const jd = dev.map((c) => judgedOf(c.e2e, depth, per));
         const t = fitThresholds(train, jt, pooling);
-        const row = { variant: `e2e ${pooling} depth ${depth} × ${per}`, t, train: r4(t.f1), dev: r4(macroF1(dev, jd, t)) };
+        const { f1: _f1, ...fittedT } = t;
+        const row = { variant: `e2e ${pooling} depth ${depth} × ${per}`, depth, per, t: fittedT, train: r4(t.f1), dev: r4(macroF1(dev, jd, t)) };
         rows.push(row);
         console.log(`${row.variant}: min ${t.minEvidence} refute ×${t.refuteWeight}: train ${row.train} dev ${row.dev}`);
       }
@@ -140,22 +144,35 @@ function main() {
   const od = dev.map((c) => c.oracle.map((p) => ({ probs: p, relevance: 1, recency: 1 })));
   const lt: VerdictThresholds = { minEvidence: 0, mixedRatio: 1.01, learned: pick.model };
   console.log(`learned, chosen depth ${pick.depth} × ${pick.per}: end to end train ${pick.train} dev ${pick.dev}; oracle train ${r4(macroF1(train, ot, lt))} dev ${r4(macroF1(dev, od, lt))}`);
+  const best = rows.reduce((a, b) => (b.dev > a.dev ? b : a));
+  console.log(`thresholds, chosen ${best.variant}: ${JSON.stringify(best.t)} end to end train ${best.train} dev ${best.dev}; oracle train ${r4(macroF1(train, ot, best.t))} dev ${r4(macroF1(dev, od, best.t))}`);
+  const useLearned = pick.dev > best.dev;
+  console.log(`chosen on dev: ${useLearned ? `learned depth ${pick.depth} × ${pick.per} (${pick.dev})` : `thresholds ${best.variant} (${best.dev})`}`);
   if (process.argv.includes('--write')) {
     const out = path.resolve('models/quin-nli/verdict.json');
     const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
-    const doc = {
-      labels: LEARNED_LABELS,
-      features: ['bias', 'mean_entail', 'mean_contra', 'max_entail', 'max_contra', 'top_entail', 'top_contra'],
-      weights: pick.model.weights.map((row) => row.map(r6)),
-      depth: pick.depth,
-      sentences: pick.per,
-      fitted: { on: 'SciFact claims_train.jsonl, train split (eval/splits.ts), class-balanced', chosen_on: 'dev split', depth: pick.depth, sentences: pick.per, macro_f1_train: pick.train, macro_f1_dev: pick.dev },
-    };
+    const judge = claims[0]?.nli ?? 'unknown';
+    const fitted = { on: 'SciFact claims_train.jsonl, train split (eval/splits.ts)', chosen_on: 'dev split, among both families', judged_by: judge, variants: rows.length + learned.length };
+    const doc = useLearned
+      ? {
+          labels: LEARNED_LABELS,
+          features: ['bias', 'mean_entail', 'mean_contra', 'max_entail', 'max_contra', 'top_entail', 'top_contra'],
+          weights: pick.model.weights.map((row) => row.map(r6)),
+          depth: pick.depth,
+          sentences: pick.per,
+          stance_head: judge.endsWith('+stance-head'),
+          fitted: { ...fitted, class_balanced: true, macro_f1_train: pick.train, macro_f1_dev: pick.dev },
+        }
+      : {
+          thresholds: { minEvidence: best.t.minEvidence, mixedRatio: best.t.mixedRatio, refuteWeight: best.t.refuteWeight ?? 1, pooling: best.t.pooling ?? 'mean' },
+          depth: best.depth,
+          sentences: best.per,
+          stance_head: judge.endsWith('+stance-head'),
+          fitted: { ...fitted, macro_f1_train: best.train, macro_f1_dev: best.dev },
+        };
     fs.writeFileSync(out, JSON.stringify(doc, null, 2) + '\n');
     console.log(`wrote ${out}`);
   }
-  const best = rows.reduce((a, b) => (b.dev > a.dev ? b : a));
-  console.log(`best end-to-end variant on dev: ${best.variant} ${JSON.stringify(best.t)} train ${best.train} dev ${best.dev}`);
 }
 
 main();

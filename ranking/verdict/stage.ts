@@ -3,8 +3,9 @@
  * sentences of the top results; aggregate.ts turns the judgements into a verdict with its evidence
  * grouped by stance.
  */
-import type { NliClassifier } from '../../lib/models';
+import type { NliClassifier, NliProbs } from '../../lib/models';
 import type { StageContext, VerdictStage } from '../stages';
+import type { StanceHead } from './stance-head';
 import type { SearchResult, StanceEvidence, Verdict } from '../types';
 import { aggregate, groupByStance, stanceOf, type Aggregate, type JudgedSentence, type VerdictThresholds } from './aggregate';
 
@@ -14,6 +15,12 @@ export interface VerdictSettings extends VerdictThresholds {
   /** Evidence sentences read per result (its best ones first). */
   sentences: number;
 }
+
+/**
+ * What judging reads: the claim, and (for the stance head) the claim's vector and the indexes whose
+ * sentence vectors and encoder it uses. Without the latter two the NLI model judges alone.
+ */
+export type JudgeContext = Pick<StageContext, 'query'> & Partial<Pick<StageContext, 'queryVector' | 'indexes'>>;
 
 interface Item {
   result: SearchResult;
@@ -45,25 +52,38 @@ export class NliVerdictStage implements VerdictStage {
   constructor(
     private readonly model: Pick<NliClassifier, 'id' | 'classify'>,
     readonly settings: VerdictSettings,
+    private readonly head: Pick<StanceHead, 'encoder' | 'accepts' | 'refine'> | null = null,
   ) {}
 
   get id(): string {
-    return this.model.id;
+    return this.head ? `${this.model.id}+stance-head` : this.model.id;
   }
 
   get depth(): number {
     return this.settings.depth;
   }
 
-  /** Raw NLI probabilities for (premise, hypothesis) pairs (evaluation reads the model directly). */
-  classifyPairs(pairs: [string, string][]) {
-    return this.model.classify(pairs);
+  /**
+   * Probabilities for premises against one claim: the NLI model's, refined by the stance head where
+   * the context carries vectors of the encoder the head was trained on.
+   */
+  async judgePremises(premises: string[], claim: string, ctx: Omit<JudgeContext, 'query'> = {}): Promise<NliProbs[]> {
+    const probs = await this.model.classify(premises.map((p) => [p, claim]));
+    const { head } = this;
+    const { queryVector, indexes } = ctx;
+    if (!head || !queryVector || !indexes || !head.accepts(indexes.encoder.id, queryVector.length) || !premises.length) return probs;
+    const vectors = await indexes.sentenceVectors.get(premises.map((p) => p.trim()));
+    return head.refine(probs, queryVector, vectors);
   }
 
   /** The NLI judgements of the evidence sentences and their aggregate (verdict() without the shaping). */
-  async judge(results: readonly SearchResult[], ctx: Pick<StageContext, 'query'>, thresholds: VerdictThresholds = this.settings): Promise<{ evidence: StanceEvidence[]; judged: JudgedSentence[]; aggregate: Aggregate }> {
+  async judge(results: readonly SearchResult[], ctx: JudgeContext, thresholds: VerdictThresholds = this.settings): Promise<{ evidence: StanceEvidence[]; judged: JudgedSentence[]; aggregate: Aggregate }> {
     const items = evidenceItems(results, this.settings.depth, this.settings.sentences);
-    const probs = await this.model.classify(items.map((it) => [it.sentence, ctx.query.claim]));
+    const probs = await this.judgePremises(
+      items.map((it) => it.sentence),
+      ctx.query.claim,
+      ctx,
+    );
     const judged: JudgedSentence[] = items.map((it, i) => ({ probs: probs[i]!, relevance: it.relevance, recency: it.result.scores.recency }));
     const evidence: StanceEvidence[] = items.map((it, i) => {
       const { stance, confidence } = stanceOf(probs[i]!);
