@@ -82,9 +82,10 @@ export async function benchModels(config: Config, claimsToRun = 30): Promise<{ r
   const ctxOf = (claim: string) => ({ query: analyzeQuery(claim, { maxChars: 10_000 }), queryVector: new Float32Array(512), indexes: noVectors }) as unknown as StageContext;
   const reranker = await createRerankStage(config, { model: config.rerankerModel ?? 'quin-reranker' }).catch((e: Error) => (skipped.push(`reranker: ${e.message}`), null));
   if (reranker) {
-    await reranker.rerank(candidates(data.docs, 0, 8), ctxOf(claims[0]!)); // warm-up
     for (const depth of [50, 100]) {
       const stage = reranker.with({ depth });
+      // Warm-up at the measured size: onnxruntime sizes its buffers on the first batches of a shape.
+      for (let w = 0; w < 3; w++) await stage.rerank(candidates(data.docs, 7 + w, depth), ctxOf(claims[w % claims.length]!));
       const ms: number[] = [];
       for (const [i, claim] of claims.entries()) {
         const t = performance.now();
