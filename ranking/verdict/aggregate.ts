@@ -49,10 +49,27 @@ export interface Aggregate {
   reason?: string;
 }
 
+/** The most probable label of one judgement. */
 export function stanceOf(p: NliProbs): { stance: Stance; confidence: number } {
   if (p.entailment >= p.contradiction && p.entailment >= p.neutral) return { stance: 'supports', confidence: p.entailment };
   if (p.contradiction >= p.neutral) return { stance: 'refutes', confidence: p.contradiction };
   return { stance: 'neutral', confidence: p.neutral };
+}
+
+/**
+ * A sentence's stance as the threshold rule counts it, so that the groups shown beside a verdict
+ * explain it: supports / refutes when its own entailment, or contradiction multiplied by the refute
+ * weight, reaches the abstention threshold (as in aggregate()); otherwise neutral, whatever its most
+ * probable label. Weights only lower a sentence's share, so under max pooling a SUPPORTED or REFUTED
+ * verdict always shows the sentence that decided it. The learned aggregator has no per-sentence
+ * rule: the most probable label.
+ */
+export function stanceUnder(p: NliProbs, t: VerdictThresholds): { stance: Stance; confidence: number } {
+  if (t.learned) return stanceOf(p);
+  const support = p.entailment;
+  const refute = Math.min(1, p.contradiction * (t.refuteWeight ?? 1));
+  if (Math.max(support, refute) < t.minEvidence) return { stance: 'neutral', confidence: p.neutral };
+  return support >= refute ? { stance: 'supports', confidence: p.entailment } : { stance: 'refutes', confidence: p.contradiction };
 }
 
 function learnedAggregate(judged: readonly JudgedSentence[], model: LearnedAggregator): Aggregate {

@@ -16,7 +16,7 @@ export { NliVerdictStage, evidenceItems, type VerdictSettings, type JudgeContext
 export { StanceHead, STANCE_HEAD_FILE } from './stance-head';
 export { parseFittedAggregation, type FittedAggregation, type FittedThresholds } from './fitted';
 export { parseLearnedAggregator, verdictFeatures, learnedProbs, VERDICT_FEATURES, LEARNED_LABELS, type LearnedAggregator } from './learned';
-export { aggregate, groupByStance, stanceOf, type Aggregate, type JudgedSentence, type VerdictThresholds } from './aggregate';
+export { aggregate, groupByStance, stanceOf, stanceUnder, type Aggregate, type JudgedSentence, type VerdictThresholds } from './aggregate';
 
 export type VerdictConfig = Pick<
   Config,

@@ -7,7 +7,7 @@ import type { NliClassifier, NliProbs } from '../../lib/models';
 import type { StageContext, VerdictStage } from '../stages';
 import type { StanceHead } from './stance-head';
 import type { SearchResult, StanceEvidence, Verdict } from '../types';
-import { aggregate, groupByStance, stanceOf, type Aggregate, type JudgedSentence, type VerdictThresholds } from './aggregate';
+import { aggregate, groupByStance, stanceUnder, type Aggregate, type JudgedSentence, type VerdictThresholds } from './aggregate';
 
 export interface VerdictSettings extends VerdictThresholds {
   /** Top results read. */
@@ -86,7 +86,7 @@ export class NliVerdictStage implements VerdictStage {
     );
     const judged: JudgedSentence[] = items.map((it, i) => ({ probs: probs[i]!, relevance: it.relevance, recency: it.result.scores.recency }));
     const evidence: StanceEvidence[] = items.map((it, i) => {
-      const { stance, confidence } = stanceOf(probs[i]!);
+      const { stance, confidence } = stanceUnder(probs[i]!, thresholds);
       return {
         snippetId: it.result.snippetId,
         sentence: it.sentence,
@@ -108,7 +108,7 @@ export class NliVerdictStage implements VerdictStage {
       label: agg.label,
       confidence: agg.confidence,
       evidence: groupByStance(evidence),
-      model: this.model.id,
+      model: this.id,
       ...(agg.reason ? { reason: agg.reason } : {}),
     };
   }

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { NliClassifier, type NliProbs } from '../../lib/models';
 import type { StageContext } from '../stages';
 import type { SearchResult } from '../types';
-import { aggregate, stanceOf } from './aggregate';
+import { aggregate, stanceOf, stanceUnder } from './aggregate';
 import { learnedProbs, parseLearnedAggregator, verdictFeatures } from './learned';
 import { evidenceItems, NliVerdictStage } from './stage';
 
@@ -27,11 +27,20 @@ function result(id: number, final: number, recency: number, sentences: string[])
     scores: { bm25: null, bm25Rank: null, dense: null, denseRank: null, fused: final, rerank: null, recency, final },
   };
 }
-const ctx = (claim: string) => ({ query: { text: `Is it true that ${claim}?`, claim, kind: 'claim', terms: [] } }) as unknown as StageContext;
+const ctx = (claim: string) =>
+  ({ query: { text: `Is it true that ${claim}?`, claim, kind: 'claim', terms: [] } }) as unknown as StageContext;
 
 describe('learned aggregator', () => {
   // Rows: SUPPORTED, REFUTED, NOT_ENOUGH_EVIDENCE; columns: bias, mean e/c, max e/c, top e/c.
-  const model = parseLearnedAggregator({ weights: [[0, 4, 0, 0, 0, 0, 0], [0, 0, 4, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0]], depth: 2, sentences: 2 });
+  const model = parseLearnedAggregator({
+    weights: [
+      [0, 4, 0, 0, 0, 0, 0],
+      [0, 0, 4, 0, 0, 0, 0],
+      [1, 0, 0, 0, 0, 0, 0],
+    ],
+    depth: 2,
+    sentences: 2,
+  });
 
   it('features: weighted mean and max of entailment and contradiction, and the top sentence', () => {
     const f = verdictFeatures([
@@ -47,14 +56,34 @@ describe('learned aggregator', () => {
     const t = { minEvidence: 0.99, mixedRatio: 1.01, learned: model };
     expect(aggregate([{ probs: P(0.9, 0.05), relevance: 1, recency: 1 }], t)).toMatchObject({ label: 'SUPPORTED', support: 0.9 });
     expect(aggregate([{ probs: P(0.05, 0.9), relevance: 1, recency: 1 }], t).label).toBe('REFUTED');
-    expect(aggregate([{ probs: P(0.1, 0.1), relevance: 1, recency: 1 }], t)).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: expect.stringMatching(/not conclusive/) });
+    expect(aggregate([{ probs: P(0.1, 0.1), relevance: 1, recency: 1 }], t)).toMatchObject({
+      label: 'NOT_ENOUGH_EVIDENCE',
+      reason: expect.stringMatching(/not conclusive/),
+    });
     expect(aggregate([], t).label).toBe('NOT_ENOUGH_EVIDENCE');
   });
 
   it('rejects malformed weights', () => {
     expect(() => parseLearnedAggregator({ weights: [[1, 2]] })).toThrow(/3 rows/);
-    expect(() => parseLearnedAggregator({ weights: [[0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, NaN]] })).toThrow(/finite/);
-    expect(() => parseLearnedAggregator({ weights: [[0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0]], depth: 0 })).toThrow(/depth/);
+    expect(() =>
+      parseLearnedAggregator({
+        weights: [
+          [0, 0, 0, 0, 0, 0, 0],
+          [0, 0, 0, 0, 0, 0, 0],
+          [0, 0, 0, 0, 0, 0, NaN],
+        ],
+      }),
+    ).toThrow(/finite/);
+    expect(() =>
+      parseLearnedAggregator({
+        weights: [
+          [0, 0, 0, 0, 0, 0, 0],
+          [0, 0, 0, 0, 0, 0, 0],
+          [0, 0, 0, 0, 0, 0, 0],
+        ],
+        depth: 0,
+      }),
+    ).toThrow(/depth/);
   });
 });
 
@@ -70,13 +99,24 @@ describe('aggregate', () => {
     expect(aggregate(judged, t).label).toBe('NOT_ENOUGH_EVIDENCE');
     expect(aggregate(judged, { ...t, pooling: 'max' })).toMatchObject({ label: 'SUPPORTED', support: 0.9 });
     // A strong sentence of a weakly relevant result counts for its weight only.
-    expect(aggregate([{ probs: P(0.9, 0), relevance: 0.4, recency: 1 }, { probs: P(0.1, 0), relevance: 1, recency: 1 }], { ...t, pooling: 'max' })).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', support: 0.36 });
+    expect(
+      aggregate(
+        [
+          { probs: P(0.9, 0), relevance: 0.4, recency: 1 },
+          { probs: P(0.1, 0), relevance: 1, recency: 1 },
+        ],
+        { ...t, pooling: 'max' },
+      ),
+    ).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', support: 0.36 });
   });
 
   it('decides by weighted support and refutation, abstaining on weak evidence', () => {
     expect(aggregate([{ probs: P(0.9, 0.05), relevance: 1, recency: 1 }], T)).toMatchObject({ label: 'SUPPORTED', confidence: 0.9 });
     expect(aggregate([{ probs: P(0.05, 0.8), relevance: 1, recency: 1 }], T).label).toBe('REFUTED');
-    expect(aggregate([{ probs: P(0.1, 0.1), relevance: 1, recency: 1 }], T)).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: expect.stringMatching(/below 0.3/) });
+    expect(aggregate([{ probs: P(0.1, 0.1), relevance: 1, recency: 1 }], T)).toMatchObject({
+      label: 'NOT_ENOUGH_EVIDENCE',
+      reason: expect.stringMatching(/below 0.3/),
+    });
     expect(aggregate([], T)).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: 'no evidence sentences to judge' });
     const mixed = [
       { probs: P(0.9, 0.05), relevance: 1, recency: 1 },
@@ -129,7 +169,10 @@ describe('NliVerdictStage', () => {
         }),
     };
     const stage = new NliVerdictStage(model, { depth: 3, sentences: 2, ...T });
-    const v = await stage.verdict([result(1, 1, 1, ['yes it does.', 'unrelated text.']), result(2, 0.2, 1, ['it does not.'])], ctx('coffee helps'));
+    const v = await stage.verdict(
+      [result(1, 1, 1, ['yes it does.', 'unrelated text.']), result(2, 0.2, 1, ['it does not.'])],
+      ctx('coffee helps'),
+    );
     expect(seen.every((h) => h === 'coffee helps')).toBe(true);
     expect(v.label).toBe('SUPPORTED');
     expect(v.model).toBe('fake-nli');
@@ -141,11 +184,44 @@ describe('NliVerdictStage', () => {
     expect(weak).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: expect.any(String) });
   });
 
+  it('groups evidence as the rule counts it: the sentence that decides a verdict is shown with that stance', async () => {
+    // Most probable label neutral, but 0.4 × refute weight 1.25 = 0.5 passes the threshold 0.48.
+    const model = {
+      id: 'fake-nli',
+      classify: async (pairs: [string, string][]) =>
+        pairs.map(([p]) => (p.startsWith('weak') ? P(0.46, 0.1) : { entailment: 0.05, contradiction: 0.4, neutral: 0.55 })),
+    };
+    const t = { minEvidence: 0.48, mixedRatio: 1.01, refuteWeight: 1.25, pooling: 'max' as const };
+    const v = await new NliVerdictStage(model, { depth: 2, sentences: 2, ...t }).verdict(
+      [result(1, 1, 1, ['hedged contradiction.', 'weak support.'])],
+      ctx('coffee helps'),
+    );
+    expect(v.label).toBe('REFUTED');
+    expect(v.evidence.refutes.map((e) => e.sentence)).toEqual(['hedged contradiction.']);
+    expect(v.evidence.supports).toEqual([]); // 0.46 is its most probable label but below the threshold: no stance
+    expect(v.evidence.neutral.map((e) => e.sentence)).toEqual(['weak support.']);
+    expect(
+      stanceUnder(P(0.46, 0.1), {
+        ...t,
+        learned: parseLearnedAggregator({
+          weights: [
+            [0, 0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0, 0],
+          ],
+        }),
+      }).stance,
+    ).toBe('supports');
+  });
+
   it('runs a standard-layout ONNX NLI model (labels in any order) end to end', async () => {
     const nli = await NliClassifier.load(path.join(FIX(), 'tiny-nli'));
     afterAll(() => nli.close());
     const stage = new NliVerdictStage(nli, { depth: 5, sentences: 2, ...T });
-    const v = await stage.verdict([result(1, 1, 1, ['the cat sat on the mat.']), result(2, 0.5, 0.5, ['a dog is running.'])], ctx('a cat is sitting'));
+    const v = await stage.verdict(
+      [result(1, 1, 1, ['the cat sat on the mat.']), result(2, 0.5, 0.5, ['a dog is running.'])],
+      ctx('a cat is sitting'),
+    );
     expect(['SUPPORTED', 'REFUTED', 'MIXED', 'NOT_ENOUGH_EVIDENCE']).toContain(v.label);
     const all = [...v.evidence.supports, ...v.evidence.refutes, ...v.evidence.neutral];
     expect(all).toHaveLength(2);
