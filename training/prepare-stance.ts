@@ -12,62 +12,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { splitOf } from '../eval/splits';
 import { createUseLiteEncoder } from '../indexer/encoders';
 import { VectorCache } from '../indexer/vectors/cache';
 import { embedWithCache } from '../indexer/vectors/embed';
 import { loadConfig } from '../lib/config';
 import { loadRoleModel } from '../lib/models';
-import { climateClaims, rng, sciClaims, sciCorpus, shuffle } from './data';
+import { rng } from './data';
+import { climateNliPairs, scifactNliPairs, type NliPair } from './prepare';
 
-interface Pair {
-  src: string;
-  split: string;
-  qid: string;
-  label: number;
-  premise: string;
-  claim: string;
-}
-
-function pairs(): Pair[] {
-  const out: Pair[] = [];
-  const rand = rng(13);
-  const docs = new Map(sciCorpus().map((d) => [d.id, d]));
-  for (const c of sciClaims()) {
-    const split = splitOf('scifact', c.id);
-    const used = new Set<string>();
-    for (const [docId, sets] of Object.entries(c.evidence)) {
-      const doc = docs.get(Number(docId));
-      if (!doc) continue;
-      for (const s of sets) {
-        for (const i of s.sentences) {
-          const sent = doc.sentences[i];
-          if (sent)
-            out.push({ src: 'scifact', split, qid: String(c.id), label: s.label === 'SUPPORT' ? 0 : 1, premise: sent, claim: c.claim });
-          used.add(`${docId}:${i}`);
-        }
-      }
-    }
-    for (const docId of c.cited) {
-      const doc = docs.get(docId);
-      if (!doc) continue;
-      const others = doc.sentences.map((s, i) => ({ s, i })).filter((x) => !used.has(`${docId}:${x.i}`));
-      for (const x of shuffle(others, rand).slice(0, 2))
-        out.push({ src: 'scifact', split, qid: String(c.id), label: 2, premise: x.s, claim: c.claim });
-    }
-  }
-  const map = { SUPPORTS: 0, REFUTES: 1, NOT_ENOUGH_INFO: 2 } as const;
-  for (const c of climateClaims())
-    for (const e of c.evidences)
-      out.push({
-        src: 'climate-fever',
-        split: splitOf('climate-fever', c.id),
-        qid: c.id,
-        label: map[e.label],
-        premise: e.text,
-        claim: c.claim,
-      });
-  return out;
+/** quin-nli's single-sentence pairs (the verdict stage never reads a whole multi-sentence rationale). */
+function pairs(): NliPair[] {
+  return [...scifactNliPairs(rng(13)), ...climateNliPairs()].filter((p) => !p.whole);
 }
 
 async function main() {
@@ -78,7 +33,7 @@ async function main() {
   console.log(`${all.length} pairs`);
   const encoder = createUseLiteEncoder();
   const cache = new VectorCache(config.cacheDir, encoder.id, encoder.dim);
-  const texts = [...new Set(all.flatMap((p) => [p.premise, p.claim]))];
+  const texts = [...new Set(all.flatMap((p) => [p.premise, p.hypothesis]))];
   let done = 0;
   const vecs = await embedWithCache(encoder, cache, texts, {
     onBatch: (n) => {
@@ -92,13 +47,13 @@ async function main() {
   fs.writeFileSync(path.join(outDir, 'vectors.f32'), buf);
   const nli = await loadRoleModel('nli', config);
   if (!nli) throw new Error('no NLI model');
-  const probs = await nli.classify(all.map((p) => [p.premise, p.claim]));
+  const probs = await nli.classify(all.map((p) => [p.premise, p.hypothesis]));
   const rows = all.map((p, i) => ({
     src: p.src,
     split: p.split,
-    qid: p.qid,
+    qid: String(p.qid),
     label: p.label,
-    u: index.get(p.claim),
+    u: index.get(p.hypothesis),
     v: index.get(p.premise),
     p: [probs[i]!.entailment, probs[i]!.contradiction, probs[i]!.neutral],
   }));

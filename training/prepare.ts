@@ -144,11 +144,27 @@ const ENT = 0;
 const CON = 1;
 const NEU = 2;
 
-function scifactNli(w: ReturnType<typeof writer>, rand: () => number) {
+/** One claim/evidence pair of the NLI data, as text (both quin-nli and its stance head read these). */
+export interface NliPair {
+  src: 'scifact' | 'climate-fever';
+  split: string;
+  qid: string | number;
+  /** Climate-FEVER's evidence id. */
+  eid?: string;
+  label: number;
+  premise: string;
+  hypothesis: string;
+  /** A whole multi-sentence rationale (the verdict stage reads single sentences). */
+  whole?: boolean;
+}
+
+/** SciFact rationales (SUPPORT → entailment, CONTRADICT → contradiction), two other sentences of each cited doc as neutral. */
+export function* scifactNliPairs(rand: () => number): Generator<NliPair> {
   const docs = new Map(sciCorpus().map((d) => [d.id, d]));
   for (const c of sciClaims()) {
     const split = splitOf('scifact', c.id);
     const used = new Set<string>();
+    const base = { src: 'scifact' as const, split, qid: c.id, hypothesis: c.claim };
     for (const [docId, sets] of Object.entries(c.evidence)) {
       const doc = docs.get(Number(docId));
       if (!doc) continue;
@@ -156,8 +172,8 @@ function scifactNli(w: ReturnType<typeof writer>, rand: () => number) {
         const label = s.label === 'SUPPORT' ? ENT : CON;
         const sents = s.sentences.map((i) => doc.sentences[i]).filter((x): x is string => Boolean(x));
         // Evidence sentence by sentence, as the verdict stage reads it; the whole rationale too.
-        for (const sent of sents) w.write({ src: 'scifact', split, qid: c.id, label, ids: pair(sent, c.claim) });
-        if (sents.length > 1) w.write({ src: 'scifact', split, qid: c.id, label, ids: pair(sents.join(' '), c.claim) });
+        for (const sent of sents) yield { ...base, label, premise: sent };
+        if (sents.length > 1) yield { ...base, label, premise: sents.join(' '), whole: true };
         s.sentences.forEach((i) => used.add(`${docId}:${i}`));
       }
     }
@@ -166,16 +182,25 @@ function scifactNli(w: ReturnType<typeof writer>, rand: () => number) {
       const doc = docs.get(docId);
       if (!doc) continue;
       const others = doc.sentences.map((s, i) => ({ s, i })).filter((x) => !used.has(`${docId}:${x.i}`));
-      for (const x of shuffle(others, rand).slice(0, 2)) w.write({ src: 'scifact', split, qid: c.id, label: NEU, ids: pair(x.s, c.claim) });
+      for (const x of shuffle(others, rand).slice(0, 2)) yield { ...base, label: NEU, premise: x.s };
     }
   }
 }
 
-function climateNli(w: ReturnType<typeof writer>) {
+/** Every Climate-FEVER claim–evidence sentence with its label. */
+export function* climateNliPairs(): Generator<NliPair> {
   const map = { SUPPORTS: ENT, REFUTES: CON, NOT_ENOUGH_INFO: NEU } as const;
   for (const c of climateClaims()) {
-    for (const e of c.evidences) w.write({ src: 'climate-fever', split: splitOf('climate-fever', c.id), qid: c.id, eid: e.id, label: map[e.label], ids: pair(e.text, c.claim) });
+    for (const e of c.evidences) yield { src: 'climate-fever', split: splitOf('climate-fever', c.id), qid: c.id, eid: e.id, label: map[e.label], premise: e.text, hypothesis: c.claim };
   }
+}
+
+function scifactNli(w: ReturnType<typeof writer>, rand: () => number) {
+  for (const p of scifactNliPairs(rand)) w.write({ src: p.src, split: p.split, qid: p.qid, label: p.label, ids: pair(p.premise, p.hypothesis) });
+}
+
+function climateNli(w: ReturnType<typeof writer>) {
+  for (const p of climateNliPairs()) w.write({ src: p.src, split: p.split, qid: p.qid, eid: p.eid, label: p.label, ids: pair(p.premise, p.hypothesis) });
 }
 
 const AUX = /\b(is|are|was|were|has|have|had|will|would|can|could|should|does|did|do|may|might|must)\b/i;
