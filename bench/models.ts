@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { USE_LITE_ID } from '../indexer/encoders/use-lite';
 import { loadConfig, type Config } from '../lib/config';
 import { closeLoadedModels } from '../lib/models';
 import { projectRoot, sharedDataDir } from '../lib/paths';
@@ -100,7 +101,7 @@ export async function benchModels(config: Config, claimsToRun = 30): Promise<{ r
     // Vectors of USE-lite's size under its id, so that a stance head (stance-head.onnx) runs as in the
     // product; their values do not change its cost.
     const unit = Float32Array.from({ length: 512 }, (_, i) => (i % 2 ? 1 : -1) / Math.sqrt(512));
-    const withVectors = { encoder: { id: 'use-lite@0.2.0', dim: 512 }, sentenceVectors: { get: async (ss: string[]) => ss.map(() => unit) } };
+    const withVectors = { encoder: { id: USE_LITE_ID, dim: 512 }, sentenceVectors: { get: async (ss: string[]) => ss.map(() => unit) } };
     const verdictCtx = (claim: string) => ({ ...ctxOf(claim), queryVector: unit, indexes: withVectors }) as unknown as StageContext;
     await verdict.verdict(asResults(candidates(data.docs, 0, verdict.depth)), verdictCtx(claims[0]!));
     const ms: number[] = [];

@@ -182,7 +182,11 @@ async function climateVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
   // Per claim, so that the stance head (when the NLI folder has one) reads the claim's vector.
   const probs: NliProbs[] = new Array(rows.length);
   const byClaim = new Map<string, number[]>();
-  rows.forEach((r, i) => byClaim.set(r.claim, [...(byClaim.get(r.claim) ?? []), i]));
+  rows.forEach((r, i) => {
+    const idx = byClaim.get(r.claim);
+    if (idx) idx.push(i);
+    else byClaim.set(r.claim, [i]);
+  });
   const { indexes } = input.ctx;
   for (const [claim, idx] of byClaim) {
     const query = analyzeQuery(claim, { maxChars: 10_000 });

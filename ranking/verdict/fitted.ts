@@ -5,7 +5,7 @@
  * (`thresholds`), with the evidence it was fitted to read (results × sentences per result) and
  * whether it was fitted on probabilities refined by the folder's stance head.
  */
-import { parseLearnedAggregator, type LearnedAggregator } from './learned';
+import { optionalCount, parseLearnedAggregator, type LearnedAggregator } from './learned';
 import type { VerdictThresholds } from './aggregate';
 
 export type FittedThresholds = Required<Pick<VerdictThresholds, 'minEvidence' | 'mixedRatio' | 'refuteWeight' | 'pooling'>>;
@@ -17,12 +17,6 @@ export interface FittedAggregation {
   sentences?: number;
   /** Fitted on the stance head's probabilities: without the head it does not apply. */
   stanceHead: boolean;
-}
-
-function count(x: unknown, name: string): number | undefined {
-  if (x === undefined) return undefined;
-  if (!Number.isInteger(x) || (x as number) < 1) throw new RangeError(`verdict aggregation: ${name} must be a positive integer`);
-  return x as number;
 }
 
 function parseThresholds(value: unknown): FittedThresholds {
@@ -49,8 +43,8 @@ export function parseFittedAggregation(value: unknown): FittedAggregation {
   const stanceHead = v.stance_head === true;
   if (v.thresholds !== undefined) {
     if (v.weights !== undefined) throw new RangeError('verdict aggregation: either weights (a learned aggregator) or thresholds, not both');
-    const depth = count(v.depth, 'depth');
-    const sentences = count(v.sentences, 'sentences');
+    const depth = optionalCount(v.depth, 'depth');
+    const sentences = optionalCount(v.sentences, 'sentences');
     return {
       learned: null,
       thresholds: parseThresholds(v.thresholds),

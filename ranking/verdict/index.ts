@@ -13,7 +13,7 @@ import { NliVerdictStage, type VerdictSettings } from './stage';
 import { StanceHead } from './stance-head';
 
 export { NliVerdictStage, evidenceItems, type VerdictSettings, type JudgeContext } from './stage';
-export { StanceHead, STANCE_HEAD_FILE } from './stance-head';
+export { StanceHead } from './stance-head';
 export { parseFittedAggregation, type FittedAggregation, type FittedThresholds } from './fitted';
 export { parseLearnedAggregator, verdictFeatures, learnedProbs, VERDICT_FEATURES, LEARNED_LABELS, type LearnedAggregator } from './learned';
 export { aggregate, groupByStance, stanceOf, stanceUnder, type Aggregate, type JudgedSentence, type VerdictThresholds } from './aggregate';

@@ -54,18 +54,20 @@ export function learnedProbs(features: readonly number[], model: LearnedAggregat
   return e.map((v) => v / sum);
 }
 
+/** An optional positive integer of a fitted verdict.json (results or sentences read). */
+export function optionalCount(x: unknown, name: string): number | undefined {
+  if (x === undefined) return undefined;
+  if (!Number.isInteger(x) || (x as number) < 1) throw new RangeError(`verdict aggregator: ${name} must be a positive integer`);
+  return x as number;
+}
+
 export function parseLearnedAggregator(value: unknown): LearnedAggregator {
   const w = (value as { weights?: unknown } | null)?.weights;
   const ok = Array.isArray(w) && w.length === LEARNED_LABELS.length && w.every((row) => Array.isArray(row) && row.length === VERDICT_FEATURES.length && row.every((x) => typeof x === 'number' && Number.isFinite(x)));
   if (!ok) throw new RangeError(`verdict aggregator: weights must be ${LEARNED_LABELS.length} rows (${LEARNED_LABELS.join(', ')}) of ${VERDICT_FEATURES.length} finite numbers (${VERDICT_FEATURES.join(', ')})`);
   const v = value as { depth?: unknown; sentences?: unknown };
-  const count = (x: unknown, name: string) => {
-    if (x === undefined) return undefined;
-    if (!Number.isInteger(x) || (x as number) < 1) throw new RangeError(`verdict aggregator: ${name} must be a positive integer`);
-    return x as number;
-  };
   const out: LearnedAggregator = { weights: (w as number[][]).map((row) => [...row]) };
-  const depth = count(v.depth, 'depth');
-  const sentences = count(v.sentences, 'sentences');
+  const depth = optionalCount(v.depth, 'depth');
+  const sentences = optionalCount(v.sentences, 'sentences');
   return { ...out, ...(depth ? { depth } : {}), ...(sentences ? { sentences } : {}) };
 }

@@ -52,7 +52,7 @@ export class NliVerdictStage implements VerdictStage {
   constructor(
     private readonly model: Pick<NliClassifier, 'id' | 'classify'>,
     readonly settings: VerdictSettings,
-    private readonly head: Pick<StanceHead, 'encoder' | 'accepts' | 'refine'> | null = null,
+    private readonly head: Pick<StanceHead, 'accepts' | 'refine'> | null = null,
   ) {}
 
   get id(): string {

@@ -15,7 +15,7 @@ import * as ort from 'onnxruntime-node';
 import { createError } from '../../lib/errors';
 import { openSession, softmax, type NliLabel, type NliProbs, type RuntimeOptions } from '../../lib/models';
 
-export const STANCE_HEAD_FILE = 'stance-head.onnx';
+const STANCE_HEAD_FILE = 'stance-head.onnx';
 const META_FILE = 'stance-head.json';
 const INPUTS = ['claim_vector', 'evidence_vector', 'nli_probs'] as const;
 
