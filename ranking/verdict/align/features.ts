@@ -1,0 +1,163 @@
+/**
+ * What a reader checks when a sentence is offered as evidence for a claim, as numbers (for the stance
+ * classifier) and as cues (for the reasons shown beside the sentence). Pure: alignment in, features out.
+ *
+ * - coverage: idf-weighted share of the claim's content words that the sentence states (same word,
+ *   lemma, derivation, synonym, same direction, or a more specific word); the exact-word share; the
+ *   rarest claim word left unstated;
+ * - opposites: an aligned antonym or opposite direction ("widened" / "narrowed");
+ * - negation: a negation in one text and not the other, near the words they share;
+ * - numbers: the claim's amounts stated, stated differently, or not stated; a different year;
+ * - names: a name of the claim missing while the sentence names someone else; roles swapped
+ *   ("X beat Y" / "Y beat X");
+ * - hedges and universal quantifiers ("may", "plans to"; "all", "only").
+ */
+import { covered, isCue, type Alignment, type Link, type Unit } from './align';
+import { HEDGES, NEGATIONS, UNIVERSALS } from './cues';
+
+export const STANCE_FEATURES = [
+  'cov',
+  'cov_exact',
+  'uncov_max_idf',
+  'n_uncov',
+  'names_missing',
+  'antonym',
+  'antonym_x_cov',
+  'neg_claim',
+  'neg_evidence',
+  'neg_mismatch',
+  'neg_mismatch_x_cov',
+  'num_same',
+  'num_different',
+  'num_absent',
+  'year_different',
+  'name_swap',
+  'roles_swapped',
+  'hedge_claim',
+  'hedge_evidence',
+  'universal_claim',
+  'more_specific',
+  'len_evidence',
+  'len_claim',
+] as const;
+export type StanceFeature = (typeof STANCE_FEATURES)[number];
+
+export type CueKind = 'opposite' | 'negation' | 'number' | 'year' | 'name' | 'roles' | 'hedge' | 'missing' | 'same' | 'number_same';
+
+/** One thing a reader would point at, with the words on each side. */
+export interface Cue {
+  kind: CueKind;
+  claim?: string;
+  evidence?: string;
+}
+
+export interface StanceFeatures {
+  values: Record<StanceFeature, number>;
+  cues: Cue[];
+}
+
+const NEAR = 5;
+
+function isNegation(u: Pick<Unit, 'lower'>): boolean {
+  return NEGATIONS.has(u.lower) || u.lower.endsWith("n't");
+}
+
+/** Negations of `units` within NEAR words before one of the `anchors` (the words both texts share). */
+function negationsNear(units: readonly Unit[], anchors: readonly Unit[]): Unit[] {
+  const at = anchors.map((a) => a.index);
+  return units.filter((u) => isNegation(u) && at.some((i) => i >= u.index && i - u.index <= NEAR));
+}
+
+function roleSwap(links: readonly Link[]): Link[] | null {
+  const names = links.filter((l) => l.claim.cap && l.evidence && l.relation !== 'antonym');
+  for (let i = 0; i < names.length; i++) {
+    for (let j = i + 1; j < names.length; j++) {
+      const a = names[i]!;
+      const b = names[j]!;
+      if (a.evidence!.lower === b.evidence!.lower) continue;
+      const verb = links.find((l) => !l.claim.cap && l.evidence && l.claim.index > a.claim.index && l.claim.index < b.claim.index);
+      if (!verb) continue;
+      const [ea, eb, ev] = [a.evidence!.index, b.evidence!.index, verb.evidence!.index];
+      if (ea > ev && ev > eb) return [a, b];
+    }
+  }
+  return null;
+}
+
+const passive = (text: string) => /\b(was|were|been|being|is|are)\s+\w+(ed|en)\s+by\b/i.test(text);
+
+export function stanceFeatures(a: Alignment): StanceFeatures {
+  const cues: Cue[] = [];
+  const total = a.links.reduce((s, l) => s + l.idf, 0) || 1;
+  const cov = covered(a);
+  const exact = cov.filter((l) => l.relation === 'exact' || l.relation === 'lemma');
+  const uncovered = a.links.filter((l) => !cov.includes(l));
+  const coverage = cov.reduce((s, l) => s + l.idf, 0) / total;
+
+  const opposites = a.links.filter((l) => l.relation === 'antonym');
+  for (const l of opposites) cues.push({ kind: 'opposite', claim: l.claim.text, evidence: l.evidence!.text });
+
+  const anchorsC = cov.map((l) => l.claim).concat(opposites.map((l) => l.claim));
+  const anchorsE = cov.map((l) => l.evidence!).concat(opposites.map((l) => l.evidence!));
+  const negC = a.claim.filter(isNegation);
+  const negE = negationsNear(a.evidence, anchorsE);
+  const negMismatch = (negC.length > 0) !== (negE.length > 0) && anchorsC.length > 0;
+  if (negMismatch) cues.push(negC.length ? { kind: 'negation', claim: negC[0]!.text } : { kind: 'negation', evidence: negE[0]!.text });
+
+  const nums = a.quantities.filter((q) => q.claim.kind !== 'year');
+  const years = a.quantities.filter((q) => q.claim.kind === 'year');
+  for (const q of nums) {
+    if (q.status === 'different') cues.push({ kind: 'number', claim: q.claim.text, evidence: q.evidence!.text });
+    if (q.status === 'same') cues.push({ kind: 'number_same', claim: q.claim.text, evidence: q.evidence!.text });
+  }
+  for (const q of years) if (q.status === 'different') cues.push({ kind: 'year', claim: q.claim.text, evidence: q.evidence!.text });
+
+  const namesMissing = uncovered.filter((l) => l.claim.cap);
+  const claimWords = new Set(a.links.map((l) => l.evidence?.lower).filter(Boolean));
+  const otherNames = a.evidence.filter((u) => u.cap && !claimWords.has(u.lower) && !isCue(u));
+  const nameSwap = namesMissing.length > 0 && otherNames.length > 0 && coverage >= 0.4;
+  if (nameSwap) cues.push({ kind: 'name', claim: namesMissing[0]!.claim.text, evidence: otherNames[0]!.text });
+  const swapped = passive(a.claimText) || passive(a.evidenceText) ? null : roleSwap(a.links);
+  if (swapped) {
+    const [x, y] = swapped as [Link, Link];
+    cues.push({ kind: 'roles', claim: `${x.claim.text} … ${y.claim.text}`, evidence: `${y.evidence!.text} … ${x.evidence!.text}` });
+  }
+
+  const hedgeC = a.claim.some((u) => HEDGES.has(u.lower));
+  const hedgeE = a.evidence.find((u) => HEDGES.has(u.lower));
+  if (hedgeE && !hedgeC) cues.push({ kind: 'hedge', evidence: hedgeE.text });
+  const missing = [...uncovered].filter((l) => l.relation !== 'antonym').sort((x, y) => y.idf - x.idf);
+  if (missing.length) cues.push({ kind: 'missing', claim: missing[0]!.claim.text });
+  if (cov.length) cues.push({ kind: 'same', claim: cov.map((l) => l.claim.text).join(', ') });
+
+  const values: Record<StanceFeature, number> = {
+    cov: coverage,
+    cov_exact: exact.reduce((s, l) => s + l.idf, 0) / total,
+    uncov_max_idf: Math.max(0, ...missing.map((l) => l.idf)) / 10,
+    n_uncov: Math.min(missing.length, 6) / 6,
+    names_missing: Math.min(namesMissing.length, 3) / 3,
+    antonym: Math.min(opposites.length, 2) / 2,
+    antonym_x_cov: (Math.min(opposites.length, 2) / 2) * coverage,
+    neg_claim: negC.length ? 1 : 0,
+    neg_evidence: negE.length ? 1 : 0,
+    neg_mismatch: negMismatch ? 1 : 0,
+    neg_mismatch_x_cov: negMismatch ? coverage : 0,
+    num_same: Math.min(nums.filter((q) => q.status === 'same').length, 2) / 2,
+    num_different: Math.min(nums.filter((q) => q.status === 'different').length, 2) / 2,
+    num_absent: Math.min(nums.filter((q) => q.status === 'absent').length, 2) / 2,
+    year_different: years.some((q) => q.status === 'different') ? 1 : 0,
+    name_swap: nameSwap ? 1 : 0,
+    roles_swapped: swapped ? 1 : 0,
+    hedge_claim: hedgeC ? 1 : 0,
+    hedge_evidence: hedgeE ? 1 : 0,
+    universal_claim: a.claim.some((u) => UNIVERSALS.has(u.lower)) ? 1 : 0,
+    more_specific: Math.min(a.links.filter((l) => l.relation === 'hyponym').length, 2) / 2,
+    len_evidence: Math.min(a.evidence.length, 80) / 80,
+    len_claim: Math.min(a.claim.length, 40) / 40,
+  };
+  return { values, cues };
+}
+
+export function featureVector(f: StanceFeatures): number[] {
+  return STANCE_FEATURES.map((k) => f.values[k]);
+}

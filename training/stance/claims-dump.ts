@@ -1,0 +1,66 @@
+/**
+ * What the verdict stage reads for every labelled claim, through the product's own search (hybrid +
+ * the default reranker, decay off, archival corpora): the top results, each with its best evidence
+ * sentences, its pre-decay relevance relative to the best result, and the document it came from.
+ * Written to .cache/training/stance/claims-<dataset>.jsonl for the claim-level aggregator
+ * (train_verdict.py), so that it is fitted on exactly the evidence the product shows.
+ *
+ *   npx tsx training/stance/claims-dump.ts scifact
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadScifactClaims } from '../../eval/datasets';
+import { memoEncoder } from '../../eval/harness';
+import { openWorkspace, type Workspace } from '../../eval/workspace';
+import { loadConfig } from '../../lib/config';
+import { analyzeQuery, search } from '../../ranking';
+import { createRerankStage } from '../../ranking/rerank';
+import { shared } from '../data';
+
+const DEPTH = 8;
+const PER_RESULT = 3;
+
+export interface DumpedClaim {
+  dataset: string;
+  id: string;
+  label: 'SUPPORTED' | 'REFUTED' | 'NOT_ENOUGH_EVIDENCE';
+  claim: string;
+  kind: string;
+  results: { rank: number; relevance: number; doc: string; title: string; sentences: string[] }[];
+}
+
+const SCIFACT_LABEL = { SUPPORT: 'SUPPORTED', CONTRADICT: 'REFUTED', NEI: 'NOT_ENOUGH_EVIDENCE' } as const;
+
+async function scifact(base: ReturnType<typeof loadConfig>): Promise<{ ws: Workspace; claims: { id: string; text: string; label: DumpedClaim['label'] }[] }> {
+  const corpusFile = shared('scifact', 'corpus.jsonl');
+  const ws = await openWorkspace({ dataset: 'scifact', corpusFile, format: 'scifact', base });
+  const claims = loadScifactClaims(shared('scifact', 'claims_train.jsonl')).map((q) => ({ id: `scifact:${q.id}`, text: q.text, label: SCIFACT_LABEL[(q.label ?? 'NEI') as keyof typeof SCIFACT_LABEL] }));
+  return { ws, claims };
+}
+
+async function main() {
+  const dataset = process.argv[2] ?? 'scifact';
+  const out = path.resolve(process.argv[3] ?? `.cache/training/stance/claims-${dataset}.jsonl`);
+  const base = loadConfig();
+  if (dataset !== 'scifact') throw new Error(`unknown dataset ${dataset}`);
+  const { ws, claims } = await scifact(base);
+  const reranker = await createRerankStage(ws.config);
+  const ctx = { ...ws.ctx, indexes: { ...ws.indexes, encoder: memoEncoder(ws.indexes.encoder) }, reranker, verdict: null, options: { ...ws.ctx.options, evidenceSentences: PER_RESULT } };
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const fd = fs.openSync(out, 'w');
+  let n = 0;
+  for (const c of claims) {
+    const query = analyzeQuery(c.text, { maxChars: 10_000 });
+    const res = await search({ q: c.text, k: DEPTH, perArticle: 1, halfLifeDays: null, mode: 'hybrid', rerank: reranker !== null, verdict: false, evidenceTop: DEPTH }, ctx);
+    const best = Math.max(1e-9, ...res.results.map((r) => r.scores.final));
+    const results = res.results.map((r, rank) => ({ rank, relevance: r.scores.final / best, doc: ws.docIdOf(r.articleId) ?? '', title: r.title, sentences: r.evidence.slice(0, PER_RESULT).map((e) => e.text) }));
+    const row: DumpedClaim = { dataset, id: c.id, label: c.label, claim: query.claim, kind: query.kind, results };
+    fs.writeSync(fd, JSON.stringify(row) + '\n');
+    if (++n % 100 === 0) console.log(`${n}/${claims.length}`);
+  }
+  fs.closeSync(fd);
+  await ws.close();
+  console.log(`wrote ${out}`);
+}
+
+main().catch((e) => (console.error(e), process.exit(1)));
