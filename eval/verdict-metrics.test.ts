@@ -21,7 +21,13 @@ const items: Prediction[] = [
 ];
 
 describe('verdictMetrics', () => {
-  const m = verdictMetrics(items, { labels: LABELS, committed: COMMITTED, scoreAs: MIXED_AS_NEI, shown: ['MIXED'], flip: { from: 'SUPPORTED', to: 'REFUTED' } });
+  const m = verdictMetrics(items, {
+    labels: LABELS,
+    committed: COMMITTED,
+    scoreAs: MIXED_AS_NEI,
+    shown: ['MIXED'],
+    flip: { from: 'SUPPORTED', to: 'REFUTED' },
+  });
 
   it('shows MIXED in the confusion matrix but scores it as NOT_ENOUGH_EVIDENCE', () => {
     expect(m.confusion.REFUTED).toEqual({ SUPPORTED: 1, REFUTED: 1, NOT_ENOUGH_EVIDENCE: 0, MIXED: 1 });
@@ -65,7 +71,13 @@ describe('verdictMetrics', () => {
       { coverage: 1, committed: 2, threshold: 0.5, precision: 0.5 },
     ]);
     const empty = verdictMetrics([], { labels: LABELS, committed: COMMITTED, flip: { from: 'SUPPORTED', to: 'REFUTED' } });
-    expect(empty).toMatchObject({ n: 0, accuracy: null, macro_f1: null, committed: { n: 0, precision: null, coverage: null }, flipped: { n: 0, of: 0, rate: null } });
+    expect(empty).toMatchObject({
+      n: 0,
+      accuracy: null,
+      macro_f1: null,
+      committed: { n: 0, precision: null, coverage: null },
+      flipped: { n: 0, of: 0, rate: null },
+    });
     expect(empty.risk_coverage.every((r) => r.precision === null)).toBe(true);
   });
 

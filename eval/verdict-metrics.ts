@@ -79,16 +79,29 @@ const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const ratio = (a: number, b: number) => (b > 0 ? r4(a / b) : null);
 
 /** Accuracy, macro-F1 over `labels` and the confusion matrix (columns: `labels` then `shown`). */
-export function classification(gold: readonly string[], pred: readonly string[], labels: readonly string[], shown: readonly string[] = []): Classification {
+export function classification(
+  gold: readonly string[],
+  pred: readonly string[],
+  labels: readonly string[],
+  shown: readonly string[] = [],
+): Classification {
   const columns = [...labels, ...shown.filter((s) => !labels.includes(s))];
-  const confusion = Object.fromEntries(labels.map((g) => [g, Object.fromEntries(columns.map((p) => [p, 0]))])) as Record<string, Record<string, number>>;
+  const confusion = Object.fromEntries(labels.map((g) => [g, Object.fromEntries(columns.map((p) => [p, 0]))])) as Record<
+    string,
+    Record<string, number>
+  >;
   gold.forEach((g, i) => {
     const p = pred[i]!;
     if (confusion[g] && p in confusion[g]!) confusion[g]![p]!++;
   });
   if (!gold.length) return { n: 0, accuracy: null, macro_f1: null, confusion };
   const f1s = labels.map((l) => f1Of(gold, pred, l));
-  return { n: gold.length, accuracy: r4(gold.filter((g, i) => g === pred[i]).length / gold.length), macro_f1: r4(f1s.reduce((a, b) => a + b, 0) / labels.length), confusion };
+  return {
+    n: gold.length,
+    accuracy: r4(gold.filter((g, i) => g === pred[i]).length / gold.length),
+    macro_f1: r4(f1s.reduce((a, b) => a + b, 0) / labels.length),
+    confusion,
+  };
 }
 
 function counts(gold: readonly string[], pred: readonly string[], l: string) {
@@ -114,16 +127,27 @@ export function isCorrect(p: Prediction, scoreAs: Readonly<Record<string, string
 }
 
 /** Precision of the most confident commits at each coverage level (see the file comment). */
-export function riskCoverage(items: readonly Prediction[], committed: readonly string[], scoreAs: Readonly<Record<string, string>> = {}, levels: readonly number[] = DEFAULT_LEVELS): RiskCoverageRow[] {
+export function riskCoverage(
+  items: readonly Prediction[],
+  committed: readonly string[],
+  scoreAs: Readonly<Record<string, string>> = {},
+  levels: readonly number[] = DEFAULT_LEVELS,
+): RiskCoverageRow[] {
   const commits = items
     .map((p, i) => ({ p, i }))
     .filter(({ p }) => committed.includes(p.predicted))
     .sort((a, b) => b.p.confidence - a.p.confidence || a.i - b.i);
   return levels.map((coverage) => {
     const want = Math.round(coverage * items.length);
-    if (want > commits.length || want === 0) return { coverage, committed: Math.min(want, commits.length), threshold: null, precision: null };
+    if (want > commits.length || want === 0)
+      return { coverage, committed: Math.min(want, commits.length), threshold: null, precision: null };
     const kept = commits.slice(0, want);
-    return { coverage, committed: want, threshold: r4(kept[want - 1]!.p.confidence), precision: ratio(kept.filter(({ p }) => isCorrect(p, scoreAs)).length, want) };
+    return {
+      coverage,
+      committed: want,
+      threshold: r4(kept[want - 1]!.p.confidence),
+      precision: ratio(kept.filter(({ p }) => isCorrect(p, scoreAs)).length, want),
+    };
   });
 }
 
@@ -170,5 +194,11 @@ export function verdictMetrics(items: readonly Prediction[], opts: VerdictMetric
 /** The risk–coverage table as text lines (coverage, commits, threshold, precision). */
 export function formatRiskCoverage(rows: readonly RiskCoverageRow[]): string[] {
   const f = (x: number | null) => (x === null ? '–' : x.toFixed(4));
-  return ['coverage  committed  threshold  precision', ...rows.map((r) => `${`${Math.round(r.coverage * 100)}%`.padStart(8)}  ${String(r.committed).padStart(9)}  ${f(r.threshold).padStart(9)}  ${f(r.precision).padStart(9)}`)];
+  return [
+    'coverage  committed  threshold  precision',
+    ...rows.map(
+      (r) =>
+        `${`${Math.round(r.coverage * 100)}%`.padStart(8)}  ${String(r.committed).padStart(9)}  ${f(r.threshold).padStart(9)}  ${f(r.precision).padStart(9)}`,
+    ),
+  ];
 }

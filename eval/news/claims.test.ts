@@ -16,7 +16,16 @@ function tmpFile(lines: unknown[]): string {
   return f;
 }
 
-const good = { id: 'x-1', claim: 'A rose', label: 'SUPPORTED', kind: 'direction', corpus: 'bbc', doc: 'business/001.txt', sentence: 'A rose.', note: '' };
+const good = {
+  id: 'x-1',
+  claim: 'A rose',
+  label: 'SUPPORTED',
+  kind: 'direction',
+  corpus: 'bbc',
+  doc: 'business/001.txt',
+  sentence: 'A rose.',
+  note: '',
+};
 
 describe('the news claim file', () => {
   it('parses strictly: unique ids, a doc and deciding sentence for every labelled claim', () => {
@@ -69,29 +78,26 @@ const haveShared = NEWS_CORPORA.every((c) => fs.existsSync(newsCorpusSource(c, s
 if (!haveShared) console.warn(`[skip] deciding sentences not checked: the shared news corpora are not under ${path.join(shared, 'news')}`);
 
 describe.skipIf(!haveShared)('the deciding sentences', () => {
-  it(
-    'occur verbatim in the named article, as the importer reads it',
-    async () => {
-      const missing: string[] = [];
-      for (const corpus of NEWS_CORPORA) {
-        const want = new Map<string, NewsClaim[]>();
-        for (const c of labelled.filter((x) => x.corpus === corpus)) {
-          const id = externalIdOf(corpus, c.doc!);
-          want.set(id, [...(want.get(id) ?? []), c]);
-        }
-        const src = newsCorpusSource(corpus, shared);
-        const found = new Set<string>();
-        for await (const a of IMPORT_FORMATS[src.format]!(src.path)) {
-          const group = want.get(a.externalId ?? '');
-          if (!group) continue;
-          found.add(a.externalId!);
-          const text = squash(`${a.title}\n${a.text}`);
-          for (const c of group) if (!text.includes(squash(c.sentence!))) missing.push(`${c.id}: not in ${corpus} ${c.doc}: ${c.sentence!.slice(0, 60)}`);
-        }
-        for (const doc of want.keys()) if (!found.has(doc)) missing.push(`${corpus} has no article ${doc}`);
+  it('occur verbatim in the named article, as the importer reads it', async () => {
+    const missing: string[] = [];
+    for (const corpus of NEWS_CORPORA) {
+      const want = new Map<string, NewsClaim[]>();
+      for (const c of labelled.filter((x) => x.corpus === corpus)) {
+        const id = externalIdOf(corpus, c.doc!);
+        want.set(id, [...(want.get(id) ?? []), c]);
       }
-      expect(missing).toEqual([]);
-    },
-    180_000,
-  );
+      const src = newsCorpusSource(corpus, shared);
+      const found = new Set<string>();
+      for await (const a of IMPORT_FORMATS[src.format]!(src.path)) {
+        const group = want.get(a.externalId ?? '');
+        if (!group) continue;
+        found.add(a.externalId!);
+        const text = squash(`${a.title}\n${a.text}`);
+        for (const c of group)
+          if (!text.includes(squash(c.sentence!))) missing.push(`${c.id}: not in ${corpus} ${c.doc}: ${c.sentence!.slice(0, 60)}`);
+      }
+      for (const doc of want.keys()) if (!found.has(doc)) missing.push(`${corpus} has no article ${doc}`);
+    }
+    expect(missing).toEqual([]);
+  }, 180_000);
 });

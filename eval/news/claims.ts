@@ -29,8 +29,10 @@ const Claim = z
   })
   .strict()
   .superRefine((c, ctx) => {
-    if (c.label === null && c.kind !== 'keywords') ctx.addIssue({ code: 'custom', path: ['label'], message: 'only kind "keywords" may have a null label' });
-    if (c.label !== null && (c.doc === null || c.sentence === null)) ctx.addIssue({ code: 'custom', path: ['doc'], message: 'a labelled claim needs its doc and deciding sentence' });
+    if (c.label === null && c.kind !== 'keywords')
+      ctx.addIssue({ code: 'custom', path: ['label'], message: 'only kind "keywords" may have a null label' });
+    if (c.label !== null && (c.doc === null || c.sentence === null))
+      ctx.addIssue({ code: 'custom', path: ['doc'], message: 'a labelled claim needs its doc and deciding sentence' });
   });
 export type NewsClaim = z.infer<typeof Claim>;
 
@@ -38,7 +40,11 @@ export function loadNewsClaims(file: string): NewsClaim[] {
   const seen = new Map<string, number>();
   return readJsonl(file).map(({ line, value }) => {
     const r = Claim.safeParse(value);
-    if (!r.success) throw createError('INVALID_INPUT', `${file}:${line}: not a news claim (${r.error.issues.map((i) => `${i.path.join('.') || 'line'}: ${i.message}`).join('; ')})`);
+    if (!r.success)
+      throw createError(
+        'INVALID_INPUT',
+        `${file}:${line}: not a news claim (${r.error.issues.map((i) => `${i.path.join('.') || 'line'}: ${i.message}`).join('; ')})`,
+      );
     const first = seen.get(r.data.id);
     if (first !== undefined) throw createError('INVALID_INPUT', `${file}:${line}: id ${r.data.id} already used on line ${first}`);
     seen.set(r.data.id, line);
