@@ -67,8 +67,7 @@ export async function evaluate(opts: EvaluateOptions): Promise<EvaluateOutcome> 
   const queries = selectQueries(prepared.queries, opts.split, opts.limit);
   const ws = await openWorkspace({
     dataset: opts.subset ? `${opts.dataset}-subset` : opts.dataset,
-    corpusFile: prepared.corpusFile,
-    format: prepared.format,
+    corpora: [{ format: prepared.format, path: prepared.corpusFile }],
     window: prepared.window,
     base: opts.base,
     root: scratch,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EvalQuery } from './datasets';
 import { EVAL_RUNS, EVAL_SECTIONS, findRuns } from './runs';
-import { claimLabelOf, classification, oracleEvidence, sweepThresholds } from './verdict';
+import { claimLabelOf, classification, commitsOfJudged, oracleEvidence, sweepThresholds } from './verdict';
 
 const q = (over: Partial<EvalQuery>): EvalQuery => ({ id: '1', text: 'aspirin lowers stroke risk', split: 'dev', relevant: new Set(), evidence: new Map(), label: 'NEI', ...over });
 
@@ -39,6 +39,19 @@ describe('verdict evaluation', () => {
     // exists only because the train split is left out.
     expect(sweepThresholds(items).dev_macro_f1).toBe(1);
     expect(sweepThresholds(items.map((x) => ({ ...x, query: { ...x.query, split: 'dev' as const } }))).dev_macro_f1).toBeLessThan(1);
+  });
+
+  it('reports committed precision and the risk–coverage table of the aggregated verdicts', () => {
+    const j = (label: string, e: number, c: number) => ({ query: q({ label }), judged: [{ probs: { entailment: e, contradiction: c, neutral: 1 - e - c }, relevance: 1, recency: 1 }] });
+    // Thresholds: commit at 0.5; MIXED when the weaker side reaches 0.9 of the stronger.
+    const t = { minEvidence: 0.5, mixedRatio: 0.9, refuteWeight: 1 };
+    const items = [j('SUPPORT', 0.9, 0.05), j('CONTRADICT', 0.7, 0.2), j('NEI', 0.5, 0.46), j('NEI', 0.1, 0.1)];
+    // Verdicts: SUPPORTED 0.9 ✓, SUPPORTED 0.7 ✗, MIXED 0.96 (scored NEI ✓), NOT_ENOUGH_EVIDENCE.
+    const r = commitsOfJudged(items, t);
+    expect(r.committed).toEqual({ n: 3, correct: 2, precision: 0.6667, coverage: 0.75 });
+    expect(r.precision_committed.SUPPORTED).toEqual({ n: 2, correct: 1, precision: 0.5 });
+    expect(r.risk_coverage.find((x) => x.coverage === 0.5)).toEqual({ coverage: 0.5, committed: 2, threshold: 0.9, precision: 1 });
+    expect(r.risk_coverage.find((x) => x.coverage === 1)!.precision).toBeNull();
   });
 
   it('is registered: hybrid+rerank runs and the verdict section', () => {

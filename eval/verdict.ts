@@ -5,8 +5,10 @@
  *   search pipeline's top results and evidence sentences (hybrid, plus the default reranker if any).
  *   Oracle: the gold rationale sentences (for NEI claims, which have none, the two sentences of each
  *   cited abstract that share most words with the claim). Accuracy and macro-F1, per split too, and
- *   the abstention thresholds that the dev split prefers (to choose the defaults).
- * - Climate-FEVER: every claim–evidence sentence classified (3-way macro-F1 per evidence sentence).
+ *   the abstention thresholds that the dev split prefers (to choose the defaults); the precision of
+ *   committed verdicts and the risk–coverage table (eval/verdict-metrics.ts).
+ * - Climate-FEVER: every claim–evidence sentence classified (3-way macro-F1 per evidence sentence),
+ *   with the same risk–coverage table over the pairs called entailment or contradiction.
  */
 import fs from 'node:fs';
 import type { Config } from '../lib/config';
@@ -20,6 +22,7 @@ import type { SearchResult, VerdictLabel } from '../ranking/types';
 import type { EvalQuery } from './datasets';
 import { readJsonl } from './datasets';
 import type { EvalSection, EvalSectionInput } from './runs';
+import { classification, verdictMetrics, type Prediction } from './verdict-metrics';
 
 export const CLAIM_LABELS = ['SUPPORT', 'CONTRADICT', 'NEI'] as const;
 type ClaimLabel = (typeof CLAIM_LABELS)[number];
@@ -28,31 +31,7 @@ export function claimLabelOf(v: VerdictLabel): ClaimLabel {
   return v === 'SUPPORTED' ? 'SUPPORT' : v === 'REFUTED' ? 'CONTRADICT' : 'NEI';
 }
 
-export interface Classification {
-  n: number;
-  accuracy: number | null;
-  macro_f1: number | null;
-  /** confusion[gold][predicted] */
-  confusion: Record<string, Record<string, number>>;
-}
-
-/** Accuracy, macro-F1 over `labels` (a label never seen nor predicted counts as F1 0) and the confusion matrix. */
-export function classification(gold: readonly string[], pred: readonly string[], labels: readonly string[]): Classification {
-  const confusion = Object.fromEntries(labels.map((g) => [g, Object.fromEntries(labels.map((p) => [p, 0]))])) as Record<string, Record<string, number>>;
-  gold.forEach((g, i) => {
-    const p = pred[i]!;
-    if (confusion[g] && p in confusion[g]!) confusion[g]![p]!++;
-  });
-  if (!gold.length) return { n: 0, accuracy: null, macro_f1: null, confusion };
-  const f1s = labels.map((l) => {
-    const tp = gold.filter((g, i) => g === l && pred[i] === l).length;
-    const fp = gold.filter((g, i) => g !== l && pred[i] === l).length;
-    const fn = gold.filter((g, i) => g === l && pred[i] !== l).length;
-    return tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn);
-  });
-  const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
-  return { n: gold.length, accuracy: r4(gold.filter((g, i) => g === pred[i]).length / gold.length), macro_f1: r4(f1s.reduce((a, b) => a + b, 0) / labels.length), confusion };
-}
+export { classification, type Classification } from './verdict-metrics';
 
 export interface Judged {
   query: EvalQuery;
@@ -71,6 +50,23 @@ export function scoreJudged(items: readonly Judged[], t: VerdictThresholds) {
     );
   };
   return { ...classification(gold, pred, CLAIM_LABELS), by_split: { train: bySplit('train'), dev: bySplit('dev') } };
+}
+
+/** Verdict → SciFact label, for scoring commits (MIXED and abstentions count as NEI). */
+const SCIFACT_SCORE_AS: Record<VerdictLabel, ClaimLabel> = { SUPPORTED: 'SUPPORT', REFUTED: 'CONTRADICT', MIXED: 'NEI', NOT_ENOUGH_EVIDENCE: 'NEI' };
+
+/**
+ * What abstention would buy (eval/verdict-metrics.ts): the precision of committed verdicts
+ * (SUPPORTED, REFUTED, MIXED) overall and per label, the share of claims that get one, and the
+ * risk–coverage table over the verdicts' confidence.
+ */
+export function commitsOfJudged(items: readonly Judged[], t: VerdictThresholds) {
+  const preds: Prediction[] = items.map((j) => {
+    const a = aggregate(j.judged, t);
+    return { gold: j.query.label ?? 'NEI', predicted: a.label, confidence: a.confidence };
+  });
+  const m = verdictMetrics(preds, { labels: CLAIM_LABELS, committed: ['SUPPORTED', 'REFUTED', 'MIXED'], scoreAs: SCIFACT_SCORE_AS });
+  return { committed: m.committed, precision_committed: m.precision_committed, risk_coverage: m.risk_coverage };
 }
 
 /** The thresholds with the best dev macro-F1 over a grid (how the defaults are chosen). */
@@ -160,8 +156,8 @@ async function scifactVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
     reranker: reranker?.id ?? null,
     settings: { aggregator: t.learned ? 'learned (verdict.json)' : 'thresholds', depth: t.depth, sentences: t.sentences, minEvidence: t.minEvidence, mixedRatio: t.mixedRatio, refuteWeight: t.refuteWeight ?? 1, pooling: t.pooling ?? 'mean' },
     labels: 'SUPPORTED → SUPPORT, REFUTED → CONTRADICT, NOT_ENOUGH_EVIDENCE and MIXED → NEI',
-    end_to_end: scoreJudged(endToEnd, t),
-    oracle: scoreJudged(oracle, t),
+    end_to_end: { ...scoreJudged(endToEnd, t), ...commitsOfJudged(endToEnd, t) },
+    oracle: { ...scoreJudged(oracle, t), ...commitsOfJudged(oracle, t) },
     dev_sweep: { end_to_end: sweepThresholds(endToEnd), oracle: sweepThresholds(oracle) },
   };
 }
@@ -198,6 +194,7 @@ async function climateVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
     idx.forEach((i, j) => (probs[i] = judged[j]!));
   }
   const pred = probs.map((p) => (p.entailment >= p.contradiction && p.entailment >= p.neutral ? 'entailment' : p.contradiction >= p.neutral ? 'contradiction' : 'neutral'));
+  const confidence = probs.map((p, i) => p[pred[i] as NliLabel]);
   const labels = ['entailment', 'contradiction', 'neutral'];
   const sub = (s: string) => {
     const idx = rows.map((r, i) => (r.split === s ? i : -1)).filter((i) => i >= 0);
@@ -207,7 +204,21 @@ async function climateVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
       labels,
     );
   };
-  return { model: stage.id, per_evidence: { ...classification(rows.map((r) => r.label), pred, labels), by_split: { train: sub('train'), dev: sub('dev') } } };
+  // Committing = calling a pair entailment or contradiction; the table ranks those by their probability.
+  const commits = verdictMetrics(
+    rows.map((r, i) => ({ gold: r.label, predicted: pred[i]!, confidence: confidence[i]! })),
+    { labels, committed: ['entailment', 'contradiction'] },
+  );
+  return {
+    model: stage.id,
+    per_evidence: {
+      ...classification(rows.map((r) => r.label), pred, labels),
+      by_split: { train: sub('train'), dev: sub('dev') },
+      committed: commits.committed,
+      precision_committed: commits.precision_committed,
+      risk_coverage: commits.risk_coverage,
+    },
+  };
 }
 
 export const VERDICT_SECTION: EvalSection = {

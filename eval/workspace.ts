@@ -1,26 +1,38 @@
 /**
  * A scratch data directory per evaluated corpus: the corpus imported through the crawler's import,
  * indexed by the indexer, searched through ranking/. It lives under QUIN_CACHE_DIR/eval, keyed by the
- * corpus file's content hash, the snippet window and the encoder, so a second `quin eval` on the same
+ * corpus's content hash, the snippet window and the encoder, so a second `quin eval` on the same
  * corpus reuses it (the import skips unchanged articles and the index run finds nothing to do) and the
  * user's own data directory is never touched. Sentence embeddings come from the shared cache.
+ * Several corpora (files or folders, each with its import format) can share one workspace, as the
+ * news evaluation's BBC + HuffPost + Reuters do; their content hashes together key it.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { importCorpus } from '../crawler';
 import { loadConfig, type Config } from '../lib/config';
+import { createError } from '../lib/errors';
 import { createDb, type Db } from '../lib/db/client';
 import { migrate } from '../lib/db/migrate';
 import { closeSearchIndexes, openSearchIndexes, runIndex } from '../indexer';
 import type { SearchIndexes } from '../indexer/types';
 import { rankingOptions, type SearchContext } from '../ranking';
 
+export interface CorpusSource {
+  /** Import format (crawler/import: scifact, jsonl, bbc, huffpost, reuters). */
+  format: string;
+  /** The corpus file or folder. */
+  path: string;
+}
+
 export interface WorkspaceOptions {
   dataset: string;
-  /** Corpus file and its import format (crawler/import). */
-  corpusFile: string;
-  format: 'scifact' | 'jsonl';
+  /** One corpus file and its import format (crawler/import)… */
+  corpusFile?: string;
+  format?: string;
+  /** …or several corpora imported into the one workspace. */
+  corpora?: readonly CorpusSource[];
   /** Snippet windows (default: the configured ones). */
   window?: { size: number; stride: number; minChars: number };
   /** Configuration the scratch one is derived from (cache dir, encoder, model settings). */
@@ -45,6 +57,22 @@ export function fileSha256(file: string): string {
   return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 }
 
+/** A file's hash, or a folder's: every file below it, by relative path and content, in name order. */
+export function contentSha256(p: string): string {
+  if (!fs.existsSync(p)) throw createError('NOT_FOUND', `no such file or folder: ${p}`);
+  if (fs.statSync(p).isFile()) return fileSha256(p);
+  const h = crypto.createHash('sha256');
+  const walk = (dir: string, rel: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full, `${rel}${e.name}/`);
+      else if (e.isFile()) h.update(`${rel}${e.name}\0${fileSha256(full)}\n`);
+    }
+  };
+  walk(p, '');
+  return h.digest('hex');
+}
+
 function encoderKey(config: Config): string {
   const id = config.encoder === 'onnx' ? `onnx-${path.basename(config.encoderModel ?? 'model')}` : config.encoder;
   return id.replace(/[^A-Za-z0-9._-]+/g, '_');
@@ -53,7 +81,11 @@ function encoderKey(config: Config): string {
 export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace> {
   const base = opts.base;
   const window = opts.window ?? { size: base.snippetSentences, stride: base.snippetStride, minChars: base.snippetMinChars };
-  const corpusSha256 = fileSha256(opts.corpusFile);
+  const corpora = opts.corpora ?? (opts.corpusFile && opts.format ? [{ format: opts.format, path: opts.corpusFile }] : []);
+  if (!corpora.length) throw createError('INVALID_INPUT', 'a workspace needs at least one corpus');
+  const hashes = corpora.map((c) => ({ format: c.format, sha256: contentSha256(c.path) }));
+  // One corpus keeps its file's own hash (and so its old workspace key); several hash together.
+  const corpusSha256 = hashes.length === 1 ? hashes[0]!.sha256 : crypto.createHash('sha256').update(JSON.stringify(hashes)).digest('hex');
   const key = crypto.createHash('sha256').update(JSON.stringify({ corpusSha256, window })).digest('hex').slice(0, 12);
   const dir = path.join(opts.root ?? path.join(base.cacheDir, 'eval'), `${opts.dataset}-${key}-${encoderKey(base)}`);
   fs.mkdirSync(dir, { recursive: true });
@@ -70,7 +102,7 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
   const db = createDb(config);
   try {
     await db.$queryRawUnsafe('PRAGMA journal_mode = WAL');
-    await importCorpus(db, opts.format, opts.corpusFile, { window, progress: opts.progress });
+    for (const c of corpora) await importCorpus(db, c.format, c.path, { window, progress: opts.progress });
     await runIndex(db, config, opts.progress === false ? { progress: false } : {});
     const indexes = await openSearchIndexes(config, db);
     const articles = await db.article.findMany({ select: { id: true, externalId: true } });

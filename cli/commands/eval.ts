@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { evaluate, evidenceWeights, runRegressions, tuneFusion, type DatasetName } from '../../eval';
+import { evaluate, evaluateNews, evidenceWeights, runRegressions, tuneFusion, type DatasetName } from '../../eval';
 import { getConfig } from '../../lib/config';
 import { createError } from '../../lib/errors';
 import { sharedDataDir } from '../../lib/paths';
@@ -65,9 +65,34 @@ function datasetCommand(program: Command, dataset: DatasetName, description: str
 }
 
 export function register(program: Command): void {
-  const evalCmd = program.command('eval').description('evaluate retrieval (and later stages) on SciFact or Climate-FEVER claims');
+  const evalCmd = program.command('eval').description('evaluate retrieval and verdicts on SciFact, Climate-FEVER or our news claims');
   datasetCommand(evalCmd, 'scifact', 'SciFact claims against the SciFact abstracts (doc-level nDCG@10, Recall@100/1000, MRR@10, evidence hit@10)');
   datasetCommand(evalCmd, 'climate-fever', 'Climate-FEVER claims against every evidence sentence of the file');
+
+  evalCmd
+    .command('news')
+    .description('news claims (eval/news/claims.jsonl) against the BBC, HuffPost and Reuters corpora: verdict confusion matrix, macro-F1, committed precision, true claims called false, risk–coverage, hit@10')
+    .option('--claims <file>', 'news claims file (JSON lines)', path.join('eval', 'news', 'claims.jsonl'))
+    .option('--out <dir>', 'where results.json, run-info.json and predictions.jsonl go', path.join('out', 'eval', 'news'))
+    .option('--limit <n>', 'only the first n claims')
+    .option('--reuters-distractors <n>', 'Reuters stories imported besides those the claims name', '2000')
+    .option('--json', 'print results.json instead of the report')
+    .action(async (flags: { claims: string; out?: string; limit?: string; reutersDistractors: string; json?: boolean }) => {
+      const distractors = Number(flags.reutersDistractors);
+      if (!Number.isInteger(distractors) || distractors < 0) throw createError('INVALID_INPUT', `--reuters-distractors must be a whole number ≥ 0 (got "${flags.reutersDistractors}")`);
+      const out = await evaluateNews({
+        claimsFile: path.resolve(flags.claims),
+        limit: limit(flags.limit),
+        outDir: flags.out ? path.resolve(flags.out) : undefined,
+        base: getConfig(),
+        sharedData: sharedDataDir(),
+        reutersDistractors: distractors,
+        command: `quin eval ${process.argv.slice(process.argv.indexOf('eval') + 1).join(' ')}`,
+      });
+      if (flags.json) return printJson(out.results);
+      process.stdout.write(out.text + '\n');
+      if (out.resultsFile) process.stdout.write(`results: ${out.resultsFile}\n`);
+    });
 
   evalCmd
     .command('tune-fusion')
