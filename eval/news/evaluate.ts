@@ -53,7 +53,7 @@ interface Prepared {
   reuters: ReutersSubset | null;
 }
 
-function prepareCorpora(claims: readonly NewsClaim[], opts: NewsEvalOptions, scratch: string): Prepared {
+function prepareCorpora(claims: readonly NewsClaim[], opts: Pick<NewsEvalOptions, 'claimsFile' | 'sharedData' | 'reutersDistractors'>, scratch: string): Prepared {
   const used = NEWS_CORPORA.filter((c) => claims.some((x) => x.corpus === c));
   const sources: CorpusSource[] = [];
   let reuters: ReutersSubset | null = null;
@@ -111,13 +111,19 @@ function limited(claims: NewsClaim[], limit?: number): NewsClaim[] {
   return claims.slice(0, limit);
 }
 
-export async function evaluateNews(opts: NewsEvalOptions): Promise<NewsEvalOutcome> {
+/** The scratch workspace holding the corpora a claims file names (also what training reads, training/stance/claims-dump.ts). */
+export async function openNewsWorkspace(opts: Pick<NewsEvalOptions, 'claimsFile' | 'base' | 'sharedData' | 'reutersDistractors' | 'workspaceRoot' | 'progress'>) {
   const all = loadNewsClaims(opts.claimsFile);
   if (!all.length) throw createError('INVALID_INPUT', `${opts.claimsFile} holds no claims`);
-  const claims = limited(all, opts.limit);
   const scratch = opts.workspaceRoot ?? path.join(opts.base.cacheDir, 'eval');
   const prepared = prepareCorpora(all, opts, scratch);
   const ws = await openWorkspace({ dataset: 'news', corpora: prepared.sources, base: opts.base, root: scratch, progress: opts.progress });
+  return { all, prepared, ws };
+}
+
+export async function evaluateNews(opts: NewsEvalOptions): Promise<NewsEvalOutcome> {
+  const { all, prepared, ws } = await openNewsWorkspace(opts);
+  const claims = limited(all, opts.limit);
   try {
     const verdict = await createVerdictStage(ws.config);
     if (!verdict)

@@ -11,7 +11,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadScifactClaims } from '../../eval/datasets';
 import { memoEncoder } from '../../eval/harness';
+import { externalIdOf, type NewsCorpus } from '../../eval/news/claims';
+import { openNewsWorkspace } from '../../eval/news/evaluate';
 import { openWorkspace, type Workspace } from '../../eval/workspace';
+import { sharedDataDir } from '../../lib/paths';
+import { NEWS_CLAIMS, newsClaims } from './pairs';
 import { loadConfig } from '../../lib/config';
 import { analyzeQuery, search } from '../../ranking';
 import { createRerankStage } from '../../ranking/rerank';
@@ -27,6 +31,8 @@ export interface DumpedClaim {
   claim: string;
   kind: string;
   results: { rank: number; relevance: number; doc: string; title: string; sentences: string[] }[];
+  /** News claims: the document holding the deciding sentence. */
+  doc?: string;
 }
 
 const SCIFACT_LABEL = { SUPPORT: 'SUPPORTED', CONTRADICT: 'REFUTED', NEI: 'NOT_ENOUGH_EVIDENCE' } as const;
@@ -38,12 +44,18 @@ async function scifact(base: ReturnType<typeof loadConfig>): Promise<{ ws: Works
   return { ws, claims };
 }
 
+async function news(base: ReturnType<typeof loadConfig>): Promise<{ ws: Workspace; claims: { id: string; text: string; label: DumpedClaim['label']; doc?: string }[] }> {
+  const { ws } = await openNewsWorkspace({ claimsFile: NEWS_CLAIMS, base, sharedData: sharedDataDir() });
+  const raw = newsClaims() as (ReturnType<typeof newsClaims>[number] & { corpus: NewsCorpus; doc?: string })[];
+  return { ws, claims: raw.map((c) => ({ id: `news:${c.id}`, text: c.claim, label: c.label, doc: c.doc ? externalIdOf(c.corpus, c.doc) : undefined })) };
+}
+
 async function main() {
   const dataset = process.argv[2] ?? 'scifact';
   const out = path.resolve(process.argv[3] ?? `.cache/training/stance/claims-${dataset}.jsonl`);
   const base = loadConfig();
-  if (dataset !== 'scifact') throw new Error(`unknown dataset ${dataset}`);
-  const { ws, claims } = await scifact(base);
+  if (dataset !== 'scifact' && dataset !== 'news') throw new Error(`unknown dataset ${dataset}`);
+  const { ws, claims } = dataset === 'scifact' ? await scifact(base) : await news(base);
   const reranker = await createRerankStage(ws.config);
   const ctx = { ...ws.ctx, indexes: { ...ws.indexes, encoder: memoEncoder(ws.indexes.encoder) }, reranker, verdict: null, options: { ...ws.ctx.options, evidenceSentences: PER_RESULT } };
   fs.mkdirSync(path.dirname(out), { recursive: true });
@@ -54,7 +66,7 @@ async function main() {
     const res = await search({ q: c.text, k: DEPTH, perArticle: 1, halfLifeDays: null, mode: 'hybrid', rerank: reranker !== null, verdict: false, evidenceTop: DEPTH }, ctx);
     const best = Math.max(1e-9, ...res.results.map((r) => r.scores.final));
     const results = res.results.map((r, rank) => ({ rank, relevance: r.scores.final / best, doc: ws.docIdOf(r.articleId) ?? '', title: r.title, sentences: r.evidence.slice(0, PER_RESULT).map((e) => e.text) }));
-    const row: DumpedClaim = { dataset, id: c.id, label: c.label, claim: query.claim, kind: query.kind, results };
+    const row: DumpedClaim = { dataset, id: c.id, label: c.label, claim: query.claim, kind: query.kind, results, ...('doc' in c && c.doc ? { doc: c.doc } : {}) };
     fs.writeSync(fd, JSON.stringify(row) + '\n');
     if (++n % 100 === 0) console.log(`${n}/${claims.length}`);
   }

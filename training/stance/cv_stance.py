@@ -13,7 +13,9 @@ import hashlib
 import json
 import sys
 
+import os
 import numpy as np
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score
@@ -64,6 +66,36 @@ def design(X, N, use_nli):
     return np.hstack([X, np.log(np.clip(N, 1e-4, 1))])
 
 
+REFUTE_READS = {"antonym", "antonym_x_cov", "neg_mismatch", "neg_mismatch_x_cov", "num_different", "year_different", "name_swap", "roles_swapped", "cov"}
+
+
+def refute_mask(names, use_nli):
+    cols = names + (["nli_e", "nli_c", "nli_n"] if use_nli else [])
+    m = np.ones((3, len(cols)))
+    for j, n in enumerate(cols):
+        if n not in REFUTE_READS and n != "nli_c":
+            m[1, j] = 0
+    return m
+
+
+class Masked:
+    def __init__(self, names, use_nli, l2=1e-3):
+        self.mask = refute_mask(names, use_nli)
+        self.l2 = l2
+
+    def fit(self, X, y, sample_weight):
+        from masked_lr import fit
+        self.coef, self.intercept = fit(X, y, sample_weight, self.mask, self.l2)
+        return self
+
+    def predict_proba(self, X):
+        from masked_lr import predict_proba
+        return predict_proba(self.coef, self.intercept, X)
+
+    def predict(self, X):
+        return self.predict_proba(X).argmax(1)
+
+
 def make(kind):
     if kind == "lr":
         return LogisticRegression(C=1.0, max_iter=2000)
@@ -78,7 +110,8 @@ def main():
     real_idx = np.where(real)[0]
     folds = list(gkf.split(real_idx, groups=grp[real_idx]))
     variants = [("quin-nli argmax", None, None, None)]
-    for kind in ("lr", "hgb"):
+    kinds = sys.argv[2].split(",") if len(sys.argv) > 2 else ["lr", "masked", "hgb"]
+    for kind in kinds:
         for use_nli in (False, True):
             for gw in (0.0, 0.5):
                 variants.append((f"{kind} align{'+nli' if use_nli else ''} gen×{gw}", kind, use_nli, gw))
@@ -94,7 +127,7 @@ def main():
             if kind is None:
                 pred = N[te].argmax(1)
             else:
-                m = make(kind)
+                m = Masked(head["features"], use_nli) if kind == "masked" else make(kind)
                 m.fit(design(X[tr], N[tr], use_nli), y[tr], sample_weight=weights(y[tr], src[tr], gw or 0))
                 pred = m.predict(design(X[te], N[te], use_nli))
             pred_all[te] = pred

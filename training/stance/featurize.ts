@@ -12,6 +12,7 @@ import { loadRoleModel } from '../../lib/models';
 import { align } from '../../ranking/verdict/align/align';
 import { featureVector, stanceFeatures, STANCE_FEATURES } from '../../ranking/verdict/align/features';
 import { Lexicon } from '../../ranking/verdict/align/lexicon';
+import { nliProbs } from './nli-cache';
 import { labelledPairs } from './pairs';
 
 async function main() {
@@ -21,14 +22,14 @@ async function main() {
   const nli = await loadRoleModel('nli', config);
   const pairs = [...labelledPairs()];
   console.log(`${pairs.length} pairs; NLI ${nli?.id ?? 'none'}`);
-  const probs = nli ? await nli.classify(pairs.map((p) => [p.evidence, p.claim])) : [];
+  const probs = await nliProbs(nli, pairs);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const fd = fs.openSync(out, 'w');
   fs.writeSync(fd, JSON.stringify({ features: STANCE_FEATURES, nli: nli?.id ?? null }) + '\n');
   pairs.forEach((p, i) => {
     const f = stanceFeatures(align(p.claim, p.evidence, lex));
     const q = probs[i];
-    fs.writeSync(fd, JSON.stringify({ src: p.src, group: p.group, label: p.label, rule: p.rule, x: featureVector(f).map((v) => Math.round(v * 1e4) / 1e4), nli: q ? [q.entailment, q.contradiction, q.neutral].map((v) => Math.round(v * 1e4) / 1e4) : null }) + '\n');
+    fs.writeSync(fd, JSON.stringify({ src: p.src, group: p.group, label: p.label, rule: p.rule, claim: p.claim, evidence: p.evidence, x: featureVector(f).map((v) => Math.round(v * 1e4) / 1e4), nli: q ? q.map((v) => Math.round(v * 1e4) / 1e4) : null }) + '\n');
   });
   fs.closeSync(fd);
   console.log(`wrote ${out}`);

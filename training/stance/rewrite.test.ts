@@ -59,3 +59,10 @@ describe('contradict rewrites change one fact', () => {
     }
   });
 });
+
+describe('roles', () => {
+  it('swaps buyer and seller, and the ends of a change', () => {
+    expect(swapRoles('Carlton bought a 20 pct stake in Central from Ladbroke on Monday')).toBe('Ladbroke bought a 20 pct stake in Central from Carlton on Monday');
+    expect(swapRoles('Jobs gains were revised down from 157,000 to 133,000')).toBe('Jobs gains were revised down from 133,000 to 157,000');
+  });
+});

@@ -316,10 +316,20 @@ export function swapName(s: string, pool: readonly string[], rand: Rand): string
 const ROLE_VERBS = 'beat|defeated|overtook|bought|acquired|sued|replaced|succeeded|trailed|outsold|outscored|thrashed|edged|knocked out|eliminated';
 const ROLES = new RegExp(`\\b([A-Z][\\w'’.-]+(?: [A-Z][\\w'’.-]+){0,2}) (${ROLE_VERBS}) ([A-Z][\\w'’.-]+(?: [A-Z][\\w'’.-]+){0,2})`);
 
+const NAME_RE = "[A-Z][\\w'’.&-]+(?: [A-Z][\\w'’.&-]+){0,3}";
+// "X bought a stake in Y from Z" → "Z bought a stake in Y from X"; "sold … to".
+const FROM_TO = new RegExp(`\\b(${NAME_RE}) (bought|acquired|purchased|took over|sold|transferred|lent|loaned|sent) ([^,.;]{2,60}?) (from|to) (${NAME_RE})`);
+// "from 157,000 to 133,000" → "from 133,000 to 157,000": the change goes the other way.
+const FROM_TO_NUMBERS = /\bfrom ((?:[$£€])?\d[\d,.]*(?:\s?(?:%|pct|per cent|mln|bln|million|billion|dlrs))?) to ((?:[$£€])?\d[\d,.]*(?:\s?(?:%|pct|per cent|mln|bln|million|billion|dlrs))?)/;
+
 export function swapRoles(s: string): string | null {
   const m = ROLES.exec(s);
-  if (!m || m[1] === m[3]) return null;
-  return s.slice(0, m.index) + `${m[3]} ${m[2]} ${m[1]}` + s.slice(m.index + m[0].length);
+  if (m && m[1] !== m[3]) return s.slice(0, m.index) + `${m[3]} ${m[2]} ${m[1]}` + s.slice(m.index + m[0].length);
+  const f = FROM_TO.exec(s);
+  if (f && f[1] !== f[5]) return s.slice(0, f.index) + `${f[5]} ${f[2]} ${f[3]} ${f[4]} ${f[1]}` + s.slice(f.index + f[0].length);
+  const n = FROM_TO_NUMBERS.exec(s);
+  if (n && n[1] !== n[2]) return s.slice(0, n.index) + `from ${n[2]} to ${n[1]}` + s.slice(n.index + n[0].length);
+  return null;
 }
 
 /** A claim the sentence refutes: its core statement with one fact changed. */

@@ -98,3 +98,26 @@ describe('stance features and reasons', () => {
     expect(reasonFor('neutral', features('The bank raised rates', 'The bank may raise rates next month.').cues)).toMatch(/does not state it as a fact \('may'\)/);
   });
 });
+
+describe('cues that read like a careful reader', () => {
+  it('bounds and fractions of a percent', () => {
+    const f = features('Over two thirds of Russian voters backed Putin', 'More than 70 percent of voters backed Putin.');
+    expect(f.values.num_same).toBeGreaterThan(0);
+    expect(f.values.num_different).toBe(0);
+    expect(quantities('grew by only a tenth of a percent')[0]).toMatchObject({ kind: 'percent', value: 0.1 });
+  });
+  it('a direction word is not matched through a rare WordNet sense', () => {
+    const f = features('AOL gained 464,000 subscribers in the fourth quarter', 'AOL lost 464,000 subscribers in the fourth quarter and profits were lower.');
+    expect(f.values.antonym).toBeGreaterThan(0);
+    expect(reasonFor('refutes', f.cues)).toBe("says 'lost' where the claim says 'gained'");
+  });
+  it('phrasal verbs and implicit negations', () => {
+    expect(features('Seattle council voted down the tax', 'The Seattle council passed the tax on Monday.').values.antonym).toBeGreaterThan(0);
+    expect(features('The bank will not pay a dividend this year', 'The bank said it will defer paying a dividend this year.').values.neg_mismatch).toBe(0);
+  });
+  it('headlines in Title Case do not make every word a name', () => {
+    const f = features('Some Democrats helped confirm Gina Haspel to lead the CIA', 'Gina Haspel Confirmed As CIA Director With Aid Of Democrats');
+    expect(f.values.roles_swapped).toBe(0);
+    expect(f.values.name_swap).toBe(0);
+  });
+});

@@ -5,9 +5,9 @@
  * a more specific word, the same direction — or marked as contradicted (an antonym), more specific than
  * the evidence, or missing. Numbers are compared as quantities (quantities.ts), not as words.
  */
-import { HEDGES, NEGATIONS, UNIVERSALS } from './cues';
+import { DIRECTION, HEDGES, NEGATIONS, NEGATIVE_VERBS, UNIVERSALS } from './cues';
 import { EQUIVALENT, type Lexicon, type Relation } from './lexicon';
-import { quantities, comparable, sameAmount, type Quantity } from './quantities';
+import { agrees, comparable, quantities, type Quantity } from './quantities';
 import { tokenize, type Token } from './tokens';
 
 export interface Unit {
@@ -58,7 +58,8 @@ export function units(text: string, lex: Lexicon): Unit[] {
     let n = 1;
     for (const len of [3, 2]) {
       const span = toks.slice(i, i + len);
-      if (span.length === len && !span.some((t) => t.digit) && phraseLemmas(span).some((p) => lex.isCollocation(p))) {
+      // Not "drop in" (to visit) out of "a drop in profits": a phrase ending in a function word is no unit.
+      if (span.length === len && !span.some((t) => t.digit) && !span.at(-1)!.stop && phraseLemmas(span).some((p) => lex.isCollocation(p))) {
         n = len;
         break;
       }
@@ -69,10 +70,17 @@ export function units(text: string, lex: Lexicon): Unit[] {
   return out;
 }
 
-/** "interest rates" → ["interest rates", "interest rate"]: the phrase with each lemma of its last word. */
+/**
+ * "interest rates" → ["interest rates", "interest rate"]; "voted down" → […, "vote down"]: the phrase
+ * with each lemma of its last word, and of its first word for two-word phrases (phrasal verbs).
+ */
 function phraseLemmas(toks: readonly Token[]): string[] {
-  const head = toks.slice(0, -1).map((t) => t.lower);
-  return [...new Set(toks.at(-1)!.lemmas.map((l) => [...head, l].join(' ')))];
+  const middle = toks.slice(1, -1).map((t) => t.lower);
+  const firsts = toks.length === 2 ? toks[0]!.lemmas : [toks[0]!.lower];
+  const out = new Set<string>();
+  for (const f of firsts) for (const l of toks.at(-1)!.lemmas) out.add([f, ...middle, l].join(' '));
+  out.delete([toks[0]!.lower, ...middle, toks.at(-1)!.lower].join(' '));
+  return [[toks[0]!.lower, ...middle, toks.at(-1)!.lower].join(' '), ...out];
 }
 
 function merge(toks: Token[], index: number, text: string): Unit {
@@ -86,18 +94,24 @@ function merge(toks: Token[], index: number, text: string): Unit {
 
 /** A negation, hedge or universal quantifier. */
 export function isCue(u: Pick<Unit, 'lower'>): boolean {
-  return NEGATIONS.has(u.lower) || HEDGES.has(u.lower) || UNIVERSALS.has(u.lower) || u.lower.endsWith("n't");
+  return NEGATIONS.has(u.lower) || NEGATIVE_VERBS.has(u.lower) || HEDGES.has(u.lower) || UNIVERSALS.has(u.lower) || u.lower.endsWith("n't");
 }
 
 function inside(u: Unit, qs: readonly Quantity[]): boolean {
   return qs.some((q) => u.start >= q.start && u.end <= q.end);
 }
 
+// A direction word ("gained", "cut") agrees only with a word of the same direction or form: WordNet's
+// senses would match "gained" with "profits" (gain = profit) and hide the "lost" beside it.
+const WEAK: ReadonlySet<Relation> = new Set(['synonym', 'hypernym', 'hyponym']);
+
 function bestLink(c: Unit, evidence: readonly Unit[], lex: Lexicon): Pick<Link, 'evidence' | 'relation'> {
   let best: Pick<Link, 'evidence' | 'relation'> = { evidence: null, relation: null };
+  const directional = c.lemmas.some((l) => DIRECTION[l]);
   for (const e of evidence) {
     if (e.stop) continue;
-    const r = lex.relate(c.lemmas, e.lemmas);
+    let r = lex.relate(c.lemmas, e.lemmas);
+    if (r && directional && WEAK.has(r)) r = null;
     if (r && (best.relation === null || RANK[r] < RANK[best.relation])) best = { evidence: e, relation: r };
     if (r === 'exact') break;
   }
@@ -106,7 +120,7 @@ function bestLink(c: Unit, evidence: readonly Unit[], lex: Lexicon): Pick<Link, 
 
 function linkQuantities(claim: readonly Quantity[], evidence: readonly Quantity[]): QuantityLink[] {
   return claim.map((q) => {
-    const same = evidence.find((e) => sameAmount(q, e));
+    const same = evidence.find((e) => agrees(q, e));
     if (same) return { claim: q, status: 'same', evidence: same };
     const other = evidence.filter((e) => comparable(q, e));
     if (!other.length) return { claim: q, status: 'absent', evidence: null };
@@ -126,9 +140,28 @@ function markInitialName(us: Unit[], other: readonly Unit[], lex: Lexicon): void
   if (!lex.known(first.lower) || other.some((o) => o.cap && o.lower === first.lower)) us[0] = { ...first, cap: true };
 }
 
+/** A headline in Title Case ("Seattle Passes New Tax On Big Companies"): capitals say nothing about names. */
+export function isTitleCase(us: readonly Unit[]): boolean {
+  const upper = (u: Unit) => /^\p{Lu}/u.test(u.text);
+  // The tell: a capitalised function word mid-text ("… Confirmed As CIA Director With Aid Of …").
+  if (us.some((u, i) => i > 0 && u.stop && u.text.length > 1 && upper(u))) return true;
+  const words = us.filter((u) => !u.stop && /^\p{L}/u.test(u.text));
+  return words.length >= 5 && words.every(upper);
+}
+
+/** In a Title Case text only words WordNet does not know are taken for names. */
+function namesInTitleCase(us: Unit[], lex: Lexicon): void {
+  if (!isTitleCase(us)) return;
+  us.forEach((u, i) => {
+    if (u.cap || i === 0) us[i] = { ...u, cap: /^\p{Lu}/u.test(u.text) && !u.stop && !u.lower.includes(' ') && !lex.known(u.lower) && !lex.known(u.lemmas.at(-1)!) };
+  });
+}
+
 export function align(claimText: string, evidenceText: string, lex: Lexicon): Alignment {
   const claim = units(claimText, lex);
   const evidence = units(evidenceText, lex);
+  namesInTitleCase(claim, lex);
+  namesInTitleCase(evidence, lex);
   markInitialName(claim, evidence, lex);
   markInitialName(evidence, claim, lex);
   const cq = quantities(claimText);

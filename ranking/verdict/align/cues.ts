@@ -12,6 +12,14 @@ export const NEGATIONS = new Set([
   "shouldn't", 'didnt', 'doesnt', 'dont', 'isnt', 'arent', 'wasnt', 'werent', 'wont', 'cant', 'couldnt', 'hasnt', 'havent',
 ]);
 
+/**
+ * Verbs that say something did not or will not happen ("will defer paying" = "will not pay"): read as
+ * negations, so that they agree with an explicit "not" on the other side.
+ */
+export const NEGATIVE_VERBS = new Set(
+  'defer defers deferred deferring postpone postpones postponed suspend suspends suspended halt halts halted cancel cancels cancelled canceled scrap scraps scrapped abandon abandons abandoned refrain refrains refrained avoid avoids avoided'.split(' '),
+);
+
 /** Hedges and modality: the text reports a possibility, a plan or a forecast, not a fact. */
 export const HEDGES = new Set([
   'may', 'might', 'could', 'possibly', 'possible', 'perhaps', 'likely', 'unlikely', 'probably', 'expected', 'expects', 'expect',
@@ -45,7 +53,10 @@ export const DIRECTION: Record<string, 1 | -1> = Object.fromEntries([
 const OPPOSITES: [string, string][] = [
   ['win victory beat triumph', 'lose loss'],
   ['profit surplus', 'loss deficit'],
-  ['approve accept pass ratify endorse back support', 'reject refuse veto oppose block'],
+  ['approve accept pass ratify endorse back support', 'reject refuse veto oppose block vote_down turn_down throw_out'],
+  ['reach hit meet achieve', 'miss'],
+  ['add', 'subtract knock_off wipe_off'],
+  ['up', 'down'],
   ['allow permit legalise legalize lift', 'ban forbid prohibit outlaw'],
   ['hire recruit', 'fire sack lay'],
   ['buy purchase acquire', 'sell'],
@@ -86,7 +97,9 @@ export const REVIEWED_ANTONYMS: Map<string, Set<string>> = (() => {
     m.get(a)!.add(b);
   };
   for (const [left, right] of OPPOSITES) {
-    for (const a of left.split(' ')) for (const b of right.split(' ')) (add(a, b), add(b, a));
+    // Multi-word entries are written with underscores ("vote_down"): the aligner joins collocations with spaces.
+    const words = (g: string) => g.split(' ').map((w) => w.replace(/_/g, ' '));
+    for (const a of words(left)) for (const b of words(right)) (add(a, b), add(b, a));
   }
   return m;
 })();

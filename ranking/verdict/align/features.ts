@@ -13,7 +13,8 @@
  * - hedges and universal quantifiers ("may", "plans to"; "all", "only").
  */
 import { covered, isCue, type Alignment, type Link, type Unit } from './align';
-import { HEDGES, NEGATIONS, UNIVERSALS } from './cues';
+import { isTitleCase } from './align';
+import { HEDGES, NEGATIONS, NEGATIVE_VERBS, UNIVERSALS } from './cues';
 
 export const STANCE_FEATURES = [
   'cov',
@@ -59,7 +60,7 @@ export interface StanceFeatures {
 const NEAR = 5;
 
 function isNegation(u: Pick<Unit, 'lower'>): boolean {
-  return NEGATIONS.has(u.lower) || u.lower.endsWith("n't");
+  return NEGATIONS.has(u.lower) || NEGATIVE_VERBS.has(u.lower) || u.lower.endsWith("n't");
 }
 
 /** Negations of `units` within NEAR words before one of the `anchors` (the words both texts share). */
@@ -68,17 +69,22 @@ function negationsNear(units: readonly Unit[], anchors: readonly Unit[]): Unit[]
   return units.filter((u) => isNegation(u) && at.some((i) => i >= u.index && i - u.index <= NEAR));
 }
 
+const ROLE_SPAN = 4;
+
+/**
+ * "X beat Y" / "Y beat X": two names tight around the same aligned word (within ROLE_SPAN words on each
+ * side) in both texts, in the opposite order.
+ */
 function roleSwap(links: readonly Link[]): Link[] | null {
-  const names = links.filter((l) => l.claim.cap && l.evidence && l.relation !== 'antonym');
-  for (let i = 0; i < names.length; i++) {
-    for (let j = i + 1; j < names.length; j++) {
-      const a = names[i]!;
-      const b = names[j]!;
-      if (a.evidence!.lower === b.evidence!.lower) continue;
-      const verb = links.find((l) => !l.claim.cap && l.evidence && l.claim.index > a.claim.index && l.claim.index < b.claim.index);
+  const names = links.filter((l) => l.claim.cap && l.evidence?.cap && l.relation !== 'antonym');
+  const near = (x: number, y: number) => y > x && y - x <= ROLE_SPAN;
+  for (const a of names) {
+    for (const b of names) {
+      if (a === b || a.evidence!.lower === b.evidence!.lower) continue;
+      const verb = links.find((l) => !l.claim.cap && l.evidence && l.relation !== 'antonym' && near(a.claim.index, l.claim.index) && near(l.claim.index, b.claim.index));
       if (!verb) continue;
       const [ea, eb, ev] = [a.evidence!.index, b.evidence!.index, verb.evidence!.index];
-      if (ea > ev && ev > eb) return [a, b];
+      if (near(eb, ev) && near(ev, ea)) return [a, b];
     }
   }
   return null;
@@ -99,7 +105,8 @@ export function stanceFeatures(a: Alignment): StanceFeatures {
 
   const anchorsC = cov.map((l) => l.claim).concat(opposites.map((l) => l.claim));
   const anchorsE = cov.map((l) => l.evidence!).concat(opposites.map((l) => l.evidence!));
-  const negC = a.claim.filter(isNegation);
+  // Negations that bear on what both texts talk about: near a word they share, on each side.
+  const negC = negationsNear(a.claim, anchorsC);
   const negE = negationsNear(a.evidence, anchorsE);
   const negMismatch = (negC.length > 0) !== (negE.length > 0) && anchorsC.length > 0;
   if (negMismatch) cues.push(negC.length ? { kind: 'negation', claim: negC[0]!.text } : { kind: 'negation', evidence: negE[0]!.text });
@@ -117,7 +124,7 @@ export function stanceFeatures(a: Alignment): StanceFeatures {
   const otherNames = a.evidence.filter((u) => u.cap && !claimWords.has(u.lower) && !isCue(u));
   const nameSwap = namesMissing.length > 0 && otherNames.length > 0 && coverage >= 0.4;
   if (nameSwap) cues.push({ kind: 'name', claim: namesMissing[0]!.claim.text, evidence: otherNames[0]!.text });
-  const swapped = passive(a.claimText) || passive(a.evidenceText) ? null : roleSwap(a.links);
+  const swapped = passive(a.claimText) || passive(a.evidenceText) || isTitleCase(a.claim) || isTitleCase(a.evidence) ? null : roleSwap(a.links);
   if (swapped) {
     const [x, y] = swapped as [Link, Link];
     cues.push({ kind: 'roles', claim: `${x.claim.text} … ${y.claim.text}`, evidence: `${y.evidence!.text} … ${x.evidence!.text}` });
@@ -138,7 +145,7 @@ export function stanceFeatures(a: Alignment): StanceFeatures {
     names_missing: Math.min(namesMissing.length, 3) / 3,
     antonym: Math.min(opposites.length, 2) / 2,
     antonym_x_cov: (Math.min(opposites.length, 2) / 2) * coverage,
-    neg_claim: negC.length ? 1 : 0,
+    neg_claim: a.claim.some(isNegation) ? 1 : 0,
     neg_evidence: negE.length ? 1 : 0,
     neg_mismatch: negMismatch ? 1 : 0,
     neg_mismatch_x_cov: negMismatch ? coverage : 0,

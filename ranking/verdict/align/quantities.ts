@@ -9,6 +9,8 @@ export type QuantityKind = 'percent' | 'money' | 'count' | 'year' | 'measure';
 export interface Quantity {
   value: number;
   kind: QuantityKind;
+  /** "more than 70%" = over, "nearly half" = under, "about 5m" = about. */
+  bound?: 'over' | 'under' | 'about';
   /** Currency symbol or word for money ('$', '£', '€', '¥'), unit for measures ('m', 'km', 'kg', …). */
   unit?: string;
   start: number;
@@ -104,6 +106,20 @@ function fromWords(m: RegExpMatchArray): Quantity | null {
   return { ...base, value, kind: 'count' };
 }
 
+const OVER = /(?:more than|over|above|at least|exceeding|in excess of|upwards of|greater than)\s*$/i;
+const UNDER = /(?:less than|under|below|fewer than|up to|at most|nearly|almost|just under|short of)\s*$/i;
+const ABOUT = /(?:about|around|roughly|approximately|some|an estimated|close to|circa)\s*$/i;
+// "a tenth of a percent" is 0.1%, not 10%.
+const OF_A_PERCENT = /^\s+of an? (?:per ?cent(?:age point)?|percent(?:age point)?)\b/i;
+
+function withContext(q: Quantity, text: string): Quantity {
+  const before = text.slice(Math.max(0, q.start - 24), q.start);
+  const bound = OVER.test(before) ? 'over' : UNDER.test(before) ? 'under' : ABOUT.test(before) ? 'about' : undefined;
+  const ofA = q.kind === 'percent' && /[a-z]/i.test(q.text) ? OF_A_PERCENT.exec(text.slice(q.end)) : null;
+  const out = ofA ? { ...q, value: q.value / 100, end: q.end + ofA[0].length, text: q.text + ofA[0] } : q;
+  return bound ? { ...out, bound } : out;
+}
+
 /** Quantities in reading order (digit forms win where both match). */
 export function quantities(text: string): Quantity[] {
   const out: Quantity[] = [];
@@ -115,7 +131,7 @@ export function quantities(text: string): Quantity[] {
     const q = fromWords(m);
     if (q && !out.some((o) => o.start < q.end && q.start < o.end)) out.push(q);
   }
-  return out.sort((a, b) => a.start - b.start);
+  return out.sort((a, b) => a.start - b.start).map((q) => withContext(q, text));
 }
 
 /** Can the two quantities be compared (same kind, and same currency or unit when both name one)? */
@@ -134,4 +150,19 @@ export function sameAmount(a: Quantity, b: Quantity): boolean {
   if (big === 0) return true;
   const tolerance = a.kind === 'percent' ? Math.max(0.5, big * 0.03) : big * 0.03;
   return Math.abs(a.value - b.value) <= tolerance;
+}
+
+/**
+ * Does the evidence's amount bear the claim's out? The same amount, or one inside the claim's bound
+ * ("over two thirds" by "more than 70 percent"; "nearly half" by "46.2%"; "about 5m" by "5.2m").
+ */
+export function agrees(claim: Quantity, evidence: Quantity): boolean {
+  if (sameAmount(claim, evidence)) return true;
+  if (!comparable(claim, evidence) || claim.kind === 'year') return false;
+  const c = claim.value;
+  const e = evidence.value;
+  if (claim.bound === 'over') return e >= c * 0.97;
+  if (claim.bound === 'under') return e <= c * 1.03 && e >= c * 0.75;
+  if (claim.bound === 'about' || evidence.bound === 'about') return Math.abs(e - c) <= Math.max(Math.abs(c), Math.abs(e)) * 0.1;
+  return false;
 }

@@ -30,7 +30,7 @@ export const FUNCTION_WORDS = new Set(
   and or but if while when where which who whom whose what how why because although though since
   is are was were be been being am do does did has have had having 's said says say saying told according
   will would shall can could
-  one's mr mrs ms dr per via upon over under out up down off again further once`
+  one's mr mrs ms dr per via upon over under out off again further once`
     .split(/\s+/)
     .filter(Boolean),
 );

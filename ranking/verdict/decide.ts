@@ -1,0 +1,139 @@
+/**
+ * From judged evidence sentences to one claim-level verdict with a calibrated probability (pure).
+ *
+ * The claim's features pool the sentences' stance probabilities, each sentence weighed by its
+ * result's relevance (relative to the best result, before the time decay) × recency: the strongest
+ * weighted support and refutation, their weighted means, the top result's, how many sentences lean
+ * each way, and how much of the claim the best sentence covers. A multinomial logistic regression
+ * fitted by cross-validation (training/stance/train_verdict.py, verdict.json) turns them into
+ * P(SUPPORTED), P(REFUTED), P(NOT_ENOUGH_EVIDENCE).
+ *
+ * Abstention: a verdict commits only when its probability reaches `commit`, a threshold chosen for
+ * precision (a confident wrong "Refuted" costs a reader more than an honest "not enough evidence");
+ * otherwise NOT_ENOUGH_EVIDENCE, with the evidence still shown. MIXED: strong sentences on both sides
+ * (each ≥ `mixed`) while neither side commits alone.
+ *
+ * Without a fitted verdict.json (a supplied NLI model) the rule is the pooled maximum: the side
+ * whose strongest weighted sentence probability reaches `commit` wins.
+ */
+import { z } from 'zod';
+import type { VerdictLabel } from '../types';
+import type { StanceProbs } from './align/classifier';
+
+export const CLAIM_FEATURES = ['max_sup', 'max_ref', 'mean_sup', 'mean_ref', 'top_sup', 'top_ref', 'max_cov', 'n_sup', 'n_ref', 'conflict'] as const;
+
+export interface JudgedItem {
+  probs: StanceProbs;
+  /** Relevance of its result relative to the best result, before the time decay, in [0, 1]. */
+  relevance: number;
+  /** 2^(−age/h); 1 when the decay is off. */
+  recency: number;
+  /** 0-based rank of its result. */
+  rank: number;
+  /** Alignment coverage of the claim by the sentence. */
+  coverage: number;
+}
+
+export const AggregatorFile = z.object({
+  version: z.literal(2),
+  /** Results read and evidence sentences per result that the aggregator was fitted on. */
+  depth: z.number().int().min(1).max(100),
+  sentences: z.number().int().min(1).max(10),
+  features: z.array(z.string()),
+  /** Rows: SUPPORTED, REFUTED, NOT_ENOUGH_EVIDENCE. */
+  coef: z.array(z.array(z.number())).length(3),
+  intercept: z.array(z.number()).length(3),
+  commit: z.number().min(0).max(1),
+  mixed: z.number().min(0).max(1),
+  fitted: z.record(z.string(), z.unknown()).optional(),
+});
+export type Aggregator = z.infer<typeof AggregatorFile>;
+
+export interface Decision {
+  label: VerdictLabel;
+  confidence: number;
+  probabilities: Record<VerdictLabel, number>;
+  reason?: string;
+}
+
+const weightOf = (j: JudgedItem) => Math.max(0, j.relevance) * Math.max(0, j.recency);
+const round = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/** The claim-level features, in CLAIM_FEATURES order (train_verdict.py computes the same; a parity test checks it). */
+export function claimFeatures(items: readonly JudgedItem[]): number[] {
+  if (!items.length) return CLAIM_FEATURES.map(() => 0);
+  let maxW = 0;
+  let maxSup = 0;
+  let maxRef = 0;
+  let sumW = 0;
+  let sumSup = 0;
+  let sumRef = 0;
+  for (const j of items) {
+    const w = weightOf(j);
+    maxW = Math.max(maxW, w);
+    maxSup = Math.max(maxSup, w * j.probs.supports);
+    maxRef = Math.max(maxRef, w * j.probs.refutes);
+    sumW += w;
+    sumSup += w * j.probs.supports;
+    sumRef += w * j.probs.refutes;
+  }
+  const top = items.filter((j) => j.rank === Math.min(...items.map((x) => x.rank)));
+  const sup = maxW > 0 ? maxSup / maxW : 0;
+  const ref = maxW > 0 ? maxRef / maxW : 0;
+  return [
+    sup,
+    ref,
+    sumW > 0 ? sumSup / sumW : 0,
+    sumW > 0 ? sumRef / sumW : 0,
+    Math.max(...top.map((j) => j.probs.supports)),
+    Math.max(...top.map((j) => j.probs.refutes)),
+    Math.max(...items.map((j) => j.coverage)),
+    items.filter((j) => j.probs.supports > 0.5).length / items.length,
+    items.filter((j) => j.probs.refutes > 0.5).length / items.length,
+    sup * ref,
+  ];
+}
+
+function softmax(z: readonly number[]): number[] {
+  const m = Math.max(...z);
+  const e = z.map((v) => Math.exp(v - m));
+  const s = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => v / s);
+}
+
+function probabilities(items: readonly JudgedItem[], agg: Aggregator): [number, number, number] {
+  const x = claimFeatures(items);
+  const p = softmax(agg.coef.map((w, k) => agg.intercept[k]! + w.reduce((s, wi, i) => s + wi * (x[i] ?? 0), 0)));
+  return [p[0]!, p[1]!, p[2]!];
+}
+
+/** The strongest single weighted sentence per side (the rule without a fitted aggregator). */
+function pooledMax(items: readonly JudgedItem[]): [number, number, number] {
+  const [sup, ref] = claimFeatures(items);
+  return [sup!, ref!, Math.max(0, 1 - Math.max(sup!, ref!))];
+}
+
+export interface DecideSettings {
+  commit: number;
+  mixed: number;
+}
+
+export function decide(items: readonly JudgedItem[], agg: Aggregator | null, s: DecideSettings): Decision {
+  if (!items.length) {
+    return { label: 'NOT_ENOUGH_EVIDENCE', confidence: 1, probabilities: { SUPPORTED: 0, REFUTED: 0, MIXED: 0, NOT_ENOUGH_EVIDENCE: 1 }, reason: 'no evidence sentences to judge' };
+  }
+  const [ps, pr, pn] = agg ? probabilities(items, agg) : pooledMax(items);
+  const probs = { SUPPORTED: round(ps), REFUTED: round(pr), MIXED: 0, NOT_ENOUGH_EVIDENCE: round(pn) };
+  const side = ps >= pr ? 'SUPPORTED' : 'REFUTED';
+  const strong = Math.max(ps, pr);
+  if (strong >= s.commit && strong >= pn) return { label: side, confidence: round(strong), probabilities: probs };
+  const [maxSup, maxRef] = claimFeatures(items);
+  if (maxSup! >= s.mixed && maxRef! >= s.mixed && ps + pr >= s.commit) {
+    return { label: 'MIXED', confidence: round(ps + pr), probabilities: { ...probs, MIXED: round(ps + pr) } };
+  }
+  const reason =
+    strong >= pn
+      ? `the evidence leans ${side === 'SUPPORTED' ? 'towards the claim' : 'against the claim'} (p = ${round(strong)}), below the ${s.commit} a verdict needs`
+      : `no evidence sentence settles the claim (p(not enough evidence) = ${round(pn)})`;
+  return { label: 'NOT_ENOUGH_EVIDENCE', confidence: round(Math.max(pn, 1 - strong)), probabilities: probs, reason };
+}
