@@ -5,6 +5,7 @@ import { Filters } from '../_components/filters';
 import { SearchBar } from '../_components/search-bar';
 import { SearchForm, SearchStatus } from '../_components/search-form';
 import { SearchResults } from '../_components/search-results';
+import { searchLimits } from '../_lib/search';
 import { loadSearchPage } from '../_lib/search-page';
 import { canonicalParams, parsePageParams, type RawParams } from '../_lib/search-url';
 
@@ -20,7 +21,7 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 
 export default async function SearchPage({ searchParams }: Props) {
   const raw = await searchParams;
-  const parsed = parsePageParams(raw);
+  const parsed = parsePageParams(raw, await searchLimits());
   const data = await loadSearchPage(parsed, clientKey(await headers()));
   const query = parsed.ok ? parsed.query : { q: parsed.q };
   return (

@@ -41,7 +41,7 @@ describe('formatSearch', () => {
     halfLifeDays: 365,
     asOf: '2024-06-01T00:00:00.000Z',
     timingsMs: { total: 12 },
-    models: { encoder: 'e', reranker: null, nli: null, bm25: 'fts5' },
+    models: { encoder: 'e', reranker: null, nli: null, bm25: 'fts5', dense: true },
   };
   it('numbers results across pages and shows source, date, evidence and the breakdown', () => {
     const out = formatSearch(res, { color: false, explain: true });
