@@ -2,19 +2,15 @@ import Link from 'next/link';
 import { SearchBar } from './_components/search-bar';
 import { SearchForm } from './_components/search-form';
 import { TimeAgo } from './_components/time-ago';
+import { homeExamples } from './_lib/examples';
 import { corpusSummary } from './_lib/home';
 import { searchHref } from './_lib/search-url';
 
 export const dynamic = 'force-dynamic';
 
-const EXAMPLES = [
-  { kind: 'Claim', q: 'The central bank raised interest rates' },
-  { kind: 'Question', q: 'What is happening to oil prices?' },
-  { kind: 'Claim', q: 'Vitamin D supplements prevent respiratory infections' },
-];
-
 export default async function Home() {
   const summary = await corpusSummary();
+  const examples = homeExamples();
   return (
     <>
       <section className="hero" aria-labelledby="hero-h">
@@ -24,8 +20,8 @@ export default async function Home() {
           <SearchBar autoFocus />
         </SearchForm>
       </section>
-      <nav className="examples" aria-label="Example searches">
-        {EXAMPLES.map((e) => (
+      <nav className="examples" aria-label="Example searches" data-testid="examples">
+        {examples.map((e) => (
           <Link key={e.q} href={searchHref({ q: e.q })}>
             <small>{e.kind}</small>
             {e.q}

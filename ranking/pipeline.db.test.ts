@@ -322,3 +322,31 @@ describe('search pipeline (real indexes)', () => {
     }
   });
 });
+
+// Issue 9.1: a long-running process (the web server) opened its indexes before the worker built the
+// dense index; it must use the dense index as soon as the first checkpoint exists, without a restart.
+describe('a search context opened before the dense index exists', () => {
+  let u: TestDb;
+  beforeAll(async () => {
+    u = await createTestDb();
+    await seed(u.db, ARTICLES.slice(0, 4));
+  }, 240_000);
+  afterAll(async () => {
+    await closeSearchIndexes();
+    await u?.cleanup();
+  });
+
+  it('answers BM25 only while it is empty, then uses it once the indexer has built it', async () => {
+    const uctx: SearchContext = { indexes: await openSearchIndexes(u.config, u.db), db: u.db, provider: u.provider, options: rankingOptions(u.config), now: () => ASOF };
+    const before = await search({ q: 'floods displaced people in Pakistan' }, uctx);
+    expect(before.models.dense).toBe(false);
+    expect(before.warnings).toEqual(['dense index not built yet: BM25 only']);
+    expect(before.results[0]!.scores.dense).toBeNull();
+    await runIndex(u.db, u.config, { progress: false });
+    await new Promise((r) => setTimeout(r, 3100)); // readers re-check the checkpoint every 3 s
+    const after = await search({ q: 'floods displaced people in Pakistan' }, uctx);
+    expect(after.models.dense).toBe(true);
+    expect(after.warnings).toBeUndefined();
+    expect(after.results[0]!.scores.dense).not.toBeNull();
+  }, 240_000);
+});

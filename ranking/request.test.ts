@@ -79,7 +79,7 @@ describe('resolveRequest', () => {
   it('holds the query to the configured length (QUIN_MAX_QUERY_CHARS) with QUERY_TOO_LONG', () => {
     const e = failure({ q: 'word '.repeat(50) }, { ...opts, maxQueryChars: 100 });
     expect(e.code).toBe('QUERY_TOO_LONG');
-    expect(e.message).toBe('the query is too long (249 characters; at most 100)');
+    expect(e.message).toBe('the query (q) is too long (249 characters; at most 100)');
     expect(failure({ q: '   ' }).code).toBe('QUERY_EMPTY');
     expect(() => parseRequest({ q: 'word '.repeat(50) }, { maxQueryChars: 1000, maxK: 100 })).not.toThrow();
   });

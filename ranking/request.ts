@@ -78,12 +78,12 @@ type ZodIssue = ZodError['issues'][number];
 
 /** One issue in plain words: "results per page (k) must be at most 100". */
 function plainIssue(i: ZodIssue): string {
-  const raw = i as ZodIssue & { maximum?: number | bigint; minimum?: number | bigint; values?: unknown[]; expected?: string };
+  const raw = i as ZodIssue & { maximum?: number | bigint; minimum?: number | bigint; inclusive?: boolean; values?: unknown[]; expected?: string };
   switch (i.code) {
     case 'too_big':
-      return `must be at most ${String(raw.maximum)}`;
+      return raw.inclusive === false ? `must be less than ${String(raw.maximum)}` : `must be at most ${String(raw.maximum)}`;
     case 'too_small':
-      return `must be at least ${String(raw.minimum)}`;
+      return raw.inclusive === false ? `must be more than ${String(raw.minimum)}` : `must be at least ${String(raw.minimum)}`;
     case 'invalid_value':
       return `must be one of ${(raw.values ?? []).map(String).join(', ')}`;
     case 'invalid_type':
@@ -106,9 +106,10 @@ export function requestError(err: ZodError, limits: SearchLimits, input?: unknow
     const q = (input as { q?: unknown } | undefined)?.q;
     if (first.code === 'too_big') {
       const got = typeof q === 'string' ? q.trim().length : 0;
-      return createError('QUERY_TOO_LONG', `the query is too long (${got.toLocaleString('en')} characters; at most ${limits.maxQueryChars.toLocaleString('en')})`, { param, max: limits.maxQueryChars, got, issues });
+      return createError('QUERY_TOO_LONG', `the query (q) is too long (${got.toLocaleString('en')} characters; at most ${limits.maxQueryChars.toLocaleString('en')})`, { param, max: limits.maxQueryChars, got, issues });
     }
-    return createError('QUERY_EMPTY', first.code === 'invalid_type' ? 'the query must be text' : 'the query is empty: type a claim or a question', { param, issues });
+    const notText = first.code === 'invalid_type' && q !== undefined && q !== null;
+    return createError('QUERY_EMPTY', notText ? 'the query (q) must be text' : 'the query (q) is empty: type a claim or a question', { param, issues });
   }
   const words = err.issues.map((i) => `${PARAM_LABELS[String(i.path[0] ?? '')] ?? (i.path.join('.') || 'the request')} ${plainIssue(i)}`);
   return createError('INVALID_INPUT', [...new Set(words)].join('; '), { param, issues });

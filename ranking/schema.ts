@@ -28,13 +28,12 @@ export const PUBLIC_LIMITS: SearchLimits = { maxQueryChars: 1000, maxK: 100 };
 export const MAX_DEPTH = 5000;
 export const MAX_HALF_LIFE_DAYS = 36_500;
 
-const BARE_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const OFF_WORDS = new Set(['off', 'none', 'inf', 'infinity']);
 
 /** A YYYY-MM-DD day or an ISO instant (with offset); a Date becomes its ISO text. */
 const dateField = z.preprocess(
   (v) => (v instanceof Date ? (Number.isFinite(v.getTime()) ? v.toISOString() : 'invalid date') : v === '' || v === null ? undefined : v),
-  z.union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'not a date: use YYYY-MM-DD or an ISO time such as 2024-05-01T12:00:00Z' }),
+  z.union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'is not a date: use YYYY-MM-DD or an ISO time such as 2024-05-01T12:00:00Z' }),
 );
 
 /** A number from text or a number ("" = absent). */
