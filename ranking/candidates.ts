@@ -6,7 +6,7 @@
 import type { SearchContext } from './context';
 import { decayed, ageDays, medianAge, recencyOf, type Recency } from './decay';
 import { sameStory } from './duplicates';
-import { denseMatchMin, matching, passageWords, termCoverage } from './floor';
+import { foldedTerms, matching, passageWords, termCoverage } from './floor';
 import type { FusedCandidate } from './fusion';
 import { wordTokens } from './query';
 import type { ResolvedRequest } from './request';
@@ -42,12 +42,15 @@ export async function loadAndFilter(fused: readonly FusedCandidate[], r: Resolve
 
 /** Stage "floor": the candidates that actually match, with their texts (read once, reused by de-duplication). */
 export async function applyFloor(cands: Candidate[], query: QueryAnalysis, ctx: SearchContext): Promise<{ matches: Candidate[]; texts: Map<number, SnippetText> }> {
+  const { relevanceFloor, oneStoryOnce } = ctx.options;
+  if (!relevanceFloor && !oneStoryOnce) return { matches: cands, texts: new Map() };
   const texts = await guard('DB_UNAVAILABLE', 'reading snippets', () => loadTexts(ctx.db, cands.map((c) => c.snippetId), ctx.provider));
   for (const c of cands) {
     const t = texts.get(c.snippetId);
     c.coverage = t ? termCoverage(query.terms, passageWords(t.title, t.text)) : 0;
   }
-  const keep = matching(cands, denseMatchMin(ctx.indexes.encoder.id));
+  if (!relevanceFloor) return { matches: cands, texts };
+  const keep = matching(cands, foldedTerms(query.terms).length);
   return { matches: cands.filter((_, i) => keep[i]), texts };
 }
 

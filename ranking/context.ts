@@ -25,6 +25,13 @@ export interface RankingOptions {
   perArticle: number;
   /** Evidence sentences returned per result. */
   evidenceSentences: number;
+  /**
+   * Only real matches go on (ranking/floor.ts), and near-duplicate stories are shown once
+   * (ranking/duplicates.ts). On for every reader-facing search; the retrieval evaluation switches
+   * both off, because its metrics read the whole ranking to depth 1000, not what a reader is shown.
+   */
+  relevanceFloor: boolean;
+  oneStoryOnce: boolean;
   /** Largest page size a request may ask for (the API's and the CLI's; the evaluation widens it for its depth-1000 runs). */
   maxK: number;
 }
@@ -54,6 +61,8 @@ export function rankingOptions(config: Config, overrides: Partial<RankingOptions
     maxQueryChars: config.maxQueryChars,
     perArticle: config.perArticleLimit,
     evidenceSentences: config.evidenceSentences,
+    relevanceFloor: true,
+    oneStoryOnce: true,
     maxK: PUBLIC_LIMITS.maxK,
     ...overrides,
   };

@@ -98,7 +98,8 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
   if (reranker && matches.length) await run.time('rerank', () => rerankStage(matches, a, hits, rows, { ...ctx, reranker }));
   const stories = await run.time('rank', () => {
     applyDecay(matches, a.req);
-    return collapseStories(rank(matches, a.req), texts);
+    const ranked = rank(matches, a.req);
+    return ctx.options.oneStoryOnce ? collapseStories(ranked, texts) : ranked;
   });
   const page = pageOf(stories, a.req.page, a.req.k);
   const status = verdictStatus(a, matches.length > 0, ctx);

@@ -4,7 +4,7 @@ import type { RankingOptions } from './context';
 import { parseRequest, resolveRequest } from './request';
 import { searchRequestSchema } from './schema';
 
-const opts: RankingOptions = { retrieveK: 500, fusion: 'score', rrfK: 60, bm25Weight: 0.8, halfLifeDays: 365, maxQueryChars: 1000, perArticle: 1, evidenceSentences: 2, maxK: 100 };
+const opts: RankingOptions = { retrieveK: 500, fusion: 'score', rrfK: 60, bm25Weight: 0.8, halfLifeDays: 365, maxQueryChars: 1000, perArticle: 1, evidenceSentences: 2, relevanceFloor: true, oneStoryOnce: true, maxK: 100 };
 const now = new Date('2024-06-01T00:00:00Z');
 
 function failure(req: object, o: RankingOptions = opts): QuinError {
