@@ -5,10 +5,9 @@
  */
 import type { SearchContext } from './context';
 import { decayed, ageDays, medianAge, recencyOf, type Recency } from './decay';
-import { sameStory } from './duplicates';
-import { foldedTerms, matching, passageWords, termCoverage } from './floor';
+import { sameStory, wordHashes } from './duplicates';
+import { matching, termMatcher } from './floor';
 import type { FusedCandidate } from './fusion';
-import { wordTokens } from './query';
 import type { ResolvedRequest } from './request';
 import { guard } from './run';
 import { limitPerArticle, passesFilter, sortRanked } from './select';
@@ -41,16 +40,17 @@ export async function loadAndFilter(fused: readonly FusedCandidate[], r: Resolve
 }
 
 /** Stage "floor": the candidates that actually match, with their texts (read once, reused by de-duplication). */
-export async function applyFloor(cands: Candidate[], query: QueryAnalysis, ctx: SearchContext): Promise<{ matches: Candidate[]; texts: Map<number, SnippetText> }> {
+export async function applyFloor(cands: Candidate[], query: QueryAnalysis, withDense: boolean, ctx: SearchContext): Promise<{ matches: Candidate[]; texts: Map<number, SnippetText> }> {
   const { relevanceFloor, oneStoryOnce } = ctx.options;
   if (!relevanceFloor && !oneStoryOnce) return { matches: cands, texts: new Map() };
   const texts = await guard('DB_UNAVAILABLE', 'reading snippets', () => loadTexts(ctx.db, cands.map((c) => c.snippetId), ctx.provider));
+  const terms = termMatcher(query.terms);
   for (const c of cands) {
     const t = texts.get(c.snippetId);
-    c.coverage = t ? termCoverage(query.terms, passageWords(t.title, t.text)) : 0;
+    c.coverage = t && terms.count ? terms.shared(`${t.title}\n${t.text}`) / terms.count : 0;
   }
   if (!relevanceFloor) return { matches: cands, texts };
-  const keep = matching(cands, foldedTerms(query.terms).length);
+  const keep = matching(cands, terms.count, withDense);
   return { matches: cands.filter((_, i) => keep[i]), texts };
 }
 
@@ -70,7 +70,7 @@ export function rank(cands: readonly Candidate[], r: ResolvedRequest): Candidate
 
 /** Stage "de-duplicate": near-duplicate stories collapsed into their best-ranked copy. */
 export function collapseStories(ranked: readonly Candidate[], texts: ReadonlyMap<number, SnippetText>): Candidate[] {
-  const leaderOf = sameStory(ranked.map((c) => wordTokens(texts.get(c.snippetId)?.text ?? '')));
+  const leaderOf = sameStory(ranked.map((c) => wordHashes(texts.get(c.snippetId)?.text ?? '')));
   const out: Candidate[] = [];
   ranked.forEach((c, i) => {
     const lead = leaderOf[i]!;

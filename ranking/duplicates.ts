@@ -15,24 +15,39 @@ const SHINGLE = 3;
 const HASHES = 16;
 const ROWS = 2;
 
-/** FNV-1a, 32 bits. */
-function hash32(s: string): number {
+/**
+ * A passage's words for comparing stories, as 32-bit hashes: lower-cased, split at white space, hashed
+ * on the fly (no substring per word: this runs over every match of a search).
+ */
+export function wordHashes(text: string): number[] {
+  const out: number[] = [];
   let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+  let inWord = false;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 160) {
+      if (inWord) out.push(h >>> 0);
+      h = 0x811c9dc5;
+      inWord = false;
+      continue;
+    }
+    // ASCII upper case folded inline; other letters through toLowerCase (rare in the hot path).
+    const lower = c >= 65 && c <= 90 ? c + 32 : c < 128 ? c : text[i]!.toLowerCase().charCodeAt(0);
+    h = Math.imul(h ^ lower, 0x01000193);
+    inWord = true;
   }
-  return h >>> 0;
+  return out;
 }
 
-/** Hashed word n-shingles (a text shorter than n words is one shingle). */
-export function shingles(words: readonly string[], n = SHINGLE): Set<number> {
+/** Hashed word n-shingles of a text's word hashes (a text shorter than n words is one shingle). */
+export function shingles(words: readonly number[], n = SHINGLE): Set<number> {
   const out = new Set<number>();
-  if (words.length <= n) {
-    if (words.length) out.add(hash32(words.join(' ')));
-    return out;
+  const width = Math.min(n, words.length);
+  for (let i = 0; i + width <= words.length && width > 0; i++) {
+    let x = 0x9e3779b9;
+    for (let j = 0; j < width; j++) x = Math.imul(x ^ words[i + j]!, 0x85ebca6b) >>> 0;
+    out.add(x);
   }
-  for (let i = 0; i + n <= words.length; i++) out.add(hash32(words.slice(i, i + n).join(' ')));
   return out;
 }
 
@@ -42,6 +57,13 @@ export function jaccard(a: ReadonlySet<number>, b: ReadonlySet<number>): number 
   let inter = 0;
   for (const x of small) if (large.has(x)) inter++;
   return inter / (a.size + b.size - inter);
+}
+
+/** FNV-1a, 32 bits. */
+function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 // Fixed odd multipliers and offsets: the same signature in every process (deterministic results).
@@ -60,10 +82,10 @@ function signature(set: ReadonlySet<number>): number[] {
 }
 
 /**
- * For items in rank order, the index of the earlier item each one duplicates (−1: it leads its own
+ * For items (word hashes, wordHashes) in rank order, the index of the earlier item each one duplicates (−1: it leads its own
  * story). An item joins the first earlier leader it reaches the threshold with.
  */
-export function sameStory(items: readonly (readonly string[])[], threshold = SAME_STORY_JACCARD): number[] {
+export function sameStory(items: readonly (readonly number[])[], threshold = SAME_STORY_JACCARD): number[] {
   const sets = items.map((w) => shingles(w));
   const buckets = new Map<string, number[]>();
   return sets.map((set, i) => {

@@ -6,9 +6,10 @@
  *
  * A candidate matches when
  * - its words cover enough of the query's: at least LEXICAL_SHARE_OF_BEST of the best coverage any
- *   candidate reaches, and at least two of the query's words when it has two or more (a lone "Trump"
- *   does not match "Trump tariffs on steel imports"; "breast cancer" does match "Birth-weight is
- *   negatively associated with breast cancer", whose relevant abstract spells "birthweight"); or
+ *   candidate reaches, and at least two of the query's words when it has two or more and the dense
+ *   index serves the search (a lone "Trump" does not match "Trump tariffs on steel imports"; "breast
+ *   cancer" does match "Birth-weight is negatively associated with breast cancer", whose relevant
+ *   abstract spells "birthweight"); or
  * - its meaning is close: the dense cosine reaches DENSE_MATCH_MIN (a paraphrase with few words in
  *   common). When no candidate holds any word of the query (nonsense, or a pure paraphrase), only a
  *   very close meaning counts: DENSE_ONLY_MIN.
@@ -19,7 +20,6 @@
  * on nonsense queries against BBC + HuffPost with USE-lite (they reach cosines of at most ~0.45).
  */
 import { foldWord } from './evidence';
-import { wordTokens } from './query';
 
 export const LEXICAL_SHARE_OF_BEST = 1 / 3;
 export const MIN_SHARED_TERMS = 2;
@@ -28,26 +28,48 @@ export const MIN_SHARED_TERMS = 2;
 export const DENSE_MATCH_MIN = 0.5;
 export const DENSE_ONLY_MIN = 0.7;
 
-/** Folded word set of a passage (title and text). */
-export function passageWords(title: string, text: string): Set<string> {
-  return new Set(wordTokens(`${title} ${text}`).map(foldWord));
-}
-
 export function foldedTerms(terms: readonly string[]): string[] {
   return [...new Set(terms.map(foldWord))];
 }
 
-/** How many of the query's (folded, distinct) terms the passage's words hold. */
-export function sharedTerms(folded: readonly string[], words: ReadonlySet<string>): number {
-  let hit = 0;
-  for (const t of folded) if (words.has(t)) hit++;
-  return hit;
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export interface TermMatcher {
+  /** Distinct folded query terms. */
+  readonly count: number;
+  /** How many of them a text holds as words (plurals folded as in the query). */
+  shared(text: string): number;
 }
 
-/** Share of the query's terms found in the passage's words, in [0, 1]. */
-export function termCoverage(terms: readonly string[], words: ReadonlySet<string>): number {
+/**
+ * Finds the query's terms in passages without tokenising them: one regular expression for the terms'
+ * stems finds the few candidate words, and only those are folded and compared. (Tokenising every
+ * candidate's text with Unicode word classes cost more than the rest of the search.)
+ */
+export function termMatcher(terms: readonly string[]): TermMatcher {
   const folded = foldedTerms(terms);
-  return folded.length ? sharedTerms(folded, words) / folded.length : 0;
+  const wanted = new Set(folded);
+  // A folded term is matched by words that start with it less its last letter ("study" ← "studies").
+  const stems = [...new Set(folded.map((t) => (t.length > 2 ? t.slice(0, -1) : t)))].sort((a, b) => b.length - a.length);
+  const re = stems.length ? new RegExp(`(?<![\\p{L}\\p{N}\\p{M}])(?:${stems.map(escape).join('|')})[\\p{L}\\p{N}\\p{M}]*`, 'gu') : null;
+  return {
+    count: folded.length,
+    shared(text) {
+      if (!re) return 0;
+      const found = new Set<string>();
+      for (const m of text.toLowerCase().replace(/['’]/g, '').matchAll(re)) {
+        const w = foldWord(m[0]);
+        if (wanted.has(w)) found.add(w);
+      }
+      return found.size;
+    },
+  };
+}
+
+/** Share of the query's terms found in a passage (title and text), in [0, 1]. */
+export function termCoverage(terms: readonly string[], title: string, text: string): number {
+  const m = termMatcher(terms);
+  return m.count ? m.shared(`${title}\n${text}`) / m.count : 0;
 }
 
 export interface MatchSignals {
@@ -57,10 +79,15 @@ export interface MatchSignals {
   dense: number | null;
 }
 
-/** Which candidates match (same order as given), for a query of `termCount` distinct terms. */
-export function matching(signals: readonly MatchSignals[], termCount: number): boolean[] {
+/**
+ * Which candidates match (same order as given), for a query of `termCount` distinct terms. Without the
+ * dense index (`withDense` false: BM25 only) one word at a third of the best coverage is enough, as a
+ * paraphrase sharing one rare word has no other way in.
+ */
+export function matching(signals: readonly MatchSignals[], termCount: number, withDense = true): boolean[] {
   const best = Math.max(0, ...signals.map((s) => s.coverage));
-  const lexicalMin = Math.max(best * LEXICAL_SHARE_OF_BEST, Math.min(MIN_SHARED_TERMS, termCount) / Math.max(1, termCount)) - 1e-9;
+  const minShared = withDense ? Math.min(MIN_SHARED_TERMS, termCount) : 1;
+  const lexicalMin = Math.max(best * LEXICAL_SHARE_OF_BEST, minShared / Math.max(1, termCount)) - 1e-9;
   const denseMin = best > 0 ? DENSE_MATCH_MIN : DENSE_ONLY_MIN;
   return signals.map((s) => (s.coverage > 0 && s.coverage >= lexicalMin) || (s.dense !== null && s.dense >= denseMin));
 }

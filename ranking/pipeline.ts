@@ -93,7 +93,7 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
   const hits = await retrieve(a.query, a.req, mode, mode !== 'bm25' || a.req.evidenceTop > 0 || reranker !== null || mayJudge, ctx, run);
   const fused = await run.time('fuse', () => fuse(hits, ctx));
   const candidates = await run.time('load', () => loadAndFilter(fused, a.req, ctx));
-  const { matches, texts } = await run.time('floor', () => applyFloor(candidates, a.query, ctx));
+  const { matches, texts } = await run.time('floor', () => applyFloor(candidates, a.query, mode !== 'bm25', ctx));
   const rows = new RowCache(ctx);
   if (reranker && matches.length) await run.time('rerank', () => rerankStage(matches, a, hits, rows, { ...ctx, reranker }));
   const stories = await run.time('rank', () => {

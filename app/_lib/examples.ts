@@ -6,7 +6,7 @@
  * the list are shown.
  */
 import { bm25Terms, search } from '../../ranking';
-import { passageWords, termCoverage } from '../../ranking/floor';
+import { termCoverage } from '../../ranking/floor';
 import { searchContext, searchContextState } from './services';
 
 export interface Example {
@@ -44,7 +44,7 @@ export function pickExamples(pool: readonly Example[], matches: (e: Example) => 
 async function matchesArchive(e: Example): Promise<boolean> {
   const res = await search({ q: e.q, k: 1, mode: 'bm25', rerank: false, verdict: false, evidenceTop: 0, halfLifeDays: 'off' }, await searchContext());
   const top = res.results[0];
-  return top !== undefined && termCoverage(bm25Terms(e.q), passageWords(top.title, top.text)) >= GOOD_MATCH;
+  return top !== undefined && termCoverage(bm25Terms(e.q), top.title, top.text) >= GOOD_MATCH;
 }
 
 async function refresh(): Promise<void> {
