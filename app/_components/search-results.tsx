@@ -67,7 +67,7 @@ export function SearchResults({ state, query }: { state: SearchPageState; query:
           ))}
         </div>
       ) : null}
-      {r.kind === 'claim' || r.verdictStatus === 'question' || r.verdictStatus === 'keywords' ? <VerdictPanel response={r} /> : null}
+      {r.total > 0 && (r.kind === 'claim' || r.verdictStatus === 'question' || r.verdictStatus === 'keywords') ? <VerdictPanel response={r} /> : null}
       {r.total > 0 && (coverage.data.length > 0 || undated > 0) ? (
         <section className="card coverage" aria-labelledby="coverage-h">
           <h2 id="coverage-h">Coverage over time</h2>

@@ -9,7 +9,7 @@ function recencyNote(s: ScoreBreakdown, publishedAt: string | null, halfLifeDays
     const age = s.assumedAgeDays ?? null;
     return age === null
       ? 'date unknown'
-      : `date unknown: ranked as if ${days(age)} old (the median age of the dated matches, at least its time in the archive), half-life ${halfLifeDays} days`;
+      : `date unknown: ranked as if ${days(age)} old — the median age of the dated matches, or its time in the archive when that is longer (or there is no dated match) — half-life ${halfLifeDays} days`;
   }
   return `${days((Date.parse(asOf) - Date.parse(publishedAt)) / 86_400_000)} old, half-life ${halfLifeDays} days`;
 }

@@ -29,10 +29,12 @@ const longDate = (iso: unknown) =>
 
 function emptyRange(d: Record<string, unknown>): SearchProblem {
   const byAge = d.param === 'maxAgeDays';
-  const start = byAge ? `“Maximum age” (the past ${String(d.maxAgeDays)} days) starts on ${longDate(d.from)}` : `the “From” date (${longDate(d.from)})`;
+  const what = byAge
+    ? `“Maximum age” (the past ${String(d.maxAgeDays)} days) starts on ${longDate(d.from)}, after the “To” date (${longDate(d.to)}).`
+    : `The “From” date (${longDate(d.from)}) is after the “To” date (${longDate(d.to)}).`;
   return {
     title: 'No date can match these filters',
-    message: `${start} is after the “To” date (${longDate(d.to)}). Change ${byAge ? '“Maximum age”' : 'the “From” date'} or the “To” date under Refine, or remove one of them.`,
+    message: `${what} Change ${byAge ? '“Maximum age”' : 'the “From” date'} or the “To” date under Refine, or remove one of them.`,
   };
 }
 

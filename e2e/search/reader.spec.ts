@@ -39,7 +39,7 @@ test.describe('search as a reader expects it', () => {
     await page.goto(search('harbour bridge', '&from=2025-11-25&to=2018-04-30'));
     const problem = page.getByTestId('search-problem');
     await expect(problem).toContainText('No date can match these filters');
-    await expect(problem).toContainText('the “From” date (25 November 2025) is after the “To” date (30 April 2018)');
+    await expect(problem).toContainText('The “From” date (25 November 2025) is after the “To” date (30 April 2018)');
     await expect(problem).not.toContainText('T00:00');
     await page.goto(search('harbour bridge', '&maxAgeDays=7&to=2018-04-30'));
     await expect(problem).toContainText('“Maximum age” (the past 7 days)');
