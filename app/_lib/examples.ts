@@ -3,11 +3,12 @@
  * when the archive holds a passage that matches it well (most of its words in one passage), so an
  * example never leads to "nothing found". The check runs the real search (BM25 only, no models) at
  * most every few minutes per process, in the background; until it has run, the first examples of
- * the list are shown.
+ * the list are shown. When too few of the list match (an archive of other news), recent headlines
+ * that read as claims fill the gap: the archive answers them by construction.
  */
-import { bm25Terms, search } from '../../ranking';
+import { bm25Terms, detectKind, search } from '../../ranking';
 import { termCoverage } from '../../ranking/floor';
-import { searchContext, searchContextState } from './services';
+import { searchContext, searchContextState, services } from './services';
 
 export interface Example {
   kind: 'Claim' | 'Question';
@@ -47,10 +48,35 @@ async function matchesArchive(e: Example): Promise<boolean> {
   return top !== undefined && termCoverage(bm25Terms(e.q), top.title, top.text) >= GOOD_MATCH;
 }
 
+/** Recent headlines of a few words that read as claims, one per source. */
+async function headlineClaims(): Promise<Example[]> {
+  const { db } = await services();
+  const recent = await db.article.findMany({ where: { publishedAt: { not: null } }, orderBy: { publishedAt: 'desc' }, take: 50, select: { title: true, source: true } });
+  const seen = new Set<string>();
+  const out: Example[] = [];
+  for (const a of recent) {
+    const words = a.title.trim().split(/\s+/).length;
+    if (seen.has(a.source) || words < 4 || words > 14 || detectKind(a.title) !== 'claim') continue;
+    seen.add(a.source);
+    out.push({ kind: 'Claim', q: a.title.trim() });
+  }
+  return out;
+}
+
 async function refresh(): Promise<void> {
   const ok = new Map<Example, boolean>();
   for (const e of EXAMPLE_POOL) ok.set(e, await matchesArchive(e).catch(() => false));
-  state.examples = pickExamples(EXAMPLE_POOL, (e) => ok.get(e) === true);
+  let examples = pickExamples(EXAMPLE_POOL, (e) => ok.get(e) === true);
+  const claims = examples.filter((e) => e.kind === 'Claim').length;
+  if (claims < CLAIMS) {
+    const extra: Example[] = [];
+    for (const e of await headlineClaims().catch(() => [])) {
+      if (extra.length >= CLAIMS - claims) break;
+      if (await matchesArchive(e).catch(() => false)) extra.push(e);
+    }
+    examples = [...examples.filter((e) => e.kind === 'Claim'), ...extra, ...examples.filter((e) => e.kind === 'Question')];
+  }
+  state.examples = examples;
   state.at = Date.now();
 }
 
