@@ -31,7 +31,7 @@ test.describe('searching a claim', () => {
     await first.getByText('Why this result').click();
     await expect(first.getByRole('rowheader', { name: 'Keyword match (BM25)' })).toBeVisible();
     await expect(first.getByRole('rowheader', { name: '× Recency' })).toBeVisible();
-    await expect(first.getByRole('rowheader', { name: '= Final score' })).toBeVisible();
+    await expect(first.getByTestId('why-final')).toBeVisible();
 
     if (state.nliModel) {
       const verdict = page.getByTestId('verdict');
