@@ -2,30 +2,28 @@ import Link from 'next/link';
 import { SearchBar } from './_components/search-bar';
 import { SearchForm } from './_components/search-form';
 import { TimeAgo } from './_components/time-ago';
+import { homeExamples } from './_lib/examples';
+import { searchLimits } from './_lib/search';
 import { corpusSummary } from './_lib/home';
 import { searchHref } from './_lib/search-url';
 
 export const dynamic = 'force-dynamic';
 
-const EXAMPLES = [
-  { kind: 'Claim', q: 'The central bank raised interest rates' },
-  { kind: 'Question', q: 'What is happening to oil prices?' },
-  { kind: 'Claim', q: 'Vitamin D supplements prevent respiratory infections' },
-];
-
 export default async function Home() {
   const summary = await corpusSummary();
+  const examples = homeExamples();
+  const limits = await searchLimits().catch(() => undefined);
   return (
     <>
       <section className="hero" aria-labelledby="hero-h">
         <h1 id="hero-h">Check a claim against the news</h1>
         <p>Quin searches recent coverage for the passages that confirm or contradict a statement, and answers questions with the best evidence.</p>
         <SearchForm>
-          <SearchBar autoFocus />
+          <SearchBar autoFocus maxLength={limits?.maxQueryChars} />
         </SearchForm>
       </section>
-      <nav className="examples" aria-label="Example searches">
-        {EXAMPLES.map((e) => (
+      <nav className="examples" aria-label="Example searches" data-testid="examples">
+        {examples.map((e) => (
           <Link key={e.q} href={searchHref({ q: e.q })}>
             <small>{e.kind}</small>
             {e.q}

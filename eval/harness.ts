@@ -81,7 +81,10 @@ export interface RunOptions {
 
 export async function runQueries(run: EvalRun, queries: readonly EvalQuery[], base: SearchContext, opts: RunOptions): Promise<RunOutcome> {
   const started = Date.now();
-  let ctx: SearchContext = { ...base, reranker: null, verdict: null, options: { ...base.options, retrieveK: opts.retrieveK ?? EVAL_RETRIEVE_K, ...run.options } };
+  // The metrics read the whole ranking to depth 1000, the weak tail a reader is never shown included:
+  // the reader-facing relevance floor and story collapsing are off here (docs/evaluation.md#relevance-floor).
+  const reader = { relevanceFloor: false, oneStoryOnce: false };
+  let ctx: SearchContext = { ...base, reranker: null, verdict: null, options: { ...base.options, retrieveK: opts.retrieveK ?? EVAL_RETRIEVE_K, ...reader, ...run.options } };
   if (run.setup) {
     const extra = await run.setup(ctx, opts.config);
     if (typeof extra === 'string') {

@@ -17,7 +17,7 @@ import { createDb, type Db } from '../lib/db/client';
 import { migrate } from '../lib/db/migrate';
 import { closeSearchIndexes, openSearchIndexes, runIndex } from '../indexer';
 import type { SearchIndexes } from '../indexer/types';
-import { rankingOptions, type SearchContext } from '../ranking';
+import { EVAL_PAGE_SIZE, rankingOptions, type SearchContext } from '../ranking';
 
 export interface CorpusSource {
   /** Import format (crawler/import: scifact, jsonl, bbc, huffpost, reuters). */
@@ -108,7 +108,7 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
     const articles = await db.article.findMany({ select: { id: true, externalId: true } });
     const docs = new Map(articles.map((a) => [a.id, a.externalId ?? String(a.id)]));
     const snippets = await db.snippet.count();
-    const ctx: SearchContext = { indexes, db, provider: 'sqlite', options: rankingOptions(config) };
+    const ctx: SearchContext = { indexes, db, provider: 'sqlite', options: rankingOptions(config, { maxK: EVAL_PAGE_SIZE }) };
     return {
       dir,
       config,

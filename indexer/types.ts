@@ -49,6 +49,11 @@ export interface DenseIndex {
   search(query: Float32Array, k: number): Promise<Hit[]>;
   /** Live vectors (deleted snippets not counted). */
   size(): number;
+  /**
+   * Re-checks the indexer's checkpoint (at most every few seconds) and loads a newer index, so that
+   * a long-running reader picks up the first checkpoint of an index that was empty when it opened.
+   */
+  refresh?(): Promise<void>;
 }
 
 /** Cached sentence embeddings by text (content hash inside); null where a sentence was never embedded. */

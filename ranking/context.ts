@@ -5,6 +5,7 @@
 import type { Config } from '../lib/config';
 import type { Db } from '../lib/db/client';
 import type { SearchIndexes } from '../indexer/types';
+import { PUBLIC_LIMITS } from './schema';
 import type { DbProvider } from './snippets';
 import type { RerankStage, VerdictStage } from './stages';
 
@@ -24,7 +25,14 @@ export interface RankingOptions {
   perArticle: number;
   /** Evidence sentences returned per result. */
   evidenceSentences: number;
-  /** Largest page size a request may ask for. */
+  /**
+   * Only real matches go on (ranking/floor.ts), and near-duplicate stories are shown once
+   * (ranking/duplicates.ts). On for every reader-facing search; the retrieval evaluation switches
+   * both off, because its metrics read the whole ranking to depth 1000, not what a reader is shown.
+   */
+  relevanceFloor: boolean;
+  oneStoryOnce: boolean;
+  /** Largest page size a request may ask for (the API's and the CLI's; the evaluation widens it for its depth-1000 runs). */
   maxK: number;
 }
 
@@ -40,7 +48,8 @@ export interface SearchContext {
   now?: () => Date;
 }
 
-export const MAX_PAGE_SIZE = 1000;
+/** The deepest page the evaluation reads (its runs ask for k = 1000). */
+export const EVAL_PAGE_SIZE = 1000;
 
 export function rankingOptions(config: Config, overrides: Partial<RankingOptions> = {}): RankingOptions {
   return {
@@ -52,7 +61,9 @@ export function rankingOptions(config: Config, overrides: Partial<RankingOptions
     maxQueryChars: config.maxQueryChars,
     perArticle: config.perArticleLimit,
     evidenceSentences: config.evidenceSentences,
-    maxK: MAX_PAGE_SIZE,
+    relevanceFloor: true,
+    oneStoryOnce: true,
+    maxK: PUBLIC_LIMITS.maxK,
     ...overrides,
   };
 }

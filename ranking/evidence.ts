@@ -5,34 +5,14 @@
  * A sentence without a cached vector is scored on words only. Every result keeps its best sentences,
  * however low they score (Quin dropped results with no sentence above a fixed threshold).
  */
+import type { SentenceSpan } from '../lib/text/sentences';
 import { wordTokens } from './query';
 import type { EvidenceSentence } from './types';
 
-export interface SentenceSpan {
-  text: string;
-  /** [start, end) in the snippet's text. */
-  start: number;
-  end: number;
-}
+export { snippetSentences, type SentenceSpan } from '../lib/text/sentences';
 
 /** Weight of the embedding cosine against word overlap (docs/evaluation.md). */
 export const EVIDENCE_COSINE_WEIGHT = 0.5;
-
-/** The snippet's sentences from its stored spans; the whole text as one sentence if they are unusable. */
-export function snippetSentences(text: string, spansJson: string): SentenceSpan[] {
-  let spans: unknown;
-  try {
-    spans = JSON.parse(spansJson);
-  } catch {
-    spans = null;
-  }
-  const ok =
-    Array.isArray(spans) &&
-    spans.length > 0 &&
-    spans.every((s) => Array.isArray(s) && s.length === 2 && Number.isInteger(s[0]) && Number.isInteger(s[1]) && 0 <= s[0] && s[0] < s[1] && s[1] <= text.length);
-  if (!ok) return text ? [{ text, start: 0, end: text.length }] : [];
-  return (spans as [number, number][]).map(([start, end]) => ({ text: text.slice(start, end), start, end }));
-}
 
 /** A light plural/possessive folding (after Harman's S-stemmer), enough to match "vaccines"/"vaccine". */
 export function foldWord(w: string): string {

@@ -9,6 +9,7 @@
  *   does not depend on how deep the run was retrieved).
  */
 import type { Hit } from '../indexer/types';
+import { minMaxScaler } from './normalize';
 
 export interface FusedCandidate {
   snippetId: number;
@@ -64,12 +65,9 @@ export function fuseRrf(bm25: readonly Hit[], dense: readonly Hit[], k: number, 
 
 /** A run's normaliser: score → [0, 1] over the run's retrieved scores. */
 export function normalizer(scores: readonly number[], how: Normalization): (s: number) => number {
-  if (!scores.length) return () => 0;
-  const max = Math.max(...scores);
-  if (how === 'max') return max > 0 ? (s) => Math.max(0, s / max) : () => 0;
-  const min = Math.min(...scores);
-  // A run whose scores are all equal carries no order: every hit gets full credit.
-  return max > min ? (s) => (s - min) / (max - min) : () => 1;
+  if (how === 'minmax') return minMaxScaler(scores);
+  const max = scores.length ? Math.max(...scores) : 0;
+  return max > 0 ? (s) => Math.max(0, s / max) : () => 0;
 }
 
 export function fuseScores(bm25: readonly Hit[], dense: readonly Hit[], w: FusionWeights, how: Normalization): FusedCandidate[] {

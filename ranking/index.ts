@@ -3,11 +3,14 @@
  * `search()` as the one entry point (CLI, JSON API, web pages, evaluation).
  */
 export { search, SCORE_NORMALIZATION } from './pipeline';
+export { searchRequestSchema, searchResponseSchema, PUBLIC_LIMITS, MAX_DEPTH, type SearchRequestSchema } from './schema';
+export { parseRequest, requestSchemaFor, limitsOf, toInstant, PARAM_LABELS, type RequestIssue } from './request';
+export { minMax, minMaxScaler } from './normalize';
 export { openSearchContext, type OpenContextOptions } from './open';
-export { rankingOptions, MAX_PAGE_SIZE, type RankingOptions, type SearchContext, type FusionMethod } from './context';
-export { analyzeQuery, bm25Terms, detectKind, STOP_WORDS } from './query';
+export { rankingOptions, EVAL_PAGE_SIZE, type RankingOptions, type SearchContext, type FusionMethod } from './context';
+export { analyzeQuery, bm25Terms, detectKind, isStatement, STOP_WORDS } from './query';
 export { fuseRrf, fuseScores, singleRun, type FusedCandidate, type Normalization } from './fusion';
-export { recencyFactor } from './decay';
+export { recencyFactor, recencyOf, medianAge } from './decay';
 export { pickEvidence, snippetSentences, EVIDENCE_COSINE_WEIGHT } from './evidence';
 export { loadRows, loadMeta, type DbProvider } from './snippets';
 export { weeklyCoverage } from './coverage';

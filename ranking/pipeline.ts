@@ -1,252 +1,126 @@
 /**
- * The search pipeline, one entry point for the CLI, the JSON API and the web pages:
+ * The search pipeline, one entry point for the CLI, the JSON API and the web pages, as a sequence of
+ * named stages (each timed in `timingsMs`):
  *
- *   analyse → retrieve (BM25 ‖ dense, top K each) → fuse → load + filter → [rerank top N] →
- *   time decay → sort → de-duplicate per article → page → evidence sentences → [verdict]
+ *   analyse → retrieve (BM25 ‖ dense, top K each) → fuse → load + filter → floor (real matches only)
+ *   → [rerank top N] → decay → rank (sort, per article) → de-duplicate (one story once) → page →
+ *   evidence sentences → [verdict: claims with a real match]
  *
  * Every failure reaches the caller as a QuinError: QUERY_* for the text, INVALID_INPUT for the
  * parameters, INDEX_UNAVAILABLE / MODEL_UNAVAILABLE when an index or a stage fails underneath.
  */
-import { createError, isQuinError, type ErrorCode } from '../lib/errors';
-import type { Hit, IndexFilter } from '../indexer/types';
-import type { SearchContext } from './context';
+import { createError } from '../lib/errors';
 import { weeklyCoverage } from './coverage';
-import { decayed, recencyFactor } from './decay';
-import { pickEvidence, snippetSentences } from './evidence';
-import { fuseRrf, fuseScores, singleRun, type FusedCandidate } from './fusion';
+import { applyDecay, applyFloor, collapseStories, loadAndFilter, rank, type Candidate } from './candidates';
+import type { SearchContext } from './context';
 import { analyzeQuery } from './query';
-import { embedQuery } from './query-vectors';
 import { resolveRequest, type ResolvedRequest } from './request';
-import { hasFilter, limitPerArticle, pageOf, passesFilter, sortRanked } from './select';
-import { loadMeta, loadRows, type SnippetMeta, type SnippetRow } from './snippets';
+import { fuse, retrieve, servingMode, type Retrieved } from './retrieve';
+import { RowCache, toResults } from './results';
+import { guard, SearchRun } from './run';
+import { pageOf } from './select';
 import type { RerankCandidate, StageContext } from './stages';
+import { snippetSentences } from '../lib/text/sentences';
 import type { QueryAnalysis, SearchRequest, SearchResponse, SearchResult } from './types';
 
-/** Score fusion normalisation (chosen on the development split, docs/evaluation.md). */
-export const SCORE_NORMALIZATION = 'minmax' as const;
-/** With filters on, the dense run (which cannot filter inside FAISS) is fetched this much deeper. */
-const DENSE_FILTER_OVERFETCH = 4;
+export { SCORE_NORMALIZATION } from './retrieve';
 
-interface Ranked extends FusedCandidate, SnippetMeta {
-  relevance: number;
-  rerank: number | null;
-  recency: number;
-  final: number;
-  tier: number;
+interface Analysed {
+  query: QueryAnalysis;
+  req: ResolvedRequest;
 }
 
-class Timer {
-  readonly ms: Record<string, number> = {};
-  private readonly start = performance.now();
-  async time<T>(name: string, fn: () => Promise<T> | T): Promise<T> {
-    const t = performance.now();
-    try {
-      return await fn();
-    } finally {
-      this.ms[name] = round((this.ms[name] ?? 0) + performance.now() - t);
-    }
-  }
-  total(): number {
-    return round(performance.now() - this.start);
-  }
+/** Stage "analyse": the parameters validated (the one request schema), the text read as a claim, question or keywords. */
+function analyse(request: SearchRequest, ctx: SearchContext): Analysed {
+  const req = resolveRequest(request, ctx.options, ctx.now?.() ?? new Date());
+  return { req, query: analyzeQuery(req.q, { maxChars: ctx.options.maxQueryChars }) };
 }
 
-const round = (ms: number) => Math.round(ms * 100) / 100;
-
-/** Runs `fn`, turning anything that is not already a QuinError into `code` (never a raw SQLite/FAISS error). */
-async function guard<T>(code: ErrorCode, what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (isQuinError(err)) throw err;
-    throw createError(code, `${what} failed: ${err instanceof Error ? err.message : String(err)}`, undefined, err);
-  }
+function stageContext(a: Analysed, hits: Retrieved, ctx: SearchContext): StageContext {
+  return { query: a.query, queryVector: hits.vector!, indexes: ctx.indexes, asOf: a.req.asOf, halfLifeDays: a.req.halfLifeDays };
 }
 
-/** The filters BM25 applies inside its index; the dense run is filtered after retrieval. */
-function indexFilter(r: ResolvedRequest): IndexFilter | undefined {
-  const f: IndexFilter = {};
-  if (r.from) f.from = r.from;
-  if (r.to) f.to = r.to;
-  if (r.sources) f.sources = [...r.sources];
-  return Object.keys(f).length ? f : undefined;
+function rerankInput(c: Candidate, rows: RowCache): RerankCandidate {
+  const row = rows.get(c.snippetId)!;
+  return { ...c, title: row.title, text: row.text, sentences: snippetSentences(row.text, row.sentenceSpans).map((s) => s.text) };
 }
 
-function fuse(mode: ResolvedRequest['mode'], bm25: Hit[], dense: Hit[], ctx: SearchContext): FusedCandidate[] {
-  if (mode === 'bm25') return singleRun(bm25, 'bm25');
-  if (mode === 'dense') return singleRun(dense, 'dense');
-  const w = { bm25Weight: ctx.options.bm25Weight };
-  return ctx.options.fusion === 'rrf' ? fuseRrf(bm25, dense, ctx.options.rrfK, w) : fuseScores(bm25, dense, w, SCORE_NORMALIZATION);
+/** Stage "rerank": the top `depth` matches rescored; the rest keep their order below them. */
+async function rerankStage(matches: Candidate[], a: Analysed, hits: Retrieved, rows: RowCache, ctx: SearchContext): Promise<void> {
+  const reranker = ctx.reranker!;
+  const top = matches.slice(0, Math.max(0, reranker.depth));
+  await rows.need(top.map((c) => c.snippetId));
+  const present = top.filter((c) => rows.get(c.snippetId));
+  const scores = await guard('MODEL_UNAVAILABLE', `reranker ${reranker.id}`, () => reranker.rerank(present.map((c) => rerankInput(c, rows)), stageContext(a, hits, ctx)));
+  if (scores.length !== present.length) throw createError('MODEL_UNAVAILABLE', `reranker ${reranker.id} returned ${scores.length} scores for ${present.length} candidates`);
+  present.forEach((c, i) => {
+    c.rerank = scores[i]!.rerank;
+    c.relevance = Number.isFinite(scores[i]!.relevance) ? Math.max(0, scores[i]!.relevance) : 0;
+  });
+  const reranked = new Set(present.map((c) => c.snippetId));
+  for (const c of matches) c.tier = reranked.has(c.snippetId) ? 0 : 1;
 }
 
-function rerankCandidate(c: Ranked, row: SnippetRow): RerankCandidate {
-  return {
-    snippetId: c.snippetId,
-    articleId: c.articleId,
-    title: row.title,
-    text: row.text,
-    sentences: snippetSentences(row.text, row.sentenceSpans).map((s) => s.text),
-    publishedAt: c.publishedAt,
-    source: c.source,
-    bm25: c.bm25,
-    dense: c.dense,
-    bm25Rank: c.bm25Rank,
-    denseRank: c.denseRank,
-    fused: c.fused,
-  };
+type VerdictOutcome = Pick<SearchResponse, 'verdict' | 'verdictStatus'>;
+
+/** Whether the verdict stage runs: claims only, with a real match, when a model is configured and wanted. */
+function verdictStatus(a: Analysed, matched: boolean, ctx: SearchContext): SearchResponse['verdictStatus'] | null {
+  if (a.query.kind !== 'claim') return a.query.kind;
+  if (!a.req.verdict) return 'disabled';
+  if (!ctx.verdict) return 'no_model';
+  return matched ? null : 'no_match';
+}
+
+/** Stage "verdict": the NLI stage reads the top stories (duplicates collapsed, so a story counts once). */
+async function verdictStage(a: Analysed, pool: SearchResult[], hits: Retrieved, ctx: SearchContext): Promise<VerdictOutcome> {
+  const stage = ctx.verdict!;
+  const verdict = await guard('MODEL_UNAVAILABLE', `verdict ${stage.id}`, () => stage.verdict(pool, stageContext(a, hits, ctx)));
+  return { verdict, verdictStatus: 'ok' };
+}
+
+function coverageOf(matches: readonly Candidate[], stories: readonly Candidate[]): Pick<SearchResponse, 'coverage' | 'coverageUndated'> {
+  const copies = new Set(stories.flatMap((s) => s.duplicates.map((d) => d.articleId)));
+  const counted = matches.filter((c) => !copies.has(c.articleId));
+  return { coverage: weeklyCoverage(counted), coverageUndated: new Set(counted.filter((c) => !c.publishedAt).map((c) => c.articleId)).size };
 }
 
 export async function search(request: SearchRequest, ctx: SearchContext): Promise<SearchResponse> {
-  const timer = new Timer();
-  const { indexes, db, options } = ctx;
-  const query: QueryAnalysis = await timer.time('analyze', () => analyzeQuery(request?.q, { maxChars: options.maxQueryChars }));
-  const r = resolveRequest(request, options, ctx.now?.() ?? new Date());
-  const warnings: string[] = [];
-
-  let mode = r.mode;
-  if (mode !== 'bm25' && (!indexes.dense || indexes.dense.size() === 0)) {
-    if (mode === 'dense') throw createError('INDEX_UNAVAILABLE', 'the dense index has not been built yet: run `quin index`');
-    mode = 'bm25';
-    warnings.push('dense index not built yet: BM25 only');
-  }
-  const reranker = r.rerank && ctx.reranker ? ctx.reranker : null;
-  const wantsVerdict = r.verdict && query.kind === 'claim' && Boolean(ctx.verdict);
-  const needsVector = mode !== 'bm25' || r.evidenceTop > 0 || reranker !== null || wantsVerdict;
-
-  const filtered = hasFilter(r);
-  const k = options.retrieveK;
-  // BM25 does not wait for the query embedding: BM25 starts first (an Elasticsearch request is then in
-  // flight while the encoder runs; FTS5 is synchronous and finishes first), and only the dense search
-  // waits for the vector.
-  const bm25Run: Promise<Hit[]> =
-    mode === 'dense'
-      ? Promise.resolve([])
-      : timer.time('bm25', () => guard('INDEX_UNAVAILABLE', `BM25 index (${indexes.bm25.backend})`, () => indexes.bm25.search({ text: query.text, terms: query.terms }, k, indexFilter(r))));
-  const embedding: Promise<Float32Array | null> = needsVector
-    ? timer.time('embed', () =>
-        guard('MODEL_UNAVAILABLE', `encoder ${indexes.encoder.id}`, async () => {
-          const v = await embedQuery(indexes.encoder, query.text);
-          if (!v || v.length !== indexes.encoder.dim) throw new Error('no embedding returned');
-          return v;
-        }),
-      )
-    : Promise.resolve(null);
-  const [queryVector, bm25Hits] = await Promise.all([embedding, bm25Run]);
-  const denseHits =
-    mode === 'bm25'
-      ? []
-      : await timer.time('dense', () => guard('INDEX_UNAVAILABLE', 'dense index', () => indexes.dense!.search(queryVector!, filtered ? k * DENSE_FILTER_OVERFETCH : k)));
-
-  const fused = await timer.time('fuse', () => fuse(mode, bm25Hits, denseHits, ctx));
-  const meta = await timer.time('load', () => guard('DB_UNAVAILABLE', 'reading snippets', () => loadMeta(db, fused.map((c) => c.snippetId), ctx.provider)));
-  let candidates: Ranked[] = [];
-  for (const c of fused) {
-    const m = meta.get(c.snippetId);
-    if (!m || !passesFilter(m, r)) continue;
-    candidates.push({ ...c, ...m, relevance: c.fused, rerank: null, recency: 1, final: c.fused, tier: 0 });
-  }
-
-  const rows = new Map<number, SnippetRow>();
-  const needRows = async (ids: number[]) => {
-    const missing = ids.filter((id) => !rows.has(id));
-    if (!missing.length) return;
-    const got = await guard('DB_UNAVAILABLE', 'reading snippets', () => loadRows(db, missing, ctx.provider));
-    for (const [id, row] of got) rows.set(id, row);
-  };
-  const stageCtx = (): StageContext => ({ query, queryVector: queryVector!, indexes, asOf: r.asOf, halfLifeDays: r.halfLifeDays });
-
-  if (reranker && candidates.length) {
-    await timer.time('rerank', async () => {
-      const top = candidates.slice(0, Math.max(0, reranker.depth));
-      await needRows(top.map((c) => c.snippetId));
-      const present = top.filter((c) => rows.has(c.snippetId));
-      const scores = await guard('MODEL_UNAVAILABLE', `reranker ${reranker.id}`, () =>
-        reranker.rerank(present.map((c) => rerankCandidate(c, rows.get(c.snippetId)!)), stageCtx()),
-      );
-      if (scores.length !== present.length) throw createError('MODEL_UNAVAILABLE', `reranker ${reranker.id} returned ${scores.length} scores for ${present.length} candidates`);
-      present.forEach((c, i) => {
-        const s = scores[i]!;
-        c.rerank = s.rerank;
-        c.relevance = Number.isFinite(s.relevance) ? Math.max(0, s.relevance) : 0;
-      });
-      const reranked = new Set(present.map((c) => c.snippetId));
-      for (const c of candidates) c.tier = reranked.has(c.snippetId) ? 0 : 1;
-    });
-  }
-
-  const ranked = await timer.time('rank', () => {
-    for (const c of candidates) {
-      c.recency = recencyFactor(c.publishedAt, r.asOf, r.halfLifeDays);
-      c.final = decayed(c.relevance, c.recency);
-    }
-    candidates = sortRanked(candidates, r.sort);
-    return limitPerArticle(candidates, r.perArticle);
+  const run = new SearchRun();
+  const a = await run.time('analyze', () => analyse(request, ctx));
+  const mode = await servingMode(a.req.mode, ctx, run);
+  const reranker = a.req.rerank && ctx.reranker ? ctx.reranker : null;
+  const mayJudge = verdictStatus(a, true, ctx) === null;
+  const hits = await retrieve(a.query, a.req, mode, mode !== 'bm25' || a.req.evidenceTop > 0 || reranker !== null || mayJudge, ctx, run);
+  const fused = await run.time('fuse', () => fuse(hits, ctx));
+  const candidates = await run.time('load', () => loadAndFilter(fused, a.req, ctx));
+  const { matches, texts } = await run.time('floor', () => applyFloor(candidates, a.query, mode !== 'bm25', ctx));
+  const rows = new RowCache(ctx);
+  if (reranker && matches.length) await run.time('rerank', () => rerankStage(matches, a, hits, rows, { ...ctx, reranker }));
+  const stories = await run.time('rank', () => {
+    applyDecay(matches, a.req);
+    const ranked = rank(matches, a.req);
+    return ctx.options.oneStoryOnce ? collapseStories(ranked, texts) : ranked;
   });
-  const page = pageOf(ranked, r.page, r.k);
-  const verdictPool = wantsVerdict ? ranked.slice(0, ctx.verdict!.depth) : [];
-
-  const results = await timer.time('evidence', async () => {
-    await needRows([...page, ...verdictPool].map((c) => c.snippetId));
-    const withEvidence = new Set([...page.slice(0, r.evidenceTop), ...verdictPool].map((c) => c.snippetId));
-    const sentences = new Map([...withEvidence].filter((id) => rows.has(id)).map((id) => [id, snippetSentences(rows.get(id)!.text, rows.get(id)!.sentenceSpans)]));
-    // The indexer caches vectors under the trimmed sentence text.
-    const flat = [...new Set([...sentences.values()].flatMap((ss) => ss.map((s) => s.text.trim())))];
-    const vectors = flat.length ? await guard('INDEX_UNAVAILABLE', 'sentence vectors', () => indexes.sentenceVectors.get(flat)) : [];
-    const vecOf = new Map(flat.map((t, i) => [t, vectors[i] ?? null]));
-    const toResult = (c: Ranked): SearchResult | null => {
-      const row = rows.get(c.snippetId);
-      if (!row) return null;
-      const ss = sentences.get(c.snippetId);
-      return {
-        snippetId: c.snippetId,
-        articleId: c.articleId,
-        position: row.position,
-        sentenceStart: row.sentenceStart,
-        sentenceEnd: row.sentenceEnd,
-        title: row.title,
-        url: row.url,
-        source: row.source,
-        publishedAt: row.publishedAt ? row.publishedAt.toISOString() : null,
-        text: row.text,
-        evidence: ss ? pickEvidence(ss, ss.map((s) => vecOf.get(s.text.trim()) ?? null), queryVector, query.terms, options.evidenceSentences) : [],
-        score: c.final,
-        scores: { bm25: c.bm25, bm25Rank: c.bm25Rank, dense: c.dense, denseRank: c.denseRank, fused: c.fused, rerank: c.rerank, recency: c.recency, final: c.final },
-      };
-    };
-    return { page: page.map(toResult).filter((x): x is SearchResult => x !== null), pool: verdictPool.map(toResult).filter((x): x is SearchResult => x !== null) };
-  });
-
-  let verdict: SearchResponse['verdict'] = null;
-  let verdictStatus: SearchResponse['verdictStatus'];
-  if (query.kind === 'question') verdictStatus = 'question';
-  else if (!r.verdict) verdictStatus = 'disabled';
-  else if (!ctx.verdict) verdictStatus = 'no_model';
-  else {
-    const stage = ctx.verdict;
-    verdict = await timer.time('verdict', () => guard('MODEL_UNAVAILABLE', `verdict ${stage.id}`, () => stage.verdict(results.pool, stageCtx())));
-    verdictStatus = 'ok';
-  }
-
+  const page = pageOf(stories, a.req.page, a.req.k);
+  const status = verdictStatus(a, matches.length > 0, ctx);
+  const pool = status === null ? stories.slice(0, ctx.verdict!.depth) : [];
+  const results = await run.time('evidence', () => toResults({ shown: page, withEvidence: [...page.slice(0, a.req.evidenceTop), ...pool], query: a.query, queryVector: hits.vector }, rows, ctx));
+  const pick = (cs: Candidate[]) => cs.flatMap((c) => results.get(c.snippetId) ?? []);
+  const verdict: VerdictOutcome = status === null ? await run.time('verdict', () => verdictStage(a, pick(pool), hits, ctx)) : { verdict: null, verdictStatus: status };
   const response: SearchResponse = {
-    query: query.text,
-    kind: query.kind,
-    page: r.page,
-    k: r.k,
-    total: ranked.length,
-    results: results.page,
-    verdict,
-    verdictStatus,
-    halfLifeDays: r.halfLifeDays,
-    asOf: r.asOf.toISOString(),
-    timingsMs: { ...timer.ms, total: timer.total() },
-    models: {
-      encoder: indexes.encoder.id,
-      reranker: reranker?.id ?? null,
-      nli: verdictStatus === 'ok' ? ctx.verdict!.id : null,
-      bm25: indexes.bm25.backend,
-    },
+    query: a.query.text,
+    kind: a.query.kind,
+    page: a.req.page,
+    k: a.req.k,
+    total: stories.length,
+    results: pick(page),
+    ...verdict,
+    halfLifeDays: a.req.halfLifeDays,
+    asOf: a.req.asOf.toISOString(),
+    timingsMs: run.timings(),
+    models: { encoder: ctx.indexes.encoder.id, reranker: reranker?.id ?? null, nli: verdict.verdictStatus === 'ok' ? ctx.verdict!.id : null, bm25: ctx.indexes.bm25.backend, dense: mode !== 'bm25' },
+    ...(a.req.coverage ? coverageOf(matches, stories) : {}),
   };
-  if (r.coverage) response.coverage = weeklyCoverage(mode === 'dense' ? candidates : candidates.filter((c) => c.bm25 !== null));
-  if (warnings.length) response.warnings = warnings;
+  if (run.warnings.length) response.warnings = run.warnings;
   return response;
 }

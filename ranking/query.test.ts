@@ -53,9 +53,33 @@ describe('detectKind', () => {
     ['Will Smith won an Oscar', 'claim'],
     ['May Day protests turned violent in Paris', 'claim'],
     ['🔥 Wildfires destroyed 500 homes in Maui', 'claim'],
-    ['Is', 'claim'],
-    ['', 'claim'],
+    ['Is', 'keywords'],
+    ['', 'keywords'],
   ])('%s → %s', (text, kind) => {
+    expect(detectKind(text)).toBe(kind);
+  });
+
+  // Issue 8.6: verdicts only for claims. Keywords name a topic; they get evidence, no verdict.
+  it.each([
+    ['Xbox price', 'keywords'],
+    ['Brexit vote', 'keywords'],
+    ['Obama healthcare', 'keywords'],
+    ['Measles vaccine study', 'keywords'],
+    ['Tony Blair third term', 'keywords'],
+    ['iPod sales', 'keywords'],
+    ['xqzvbnm plorf wuggle', 'keywords'],
+    ['The central bank raised interest rates', 'claim'],
+    ['UK economy grew in the third quarter', 'claim'],
+    ['Google made a profit in its first earnings report since floating', 'claim'],
+    ['Justin Gatlin won the Olympic 100m final', 'claim'],
+    ['Microsoft buys Skype', 'claim'],
+    ['US unemployment falls to 4%', 'claim'],
+    ['Vitamin D supplements prevent respiratory infections', 'claim'],
+    ['0-dimensional biomaterials show inductive properties.', 'claim'],
+    ['Doesburg hosts a festival every year', 'claim'],
+    ['What is the price of an Xbox?', 'question'],
+    ['Did the Xbox price fall', 'question'],
+  ])('keywords, claims and questions: %s → %s', (text, kind) => {
     expect(detectKind(text)).toBe(kind);
   });
 

@@ -9,6 +9,7 @@
  *   tokenizer keeps), lower-cased, de-duplicated, stop words removed. Only word tokens ever reach an
  *   index, so quotes, AND/OR/NOT/NEAR, `*`, `^`, parentheses and colons are plain text here.
  */
+import nlp from 'compromise';
 import { createError } from '../lib/errors';
 import type { QueryAnalysis } from './types';
 
@@ -89,7 +90,28 @@ export function unwrapClaim(text: string): string | null {
   return wordTokens(rest).length ? rest : null;
 }
 
-export function detectKind(text: string): 'claim' | 'question' {
+/** From this many words a text without a recognised verb is still read as a statement. */
+export const STATEMENT_MIN_WORDS = 6;
+
+/**
+ * Whether a text that is not a question states something (a claim, which gets a verdict) rather than
+ * naming a topic ("Xbox price", "Brexit vote": keywords, which get evidence only). A statement has a
+ * verb (compromise's part-of-speech tagger, lower-cased so that all-caps and headline capitals do
+ * not hide it), or holds a number in at least four words ("US unemployment at 4% in May"), or is long.
+ */
+export function isStatement(text: string): boolean {
+  const words = wordTokens(text);
+  if (words.length >= STATEMENT_MIN_WORDS) return true;
+  if (words.length >= 4 && words.some((w) => /\d/.test(w))) return true;
+  if (words.length < 2) return false;
+  return nlp(text.toLowerCase()).verbs().length > 0;
+}
+
+export function detectKind(text: string): 'claim' | 'question' | 'keywords' {
+  return detectSentenceKind(text) === 'question' ? 'question' : unwrapClaim(text) || isStatement(text) ? 'claim' : 'keywords';
+}
+
+function detectSentenceKind(text: string): 'claim' | 'question' {
   if (unwrapClaim(text)) return 'claim';
   if (QUESTION_END.test(text)) return 'question';
   const lead = text.replace(/^[^\p{L}\p{N}]+/u, '');

@@ -1,19 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { isQuinError } from '../lib/errors';
+import { isQuinError, type QuinError } from '../lib/errors';
 import type { RankingOptions } from './context';
-import { resolveRequest } from './request';
+import { parseRequest, resolveRequest } from './request';
+import { searchRequestSchema } from './schema';
 
-const opts: RankingOptions = { retrieveK: 500, fusion: 'score', rrfK: 60, bm25Weight: 0.8, halfLifeDays: 365, maxQueryChars: 1000, perArticle: 1, evidenceSentences: 2, maxK: 1000 };
+const opts: RankingOptions = { retrieveK: 500, fusion: 'score', rrfK: 60, bm25Weight: 0.8, halfLifeDays: 365, maxQueryChars: 1000, perArticle: 1, evidenceSentences: 2, relevanceFloor: true, oneStoryOnce: true, maxK: 100 };
 const now = new Date('2024-06-01T00:00:00Z');
 
-function invalid(req: object): string | undefined {
+function failure(req: object, o: RankingOptions = opts): QuinError {
   try {
-    resolveRequest({ q: 'x', ...req }, opts, now);
+    resolveRequest({ q: 'x', ...req }, o, now);
   } catch (e) {
-    return isQuinError(e, 'INVALID_INPUT') ? (e.details?.param as string) : `unexpected ${String(e)}`;
+    if (isQuinError(e)) return e;
+    throw e;
   }
-  return undefined;
+  throw new Error(`accepted ${JSON.stringify(req)}`);
 }
+const invalid = (req: object) => {
+  const e = failure(req);
+  return e.code === 'INVALID_INPUT' ? (e.details?.param as string) : `unexpected ${e.code}`;
+};
 
 describe('resolveRequest', () => {
   it('fills defaults from the options', () => {
@@ -23,14 +29,27 @@ describe('resolveRequest', () => {
     const r = resolveRequest({ q: 'x', asOf: new Date('2024-01-31T00:00:00Z'), maxAgeDays: 30, from: new Date('2023-01-01') }, opts, now);
     expect(r.from!.toISOString()).toBe('2024-01-01T00:00:00.000Z');
   });
-  it('turns the decay off with null or Infinity', () => {
+  it('turns the decay off with null, Infinity or "off"', () => {
     expect(resolveRequest({ q: 'x', halfLifeDays: null }, opts, now).halfLifeDays).toBeNull();
     expect(resolveRequest({ q: 'x', halfLifeDays: Infinity }, opts, now).halfLifeDays).toBeNull();
+    expect(resolveRequest({ q: 'x', halfLifeDays: 'off' }, opts, now).halfLifeDays).toBeNull();
     expect(resolveRequest({ q: 'x', halfLifeDays: 30 }, opts, now).halfLifeDays).toBe(30);
+  });
+  it('reads the query-string form and the programmatic form alike', () => {
+    const wire = resolveRequest({ q: 'x', k: '5', page: '2', halfLifeDays: '7', from: '2024-01-01', to: '2024-01-31', sources: 'BBC, AP', verdict: 'false' }, opts, now);
+    const typed = resolveRequest({ q: 'x', k: 5, page: 2, halfLifeDays: 7, from: new Date('2024-01-01T00:00:00Z'), to: new Date('2024-01-31T23:59:59.999Z'), sources: ['BBC', 'AP'], verdict: false }, opts, now);
+    expect(wire).toEqual(typed);
+    // A bare `to` day includes the whole day.
+    expect(wire.to!.toISOString()).toBe('2024-01-31T23:59:59.999Z');
+  });
+  it('accepts its own output again (the API validates, then the pipeline)', () => {
+    const schema = searchRequestSchema({ maxQueryChars: 1000, maxK: 100 });
+    const once = schema.parse({ q: ' x ', k: '3', halfLifeDays: 'off', asOf: new Date('2024-01-01T00:00:00Z'), sources: 'a,b' });
+    expect(schema.parse(once)).toEqual(once);
   });
   it('rejects bad parameters with INVALID_INPUT naming the parameter', () => {
     expect(invalid({ k: 0 })).toBe('k');
-    expect(invalid({ k: 1001 })).toBe('k');
+    expect(invalid({ k: 101 })).toBe('k');
     expect(invalid({ k: 2.5 })).toBe('k');
     expect(invalid({ page: 0 })).toBe('page');
     expect(invalid({ page: 10_000 })).toBe('page');
@@ -41,13 +60,31 @@ describe('resolveRequest', () => {
     expect(invalid({ from: 'yesterday-ish' })).toBe('from');
     expect(invalid({ from: new Date('2024-02-01'), to: new Date('2024-01-01') })).toBe('from');
     expect(invalid({ maxAgeDays: -1 })).toBe('maxAgeDays');
-    expect(invalid({ sources: 'BBC' })).toBe('sources');
+    expect(invalid({ sources: 5 })).toBe('sources');
     expect(invalid({ sort: 'oldest' })).toBe('sort');
     expect(invalid({ mode: 'sparse' })).toBe('mode');
     expect(invalid({ perArticle: -1 })).toBe('perArticle');
   });
+  it('says what is wrong in plain words; the machine details stay in details.issues', () => {
+    const k = failure({ k: 500 });
+    expect(k.message).toBe('results per page (k) must be at most 100');
+    expect(k.details?.issues).toEqual([expect.objectContaining({ path: 'k', code: 'too_big' })]);
+    const range = failure({ from: '2025-11-25', to: '2018-04-30' });
+    expect(range.message).toBe('the date range is empty: the start date (from) 2025-11-25, after the end date (to) 2018-04-30');
+    expect(range.details).toMatchObject({ reason: 'empty_range', param: 'from' });
+    const byAge = failure({ maxAgeDays: 7, to: '2018-04-30' });
+    expect(byAge.message).toBe('the date range is empty: the last 7 days (maxAgeDays) start on 2024-05-25, after the end date (to) 2018-04-30');
+    expect(byAge.details).toMatchObject({ reason: 'empty_range', param: 'maxAgeDays' });
+  });
+  it('holds the query to the configured length (QUIN_MAX_QUERY_CHARS) with QUERY_TOO_LONG', () => {
+    const e = failure({ q: 'word '.repeat(50) }, { ...opts, maxQueryChars: 100 });
+    expect(e.code).toBe('QUERY_TOO_LONG');
+    expect(e.message).toBe('the query (q) is too long (249 characters; at most 100)');
+    expect(failure({ q: '   ' }).code).toBe('QUERY_EMPTY');
+    expect(() => parseRequest({ q: 'word '.repeat(50) }, { maxQueryChars: 1000, maxK: 100 })).not.toThrow();
+  });
   it('accepts ISO strings for dates and ignores empty source names', () => {
-    const r = resolveRequest({ q: 'x', from: '2024-01-01' as unknown as Date, sources: [' ', 'BBC'] }, opts, now);
+    const r = resolveRequest({ q: 'x', from: '2024-01-01', sources: [' ', 'BBC'] }, opts, now);
     expect(r.from!.toISOString()).toBe('2024-01-01T00:00:00.000Z');
     expect([...r.sources!]).toEqual(['BBC']);
   });

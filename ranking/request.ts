@@ -1,13 +1,19 @@
 /**
- * Validation of a SearchRequest's parameters (the query text itself is ranking/query.ts's job), pure.
- * Bad values give INVALID_INPUT errors that name the parameter; nothing reaches an index unchecked.
+ * A SearchRequest → the parameters the pipeline runs with. Validation is the one request schema's
+ * (ranking/schema.ts, with the limits of the ranking options); this adds what needs the clock: dates
+ * as instants, maxAgeDays folded into `from`, the empty range. The query text itself is
+ * ranking/query.ts's job. Bad values become a QuinError in plain words that names the parameter, with
+ * the machine details (zod's issues) in `details.issues` for the API's `error.issues`.
  */
-import { createError } from '../lib/errors';
+import type { ZodError } from 'zod';
+import { createError, type QuinError } from '../lib/errors';
 import type { RankingOptions } from './context';
 import { resolveHalfLife } from './decay';
-import type { SearchRequest } from './types';
+import { searchRequestSchema, type SearchLimits, type SearchParams, type SearchRequest, type SearchRequestSchema } from './schema';
 
 export interface ResolvedRequest {
+  /** The text as given (query analysis cleans it). */
+  q: string;
   k: number;
   page: number;
   asOf: Date;
@@ -26,77 +32,139 @@ export interface ResolvedRequest {
   coverage: boolean;
 }
 
+export interface RequestIssue {
+  path: string;
+  code: string;
+  message: string;
+}
+
 const DAY_MS = 86_400_000;
-/** Deepest result a request may page to (page · k). */
-export const MAX_DEPTH = 5000;
 
-function bad(param: string, why: string): never {
-  throw createError('INVALID_INPUT', `${param}: ${why}`, { param });
+/** Words a reader understands for each parameter (the API's names stay in brackets). */
+export const PARAM_LABELS: Record<string, string> = {
+  q: 'the query',
+  k: 'results per page (k)',
+  page: 'the page (page)',
+  halfLifeDays: 'the recency half-life (halfLifeDays)',
+  asOf: 'the "as of" date (asOf)',
+  from: 'the start date (from)',
+  to: 'the end date (to)',
+  maxAgeDays: 'the maximum age in days (maxAgeDays)',
+  sources: 'the sources (sources)',
+  sort: 'the sort order (sort)',
+  verdict: 'the verdict switch (verdict)',
+  coverage: 'the coverage switch (coverage)',
+  perArticle: 'results per article (perArticle)',
+  mode: 'the retrieval mode (mode)',
+  rerank: 'the reranker switch (rerank)',
+  evidenceTop: 'results with evidence (evidenceTop)',
+};
+
+const schemas = new Map<string, SearchRequestSchema>();
+
+/** The request schema for these limits (built once per distinct limits). */
+export function requestSchemaFor(limits: SearchLimits): SearchRequestSchema {
+  const key = `${limits.maxQueryChars}:${limits.maxK}`;
+  let s = schemas.get(key);
+  if (!s) schemas.set(key, (s = searchRequestSchema(limits)));
+  return s;
 }
 
-function toDate(v: unknown, param: string): Date | null {
-  if (v === undefined || v === null || v === '') return null;
-  const d = v instanceof Date ? v : typeof v === 'string' || typeof v === 'number' ? new Date(v) : null;
-  if (!d || !Number.isFinite(d.getTime())) bad(param, `not a valid date (${JSON.stringify(v)})`);
-  return d;
+export function limitsOf(opts: Pick<RankingOptions, 'maxQueryChars' | 'maxK'>): SearchLimits {
+  return { maxQueryChars: opts.maxQueryChars, maxK: opts.maxK };
 }
 
-function intIn(v: unknown, param: string, min: number, max: number, fallback: number): number {
-  if (v === undefined || v === null) return fallback;
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) bad(param, `must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
-  return n;
+type ZodIssue = ZodError['issues'][number];
+
+/** One issue in plain words: "results per page (k) must be at most 100". */
+function plainIssue(i: ZodIssue): string {
+  const raw = i as ZodIssue & { maximum?: number | bigint; minimum?: number | bigint; inclusive?: boolean; values?: unknown[]; expected?: string };
+  switch (i.code) {
+    case 'too_big':
+      return raw.inclusive === false ? `must be less than ${String(raw.maximum)}` : `must be at most ${String(raw.maximum)}`;
+    case 'too_small':
+      return raw.inclusive === false ? `must be more than ${String(raw.minimum)}` : `must be at least ${String(raw.minimum)}`;
+    case 'invalid_value':
+      return `must be one of ${(raw.values ?? []).map(String).join(', ')}`;
+    case 'invalid_type':
+      return raw.expected === 'number' ? 'must be a number' : raw.expected === 'boolean' ? 'must be true or false' : i.message;
+    default:
+      return i.message;
+  }
 }
 
-function oneOf<T extends string>(v: unknown, param: string, allowed: readonly T[], fallback: T): T {
-  if (v === undefined || v === null) return fallback;
-  if (!allowed.includes(v as T)) bad(param, `must be one of ${allowed.join(', ')} (got ${JSON.stringify(v)})`);
-  return v as T;
+export function requestIssues(err: ZodError): RequestIssue[] {
+  return err.issues.map((i) => ({ path: i.path.map(String).join('.') || '(input)', code: i.code, message: i.message }));
+}
+
+/** A ZodError of the request schema as the QuinError callers see (QUERY_* for the text, else INVALID_INPUT). */
+export function requestError(err: ZodError, limits: SearchLimits, input?: unknown): QuinError {
+  const issues = requestIssues(err);
+  const first = err.issues[0]!;
+  const param = String(first.path[0] ?? '');
+  if (param === 'q') {
+    const q = (input as { q?: unknown } | undefined)?.q;
+    if (first.code === 'too_big') {
+      const got = typeof q === 'string' ? q.trim().length : 0;
+      return createError('QUERY_TOO_LONG', `the query (q) is too long (${got.toLocaleString('en')} characters; at most ${limits.maxQueryChars.toLocaleString('en')})`, { param, max: limits.maxQueryChars, got, issues });
+    }
+    const notText = first.code === 'invalid_type' && q !== undefined && q !== null;
+    return createError('QUERY_EMPTY', notText ? 'the query (q) must be text' : 'the query (q) is empty: type a claim or a question', { param, issues });
+  }
+  const words = err.issues.map((i) => `${PARAM_LABELS[String(i.path[0] ?? '')] ?? (i.path.join('.') || 'the request')} ${plainIssue(i)}`);
+  return createError('INVALID_INPUT', [...new Set(words)].join('; '), { param, issues });
+}
+
+/** Validates a request with the schema of these limits; throws the QuinError of requestError. */
+export function parseRequest(req: unknown, limits: SearchLimits): SearchParams {
+  const parsed = requestSchemaFor(limits).safeParse(req ?? {});
+  if (!parsed.success) throw requestError(parsed.error, limits, req);
+  return parsed.data;
+}
+
+/** A date parameter as an instant: a bare `to` day means the end of that day, any other bare day its start (UTC). */
+export function toInstant(value: string | undefined, edge: 'start' | 'end'): Date | null {
+  if (!value) return null;
+  const bare = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const d = new Date(bare ? `${value}T00:00:00Z` : value);
+  return bare && edge === 'end' ? new Date(d.getTime() + DAY_MS - 1) : d;
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+function emptyRange(p: SearchParams, from: Date, to: Date): QuinError {
+  const byAge = p.maxAgeDays !== undefined && (!p.from || toInstant(p.from, 'start')!.getTime() < from.getTime());
+  const start = byAge ? `the last ${p.maxAgeDays} days (maxAgeDays) start on ${day(from)}` : `the start date (from) ${day(from)}`;
+  const message = `the date range is empty: ${start}, after the end date (to) ${day(to)}`;
+  const issues: RequestIssue[] = [{ path: byAge ? 'maxAgeDays' : 'from', code: 'empty_range', message: `from ${from.toISOString()} is after to ${to.toISOString()}` }];
+  return createError('INVALID_INPUT', message, { param: byAge ? 'maxAgeDays' : 'from', reason: 'empty_range', from: from.toISOString(), to: to.toISOString(), maxAgeDays: p.maxAgeDays ?? null, issues });
 }
 
 export function resolveRequest(req: SearchRequest, opts: RankingOptions, now: Date): ResolvedRequest {
-  const k = intIn(req.k, 'k', 1, opts.maxK, 10);
-  const page = intIn(req.page, 'page', 1, Math.max(1, Math.floor(MAX_DEPTH / k)), 1);
-  const asOf = toDate(req.asOf, 'asOf') ?? now;
-
-  let halfLifeDays: number | null;
-  const h = req.halfLifeDays;
-  if (h === undefined || h === null || h === Infinity) halfLifeDays = resolveHalfLife(h, opts.halfLifeDays);
-  else if (typeof h !== 'number' || !(h > 0)) bad('halfLifeDays', `must be a positive number of days, or Infinity/null for no decay (got ${JSON.stringify(h)})`);
-  else halfLifeDays = h;
-
-  let from = toDate(req.from, 'from');
-  const to = toDate(req.to, 'to');
-  if (req.maxAgeDays !== undefined && req.maxAgeDays !== null) {
-    if (typeof req.maxAgeDays !== 'number' || !(req.maxAgeDays >= 0) || !Number.isFinite(req.maxAgeDays)) {
-      bad('maxAgeDays', `must be a non-negative number of days (got ${JSON.stringify(req.maxAgeDays)})`);
-    }
-    const limit = new Date(asOf.getTime() - req.maxAgeDays * DAY_MS);
+  const p = parseRequest(req, limitsOf(opts));
+  const asOf = toInstant(p.asOf, 'start') ?? now;
+  let from = toInstant(p.from, 'start');
+  const to = toInstant(p.to, 'end');
+  if (p.maxAgeDays !== undefined) {
+    const limit = new Date(asOf.getTime() - p.maxAgeDays * DAY_MS);
     if (!from || limit > from) from = limit;
   }
-  if (from && to && from > to) bad('from', `the date range is empty (from ${from.toISOString()} is after to ${to.toISOString()})`);
-
-  let sources: Set<string> | null = null;
-  if (req.sources !== undefined && req.sources !== null) {
-    if (!Array.isArray(req.sources) || req.sources.some((s) => typeof s !== 'string')) bad('sources', 'must be a list of source names');
-    const names = req.sources.map((s) => s.trim()).filter(Boolean);
-    if (names.length) sources = new Set(names);
-  }
-
+  if (from && to && from > to) throw emptyRange(p, from, to);
   return {
-    k,
-    page,
+    q: p.q,
+    k: p.k,
+    page: p.page,
     asOf,
-    halfLifeDays,
+    halfLifeDays: p.halfLifeDays === 'off' ? null : resolveHalfLife(p.halfLifeDays, opts.halfLifeDays),
     from,
     to,
-    sources,
-    sort: oneOf(req.sort, 'sort', ['relevance', 'newest'] as const, 'relevance'),
-    perArticle: intIn(req.perArticle, 'perArticle', 0, 1000, opts.perArticle),
-    mode: oneOf(req.mode, 'mode', ['hybrid', 'bm25', 'dense'] as const, 'hybrid'),
-    rerank: req.rerank !== false,
-    verdict: req.verdict !== false,
-    evidenceTop: intIn(req.evidenceTop, 'evidenceTop', 0, opts.maxK, k),
-    coverage: req.coverage === true,
+    sources: p.sources?.length ? new Set(p.sources) : null,
+    sort: p.sort,
+    perArticle: p.perArticle ?? opts.perArticle,
+    mode: p.mode ?? 'hybrid',
+    rerank: p.rerank !== false,
+    verdict: p.verdict !== false,
+    evidenceTop: p.evidenceTop ?? p.k,
+    coverage: p.coverage === true,
   };
 }

@@ -17,6 +17,15 @@ export interface SnippetMeta {
   articleId: number;
   source: string;
   publishedAt: Date | null;
+  /** When the snippet entered the archive (a lower bound on the age of undated text). */
+  createdAt: Date;
+}
+
+/** What the relevance floor and the de-duplication read of every candidate. */
+export interface SnippetText {
+  id: number;
+  title: string;
+  text: string;
 }
 
 export interface SnippetRow extends SnippetMeta {
@@ -45,24 +54,34 @@ function toDate(v: unknown): Date | null {
   return Number.isFinite(d.getTime()) ? d : null;
 }
 
-const META_COLUMNS = `s.id AS "id", s.article_id AS "articleId", s.source AS "source", s.published_at AS "publishedAt"`;
+const META_COLUMNS = `s.id AS "id", s.article_id AS "articleId", s.source AS "source", s.published_at AS "publishedAt", s.created_at AS "createdAt"`;
+const TEXT_COLUMNS = `s.id AS "id", s.title AS "title", s.text AS "text"`;
 const ROW_COLUMNS = `${META_COLUMNS}, s.position AS "position", s.sentence_start AS "sentenceStart", s.sentence_end AS "sentenceEnd", s.text AS "text", s.sentence_spans AS "sentenceSpans", s.title AS "title", a.canonical_url AS "url"`;
 
-function rawQuery<T extends { publishedAt: unknown }>(db: Db, provider: DbProvider, columns: string, join: string, part: number[]): Promise<T[]> {
+function rawQuery<T>(db: Db, provider: DbProvider, columns: string, join: string, part: number[]): Promise<T[]> {
   const where = provider === 'sqlite' ? `s.id IN (SELECT value FROM json_each(?))` : `s.id = ANY($1::int[])`;
   const param = provider === 'sqlite' ? JSON.stringify(part) : part;
   return db.$queryRawUnsafe<T[]>(`SELECT ${columns} FROM snippets s${join} WHERE ${where}`, param);
 }
 
-function normalise<T extends SnippetMeta>(r: T & { publishedAt: unknown; id: unknown; articleId: unknown }): T {
-  return { ...r, id: Number(r.id), articleId: Number(r.articleId), publishedAt: toDate(r.publishedAt) };
+function normalise<T extends SnippetMeta>(r: T & { publishedAt: unknown; createdAt: unknown; id: unknown; articleId: unknown }): T {
+  return { ...r, id: Number(r.id), articleId: Number(r.articleId), publishedAt: toDate(r.publishedAt), createdAt: toDate(r.createdAt) ?? new Date(0) };
 }
 
 export async function loadMeta(db: Db, ids: readonly number[], provider?: DbProvider): Promise<Map<number, SnippetMeta>> {
   const rows = await chunked(ids, (part) =>
     provider
       ? rawQuery<SnippetMeta>(db, provider, META_COLUMNS, '', part).then((rs) => rs.map(normalise))
-      : db.snippet.findMany({ where: { id: { in: part } }, select: { id: true, articleId: true, source: true, publishedAt: true } }),
+      : db.snippet.findMany({ where: { id: { in: part } }, select: { id: true, articleId: true, source: true, publishedAt: true, createdAt: true } }),
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export async function loadTexts(db: Db, ids: readonly number[], provider?: DbProvider): Promise<Map<number, SnippetText>> {
+  const rows = await chunked(ids, (part) =>
+    provider
+      ? rawQuery<SnippetText>(db, provider, TEXT_COLUMNS, '', part).then((rs) => rs.map((r) => ({ ...r, id: Number(r.id) })))
+      : db.snippet.findMany({ where: { id: { in: part } }, select: { id: true, title: true, text: true } }),
   );
   return new Map(rows.map((r) => [r.id, r]));
 }
@@ -80,6 +99,7 @@ export async function loadRows(db: Db, ids: readonly number[], provider?: DbProv
         articleId: true,
         source: true,
         publishedAt: true,
+        createdAt: true,
         position: true,
         sentenceStart: true,
         sentenceEnd: true,

@@ -1,8 +1,33 @@
-import type { SearchResult } from '../../ranking/types';
+import type { Duplicate, SearchResult } from '../../ranking/types';
 import { safeHref } from '../_lib/links';
 import { Highlighted } from './highlighted';
 import { TimeAgo } from './time-ago';
 import { WhyThisResult } from './why-this-result';
+
+/** The same story under other URLs, collapsed into this result. */
+function AlsoPublished({ duplicates }: { duplicates: Duplicate[] }) {
+  return (
+    <p className="result__also small" data-testid="also-published">
+      <span className="muted">Same story also in: </span>
+      {duplicates.map((d, i) => {
+        const href = safeHref(d.url);
+        return (
+          <span key={d.snippetId}>
+            {i ? '; ' : ''}
+            {href ? (
+              <a href={href} target="_blank" rel="noopener noreferrer nofollow ugc" title={d.title}>
+                {d.source}
+              </a>
+            ) : (
+              d.source
+            )}
+            {d.title ? <span className="muted"> (“{d.title}”)</span> : null}
+          </span>
+        );
+      })}
+    </p>
+  );
+}
 
 export function ResultCard({ result, rank, halfLifeDays, asOf }: { result: SearchResult; rank: number; halfLifeDays: number | null; asOf: string }) {
   const href = safeHref(result.url);
@@ -26,6 +51,7 @@ export function ResultCard({ result, rank, halfLifeDays, asOf }: { result: Searc
       <p className="result__text" data-testid="snippet">
         <Highlighted text={result.text} spans={result.evidence} />
       </p>
+      {result.duplicates?.length ? <AlsoPublished duplicates={result.duplicates} /> : null}
       <WhyThisResult scores={result.scores} publishedAt={result.publishedAt} halfLifeDays={halfLifeDays} asOf={asOf} />
     </article>
   );

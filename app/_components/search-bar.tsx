@@ -1,6 +1,7 @@
 import { SubmitButton } from './search-form';
 
-export function SearchBar({ q, autoFocus }: { q?: string; autoFocus?: boolean }) {
+/** `maxLength`: the server's query limit (QUIN_MAX_QUERY_CHARS). */
+export function SearchBar({ q, autoFocus, maxLength = 1000 }: { q?: string; autoFocus?: boolean; maxLength?: number }) {
   return (
     <div>
       <div className="searchbar">
@@ -15,7 +16,7 @@ export function SearchBar({ q, autoFocus }: { q?: string; autoFocus?: boolean })
           placeholder="Type a claim or a question, e.g. “The ECB raised interest rates”"
           autoComplete="off"
           spellCheck
-          maxLength={1000}
+          maxLength={maxLength}
           autoFocus={autoFocus}
           aria-describedby="q-hint"
         />

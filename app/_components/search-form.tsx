@@ -35,12 +35,19 @@ export function SearchForm({ children, className }: { children: ReactNode; class
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      if (e.key !== '/' || e.metaKey || e.ctrlKey || e.altKey) return;
+      const box = formRef.current?.querySelector<HTMLInputElement>('input[name="q"]');
       const t = e.target as HTMLElement | null;
-      const typing = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
-      if (e.key === '/' && !typing && !e.metaKey && !e.ctrlKey && !e.altKey) {
-        e.preventDefault();
-        formRef.current?.querySelector<HTMLInputElement>('input[name="q"]')?.focus();
+      // The hint says "/" jumps to the box: pressed in the empty box it is already in (the home page
+      // focuses it), it must not type itself. In a box with text, "/" is a character like any other.
+      if (t === box) {
+        if (box && box.value === '') e.preventDefault();
+        return;
       }
+      const typing = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+      if (typing) return;
+      e.preventDefault();
+      box?.focus();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);

@@ -39,6 +39,7 @@ export function SearchResults({ state, query }: { state: SearchPageState; query:
   const q = query!;
   const filters = activeFilters(q);
   const coverage = coverageSeries(r.coverage ?? []);
+  const undated = r.coverageUndated ?? 0;
   const seconds = ((r.timingsMs.total ?? Object.values(r.timingsMs).reduce((a, b) => a + b, 0)) / 1000).toFixed(2);
   return (
     <>
@@ -47,7 +48,7 @@ export function SearchResults({ state, query }: { state: SearchPageState; query:
           {r.total ? `${r.total.toLocaleString('en')} matching passages` : 'No matching passages'}
         </h2>
         <span>
-          read as a <strong>{r.kind}</strong> · {seconds} s
+          read as {r.kind === 'keywords' ? <strong>keywords</strong> : <>a <strong>{r.kind}</strong></>} · {seconds} s
         </span>
         {filters.length ? (
           <span className="chips" aria-label="Active filters">
@@ -66,14 +67,25 @@ export function SearchResults({ state, query }: { state: SearchPageState; query:
           ))}
         </div>
       ) : null}
-      {r.kind === 'claim' || r.verdictStatus === 'question' ? <VerdictPanel response={r} /> : null}
-      {r.total > 0 && coverage.data.length > 0 ? (
+      {r.total > 0 && (r.kind === 'claim' || r.verdictStatus === 'question' || r.verdictStatus === 'keywords') ? <VerdictPanel response={r} /> : null}
+      {r.total > 0 && (coverage.data.length > 0 || undated > 0) ? (
         <section className="card coverage" aria-labelledby="coverage-h">
           <h2 id="coverage-h">Coverage over time</h2>
-          <p className="small muted" style={{ margin: '0 0 6px' }}>
-            Matching articles per {coverage.unit}
-          </p>
-          <BarChart data={coverage.data} label={`Matching articles per ${coverage.unit}`} unit="articles" testId="coverage-chart" />
+          {coverage.data.length > 0 ? (
+            <>
+              <p className="small muted" style={{ margin: '0 0 6px' }}>
+                Matching articles per {coverage.unit}
+              </p>
+              <BarChart data={coverage.data} label={`Matching articles per ${coverage.unit}`} unit="articles" testId="coverage-chart" />
+            </>
+          ) : null}
+          {undated > 0 ? (
+            <p className="small muted" data-testid="coverage-undated" style={{ margin: '6px 0 0' }}>
+              {coverage.data.length > 0
+                ? `Not on the chart: ${undated.toLocaleString('en')} matching ${undated === 1 ? 'article has' : 'articles have'} no publication date.`
+                : `The ${undated.toLocaleString('en')} matching ${undated === 1 ? 'article has' : 'articles have'} no publication date, so there is nothing to chart.`}
+            </p>
+          ) : null}
         </section>
       ) : null}
       {r.results.length ? (

@@ -43,6 +43,14 @@ export function VerdictPanel({ response }: { response: Pick<SearchResponse, 'ver
       </p>
     );
   }
+  if (response.verdictStatus === 'keywords') {
+    return (
+      <p className="notice notice--info" data-testid="verdict-keywords">
+        These read as keywords, not a claim, so there is no verdict: the results below are the best evidence found. To check a claim, write
+        it as a statement (for example “The Xbox price was cut in Europe”).
+      </p>
+    );
+  }
   if (response.verdictStatus === 'no_model' || (response.verdictStatus === 'ok' && !response.verdict)) {
     return (
       <section className="verdict" aria-labelledby="verdict-h" data-testid="verdict-unavailable">

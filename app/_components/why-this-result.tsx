@@ -1,26 +1,26 @@
 import type { ScoreBreakdown } from '../../ranking/types';
 
-const fmt = (v: number | null, digits = 3) => (v === null || !Number.isFinite(v) ? '—' : v.toFixed(digits));
+const fmt = (v: number | null | undefined, digits = 3) => (v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(digits));
+const days = (d: number) => `${Math.max(0, Math.round(d)).toLocaleString('en')} days`;
 
-function Bar({ value, max }: { value: number | null; max: number }) {
-  const pct = value === null || max <= 0 ? 0 : Math.max(0, Math.min(100, (value / max) * 100));
-  return (
-    <span className="bar-track" aria-hidden="true">
-      <span className="bar" style={{ width: `${pct}%` }} />
-    </span>
-  );
+function recencyNote(s: ScoreBreakdown, publishedAt: string | null, halfLifeDays: number | null, asOf: string): string {
+  if (s.recencyBasis === 'off' || halfLifeDays === null) return 'time decay off';
+  if (s.recencyBasis === 'undated' || !publishedAt) {
+    const age = s.assumedAgeDays ?? null;
+    return age === null
+      ? 'date unknown'
+      : `date unknown: ranked as if ${days(age)} old — the median age of the dated matches, or its time in the archive when that is longer (or there is no dated match) — half-life ${halfLifeDays} days`;
+  }
+  return `${days((Date.parse(asOf) - Date.parse(publishedAt)) / 86_400_000)} old, half-life ${halfLifeDays} days`;
 }
 
-/** "Why this result": what each stage contributed to the final score. */
+/**
+ * "Why this result": every factor of the final score, so that the shown product is the final score:
+ * relevance (the fused score, or the reranker's mix of its score with it) × recency.
+ */
 export function WhyThisResult({ scores, publishedAt, halfLifeDays, asOf }: { scores: ScoreBreakdown; publishedAt: string | null; halfLifeDays: number | null; asOf: string }) {
-  const ageDays = publishedAt ? (Date.parse(asOf) - Date.parse(publishedAt)) / 86_400_000 : null;
-  const relevance = scores.recency > 0 ? scores.final / scores.recency : scores.fused;
-  const recencyNote =
-    halfLifeDays === null
-      ? 'time decay off'
-      : ageDays === null
-        ? 'no publication date: not decayed'
-        : `${Math.max(0, Math.round(ageDays)).toLocaleString('en')} days old, half-life ${halfLifeDays} days`;
+  const relevance = scores.relevance ?? (scores.recency > 0 ? scores.final / scores.recency : scores.fused);
+  const reranked = scores.rerank !== null;
   return (
     <details className="why">
       <summary>Why this result</summary>
@@ -40,26 +40,40 @@ export function WhyThisResult({ scores, publishedAt, halfLifeDays, asOf }: { sco
           <tr>
             <th scope="row">Fused relevance</th>
             <td className="num">{fmt(scores.fused)}</td>
-            <td>
-              <Bar value={scores.fused} max={Math.max(scores.fused, relevance, 1e-9)} />
-            </td>
+            <td className="small muted">both matches combined</td>
           </tr>
           <tr>
             <th scope="row">Reranker</th>
             <td className="num">{fmt(scores.rerank)}</td>
-            <td className="small muted">{scores.rerank === null ? 'not reranked' : 'cross-encoder score, combined with the fused relevance'}</td>
+            <td className="small muted">{reranked ? 'the cross-encoder’s score, mixed with the fused relevance' : 'not reranked: the fused relevance is used'}</td>
           </tr>
-          <tr>
-            <th scope="row">Recency factor</th>
-            <td className="num">×{fmt(scores.recency)}</td>
-            <td className="small muted">{recencyNote}</td>
+          <tr className="why__factor">
+            <th scope="row">Relevance</th>
+            <td className="num" data-testid="why-relevance">
+              {fmt(relevance, 4)}
+            </td>
+            <td className="small muted">{reranked ? 'after reranking' : '= fused relevance'}</td>
           </tr>
-          <tr>
-            <th scope="row">Final score</th>
-            <td className="num">
+          <tr className="why__factor">
+            <th scope="row">× Recency</th>
+            <td className="num" data-testid="why-recency">
+              {fmt(scores.recency, 4)}
+            </td>
+            <td className="small muted">{recencyNote(scores, publishedAt, halfLifeDays, asOf)}</td>
+          </tr>
+          <tr className="why__factor">
+            <th scope="row">× De-duplication</th>
+            <td className="num">1.0000</td>
+            <td className="small muted">copies of a story are shown once, not scored down</td>
+          </tr>
+          <tr className="why__total">
+            <th scope="row">= Final score</th>
+            <td className="num" data-testid="why-final">
               <strong>{fmt(scores.final, 4)}</strong>
             </td>
-            <td className="small muted">relevance × recency</td>
+            <td className="small muted">
+              {fmt(relevance, 4)} × {fmt(scores.recency, 4)}
+            </td>
           </tr>
         </tbody>
       </table>

@@ -9,13 +9,19 @@ import { loginBody, loginResponse } from '../api/auth/login/schema';
 import { logoutResponse } from '../api/auth/logout/schema';
 import { addFeedBody, deleteFeedQuery, feedList, feedOne, feedRemoved, patchFeedBody } from '../api/feeds/schema';
 import { healthQuery, healthResponse } from '../api/health/schema';
-import { searchQuery, searchResponse } from '../api/search/schema';
+import { PUBLIC_LIMITS, type SearchLimits } from '../../ranking/schema';
+import { searchQueryFor, searchResponse } from '../api/search/schema';
 
 export const apiError = z.object({
   error: z.object({
     code: z.string().describe('A code from lib/errors.ts, e.g. INVALID_INPUT, UNAUTHORIZED, RATE_LIMITED.'),
     message: z.string(),
-    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('Which parameters were invalid (400).'),
+    issues: z
+      .array(
+        z.object({ path: z.string(), code: z.string().optional().describe('zod issue code, or e.g. empty_range'), message: z.string() }),
+      )
+      .optional()
+      .describe('The machine details of a 400: which parameters were invalid and how (`message` says it in plain words).'),
   }),
 });
 
@@ -23,116 +29,139 @@ const err = (description: string) => ({ description, schema: apiError });
 const retryAfter = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } };
 const ADMIN_ERRORS = { 401: err('No valid admin session.'), 403: err('Missing or invalid CSRF token, or a cross-site request.') };
 
-export const API_OPERATIONS: ApiOperation[] = [
-  {
-    method: 'get',
-    path: '/api/search',
-    operationId: 'search',
-    summary: 'Search recent news for evidence on a claim or a question (claims get a verdict when an NLI model is configured).',
-    tags: ['search'],
-    auth: 'public',
-    query: searchQuery,
-    responses: {
-      200: { description: 'Ranked snippets with evidence sentences (character offsets into `text`), score breakdowns and the verdict.', schema: searchResponse },
-      400: err('Invalid parameters, or a query that cannot be searched (empty, too long, no words).'),
-      429: { ...err('Too many searches from this client.'), headers: retryAfter },
-      503: err('The indexes or models are not available yet.'),
+/** Every operation, the search parameters held to these limits (the server's settings: QUIN_MAX_QUERY_CHARS). */
+export function apiOperations(limits: SearchLimits): ApiOperation[] {
+  return [
+    {
+      method: 'get',
+      path: '/api/search',
+      operationId: 'search',
+      summary: 'Search recent news for evidence on a claim or a question (claims get a verdict when an NLI model is configured).',
+      tags: ['search'],
+      auth: 'public',
+      query: searchQueryFor(limits),
+      responses: {
+        200: {
+          description: 'Ranked snippets with evidence sentences (character offsets into `text`), score breakdowns and the verdict.',
+          schema: searchResponse,
+        },
+        400: err('Invalid parameters, or a query that cannot be searched (empty, too long, no words).'),
+        429: { ...err('Too many searches from this client.'), headers: retryAfter },
+        503: err('The indexes or models are not available yet.'),
+      },
     },
-  },
-  {
-    method: 'get',
-    path: '/api/feeds',
-    operationId: 'listFeeds',
-    summary: 'Every feed with its crawl health, broken feeds first.',
-    tags: ['feeds'],
-    auth: 'admin',
-    responses: { 200: { description: 'The feeds.', schema: feedList }, 401: ADMIN_ERRORS[401] },
-  },
-  {
-    method: 'post',
-    path: '/api/feeds',
-    operationId: 'addFeed',
-    summary: 'Add a feed. It is fetched once and must parse; private and loopback addresses are refused unless QUIN_ALLOW_PRIVATE_HOSTS=true.',
-    tags: ['feeds'],
-    auth: 'admin',
-    body: addFeedBody,
-    responses: {
-      201: { description: 'The feed was added.', schema: feedOne },
-      400: err('Not an http(s) URL, not reachable, not allowed, or not a parsable feed (the message says which).'),
-      409: err('The feed already exists.'),
-      ...ADMIN_ERRORS,
+    {
+      method: 'get',
+      path: '/api/feeds',
+      operationId: 'listFeeds',
+      summary: 'Every feed with its crawl health, broken feeds first.',
+      tags: ['feeds'],
+      auth: 'admin',
+      responses: { 200: { description: 'The feeds.', schema: feedList }, 401: ADMIN_ERRORS[401] },
     },
-  },
-  {
-    method: 'patch',
-    path: '/api/feeds',
-    operationId: 'changeFeed',
-    summary: 'Pause, resume or check a feed now, or change its interval.',
-    tags: ['feeds'],
-    auth: 'admin',
-    body: patchFeedBody,
-    responses: { 200: { description: 'The feed after the change.', schema: feedOne }, 400: err('Invalid body.'), 404: err('No such feed.'), ...ADMIN_ERRORS },
-  },
-  {
-    method: 'delete',
-    path: '/api/feeds',
-    operationId: 'removeFeed',
-    summary: 'Remove a feed; its articles stay searchable.',
-    tags: ['feeds'],
-    auth: 'admin',
-    query: deleteFeedQuery,
-    responses: { 200: { description: 'The feed was removed.', schema: feedRemoved }, 400: err('Invalid id.'), 404: err('No such feed.'), ...ADMIN_ERRORS },
-  },
-  {
-    method: 'post',
-    path: '/api/auth/login',
-    operationId: 'login',
-    summary: 'Admin sign-in: sets the session cookie (HttpOnly, SameSite=Strict, Secure over HTTPS) and returns the CSRF token.',
-    tags: ['auth'],
-    auth: 'public',
-    body: loginBody,
-    responses: {
-      200: { description: 'Signed in.', schema: loginResponse },
-      400: err('Invalid body.'),
-      401: err('Wrong user name or password.'),
-      429: { ...err('Too many sign-in attempts from this client.'), headers: retryAfter },
+    {
+      method: 'post',
+      path: '/api/feeds',
+      operationId: 'addFeed',
+      summary:
+        'Add a feed. It is fetched once and must parse; private and loopback addresses are refused unless QUIN_ALLOW_PRIVATE_HOSTS=true.',
+      tags: ['feeds'],
+      auth: 'admin',
+      body: addFeedBody,
+      responses: {
+        201: { description: 'The feed was added.', schema: feedOne },
+        400: err('Not an http(s) URL, not reachable, not allowed, or not a parsable feed (the message says which).'),
+        409: err('The feed already exists.'),
+        ...ADMIN_ERRORS,
+      },
     },
-  },
-  {
-    method: 'post',
-    path: '/api/auth/logout',
-    operationId: 'logout',
-    summary: 'End the admin session.',
-    tags: ['auth'],
-    auth: 'admin',
-    responses: { 200: { description: 'Signed out; the cookie is cleared.', schema: logoutResponse }, ...ADMIN_ERRORS },
-  },
-  {
-    method: 'get',
-    path: '/api/health',
-    operationId: 'health',
-    summary: 'Liveness and readiness: database, indexes, models, background worker.',
-    tags: ['operations'],
-    auth: 'public',
-    query: healthQuery,
-    responses: { 200: { description: 'Ready (or, with probe=live, alive).', schema: healthResponse }, 503: { description: 'Not ready.', schema: healthResponse } },
-  },
-  {
-    method: 'get',
-    path: '/metrics',
-    operationId: 'metrics',
-    summary: 'Prometheus metrics: search latency, crawl counters and errors by feed status, index sizes, worker up.',
-    tags: ['operations'],
-    auth: 'public',
-    responses: { 200: { description: 'Prometheus text exposition format 0.0.4.', contentType: 'text/plain; version=0.0.4' } },
-  },
-  {
-    method: 'get',
-    path: '/api/openapi.json',
-    operationId: 'openapi',
-    summary: 'This document.',
-    tags: ['operations'],
-    auth: 'public',
-    responses: { 200: { description: 'OpenAPI 3.1 document.', contentType: 'application/json' } },
-  },
-];
+    {
+      method: 'patch',
+      path: '/api/feeds',
+      operationId: 'changeFeed',
+      summary: 'Pause, resume or check a feed now, or change its interval.',
+      tags: ['feeds'],
+      auth: 'admin',
+      body: patchFeedBody,
+      responses: {
+        200: { description: 'The feed after the change.', schema: feedOne },
+        400: err('Invalid body.'),
+        404: err('No such feed.'),
+        ...ADMIN_ERRORS,
+      },
+    },
+    {
+      method: 'delete',
+      path: '/api/feeds',
+      operationId: 'removeFeed',
+      summary: 'Remove a feed; its articles stay searchable.',
+      tags: ['feeds'],
+      auth: 'admin',
+      query: deleteFeedQuery,
+      responses: {
+        200: { description: 'The feed was removed.', schema: feedRemoved },
+        400: err('Invalid id.'),
+        404: err('No such feed.'),
+        ...ADMIN_ERRORS,
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/auth/login',
+      operationId: 'login',
+      summary: 'Admin sign-in: sets the session cookie (HttpOnly, SameSite=Strict, Secure over HTTPS) and returns the CSRF token.',
+      tags: ['auth'],
+      auth: 'public',
+      body: loginBody,
+      responses: {
+        200: { description: 'Signed in.', schema: loginResponse },
+        400: err('Invalid body.'),
+        401: err('Wrong user name or password.'),
+        429: { ...err('Too many sign-in attempts from this client.'), headers: retryAfter },
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/auth/logout',
+      operationId: 'logout',
+      summary: 'End the admin session.',
+      tags: ['auth'],
+      auth: 'admin',
+      responses: { 200: { description: 'Signed out; the cookie is cleared.', schema: logoutResponse }, ...ADMIN_ERRORS },
+    },
+    {
+      method: 'get',
+      path: '/api/health',
+      operationId: 'health',
+      summary: 'Liveness and readiness: database, indexes, models, background worker.',
+      tags: ['operations'],
+      auth: 'public',
+      query: healthQuery,
+      responses: {
+        200: { description: 'Ready (or, with probe=live, alive).', schema: healthResponse },
+        503: { description: 'Not ready.', schema: healthResponse },
+      },
+    },
+    {
+      method: 'get',
+      path: '/metrics',
+      operationId: 'metrics',
+      summary: 'Prometheus metrics: search latency, crawl counters and errors by feed status, index sizes, worker up.',
+      tags: ['operations'],
+      auth: 'public',
+      responses: { 200: { description: 'Prometheus text exposition format 0.0.4.', contentType: 'text/plain; version=0.0.4' } },
+    },
+    {
+      method: 'get',
+      path: '/api/openapi.json',
+      operationId: 'openapi',
+      summary: 'This document.',
+      tags: ['operations'],
+      auth: 'public',
+      responses: { 200: { description: 'OpenAPI 3.1 document.', contentType: 'application/json' } },
+    },
+  ];
+}
+
+/** With the default limits (the tests compare the document with the handlers). */
+export const API_OPERATIONS: ApiOperation[] = apiOperations(PUBLIC_LIMITS);

@@ -2,6 +2,7 @@
 import { crawlStats, ingestionPerDay, recentCrawlEvents, type CrawlStats, type DayIngestion } from '../../crawler';
 import { listWorkers, type WorkerStatus } from '../../lib/web/worker-heartbeat';
 import { indexInfo, type IndexInfo } from './index-info';
+import { servingIndexes, type Serving } from './serving';
 import { searchContext, searchContextState, services } from './services';
 
 export interface CrawlEventRow {
@@ -24,7 +25,7 @@ export interface DashboardData {
   events: CrawlEventRow[];
   index: IndexInfo;
   workers: WorkerStatus[];
-  models: { state: string; encoder: string | null; reranker: string | null; nli: string | null; bm25: string | null };
+  models: { state: string; encoder: string | null; reranker: string | null; nli: string | null; bm25: string | null; serving: Serving | null };
   now: string;
 }
 
@@ -47,9 +48,9 @@ async function recentEvents(limit: number, titles: Map<number, string>): Promise
 
 async function modelsServing(): Promise<DashboardData['models']> {
   const state = searchContextState();
-  if (state !== 'ready') return { state, encoder: null, reranker: null, nli: null, bm25: null };
+  if (state !== 'ready') return { state, encoder: null, reranker: null, nli: null, bm25: null, serving: null };
   const ctx = await searchContext();
-  return { state, encoder: ctx.indexes.encoder.id, reranker: ctx.reranker?.id ?? null, nli: ctx.verdict?.id ?? null, bm25: ctx.indexes.bm25.backend };
+  return { state, encoder: ctx.indexes.encoder.id, reranker: ctx.reranker?.id ?? null, nli: ctx.verdict?.id ?? null, bm25: ctx.indexes.bm25.backend, serving: await servingIndexes() };
 }
 
 export async function dashboardData(): Promise<DashboardData> {

@@ -2,6 +2,7 @@
 import { describeError } from '../../lib/errors';
 import { listWorkers, type WorkerStatus } from '../../lib/web/worker-heartbeat';
 import { indexInfo, type IndexInfo } from './index-info';
+import { describeServing, servingIndexes, type Serving } from './serving';
 import { searchContext, searchContextState, services } from './services';
 
 export interface Check {
@@ -16,7 +17,7 @@ export interface HealthReport {
   uptimeSeconds: number;
   checks: {
     database: Check & { latencyMs: number | null };
-    indexes: Check & { snippets: number | null; pending: number | null };
+    indexes: Check & { snippets: number | null; pending: number | null; serving: Serving | null };
     models: Check & { state: ReturnType<typeof searchContextState>; encoder: string | null; reranker: string | null; nli: string | null };
     worker: Check & { state: string | null; lastBeatAt: string | null; ageSeconds: number | null };
   };
@@ -52,13 +53,15 @@ export async function healthReport(): Promise<HealthReport> {
       (e: unknown) => describeError(e),
     );
   }
+  const serving = await servingIndexes().catch(() => null);
   const worker = workers.value?.[0];
   const database = { ok: !ping.error, detail: ping.error ?? `${config.databaseProvider} answers`, latencyMs: ping.error ? null : ping.ms };
   const indexes = {
     ok: !idx.error && state === 'ready',
-    detail: idx.error ?? (state === 'ready' ? `${idx.value!.pending} snippets waiting to be indexed` : `search indexes ${state.replace('_', ' ')}`),
+    detail: idx.error ?? (state === 'ready' ? `${serving ? `${describeServing(serving)}; ` : ''}${idx.value!.pending} snippets waiting to be indexed` : `search indexes ${state.replace('_', ' ')}`),
     snippets: idx.value?.snippets ?? null,
     pending: idx.value?.pending ?? null,
+    serving,
   };
   const modelCheck = { ok: state === 'ready', detail: models.error ?? (state === 'ready' ? 'loaded' : state.replace('_', ' ')), state, ...models };
   delete (modelCheck as { error?: string }).error;

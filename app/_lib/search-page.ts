@@ -4,6 +4,7 @@ import type { SearchResponse } from '../../ranking/types';
 import type { SourceOption } from '../_components/filters';
 import type { PageQuery } from './search-url';
 import { checkSearchRate, runSearch } from './search';
+import { searchProblem } from './search-problem';
 import { services } from './services';
 import { topSources } from './sources';
 
@@ -19,14 +20,14 @@ export interface SearchPageData {
 }
 
 async function searchState(parsed: PageQuery, client: string): Promise<SearchPageState> {
-  if (!parsed.ok) return { kind: 'problem', title: 'These search settings do not work', message: parsed.message };
+  if (!parsed.ok) return { kind: 'problem', title: parsed.title, message: parsed.message };
   try {
     await checkSearchRate(client);
     return { kind: 'results', response: await runSearch({ ...parsed.query, coverage: true }) };
   } catch (e) {
     if (!isQuinError(e)) throw e;
     if (e.code === 'RATE_LIMITED') return { kind: 'problem', title: 'Too many searches', message: `${e.message}.` };
-    if (e.status < 500) return { kind: 'problem', title: 'This query cannot be searched', message: e.message };
+    if (e.status < 500) return { kind: 'problem', ...searchProblem(e) };
     if (e.code === 'INDEX_UNAVAILABLE' || e.code === 'MODEL_UNAVAILABLE' || e.code === 'DB_UNAVAILABLE') {
       return { kind: 'unavailable', message: `${ERROR_CODES[e.code].summary}: the service is starting or indexing. Try again in a minute.` };
     }

@@ -3,8 +3,10 @@
  * turn a URL (or the filter form) into validated search parameters and back into a canonical URL that
  * leaves out empty fields and defaults. Used by the page (server) and the form (client).
  */
-import type { z } from 'zod';
-import { searchQuery, type SearchQuery } from '../api/search/schema';
+import { requestError } from '../../ranking/request';
+import { PUBLIC_LIMITS, type SearchLimits } from '../../ranking/schema';
+import { searchQueryFor, type SearchQuery } from '../api/search/schema';
+import { searchProblem, type SearchProblem } from './search-problem';
 
 export type RawParams = Record<string, string | string[] | undefined>;
 
@@ -49,21 +51,17 @@ export function paramsToRaw(params: URLSearchParams): RawParams {
   return raw;
 }
 
-export type PageQuery = { ok: true; query: SearchQuery } | { ok: false; message: string; q: string };
+export type PageQuery = { ok: true; query: SearchQuery } | ({ ok: false; q: string } & SearchProblem);
 
-/** Validates the page's parameters with the API's schema. */
-export function parsePageParams(raw: RawParams): PageQuery {
+/** Validates the page's parameters with the search contract's schema (the API's, at the server's limits). */
+export function parsePageParams(raw: RawParams, limits: SearchLimits = PUBLIC_LIMITS): PageQuery {
   const params = canonicalParams(raw);
   const obj: Record<string, unknown> = Object.fromEntries([...params.entries()].filter(([k]) => k !== 'sources'));
   const sources = params.getAll('sources');
   if (sources.length) obj.sources = sources;
-  const parsed = searchQuery.safeParse(obj);
+  const parsed = searchQueryFor(limits).safeParse(obj);
   if (parsed.success) return { ok: true, query: parsed.data };
-  return { ok: false, message: describe(parsed.error), q: params.get('q') ?? '' };
-}
-
-function describe(err: z.ZodError): string {
-  return err.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+  return { ok: false, q: params.get('q') ?? '', ...searchProblem(requestError(parsed.error, limits, obj)) };
 }
 
 /** A canonical /search URL for a query, with some parameters changed (undefined removes one). */

@@ -5,6 +5,7 @@ import { Filters } from '../_components/filters';
 import { SearchBar } from '../_components/search-bar';
 import { SearchForm, SearchStatus } from '../_components/search-form';
 import { SearchResults } from '../_components/search-results';
+import { searchLimits } from '../_lib/search';
 import { loadSearchPage } from '../_lib/search-page';
 import { canonicalParams, parsePageParams, type RawParams } from '../_lib/search-url';
 
@@ -20,14 +21,15 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 
 export default async function SearchPage({ searchParams }: Props) {
   const raw = await searchParams;
-  const parsed = parsePageParams(raw);
+  const limits = await searchLimits();
+  const parsed = parsePageParams(raw, limits);
   const data = await loadSearchPage(parsed, clientKey(await headers()));
   const query = parsed.ok ? parsed.query : { q: parsed.q };
   return (
     // Keyed by the URL state: the form's uncontrolled fields are re-created from the URL on every
     // navigation (back button included), so they never show stale choices.
     <SearchForm key={canonicalParams(raw).toString()}>
-      <SearchBar q={query.q} />
+      <SearchBar q={query.q} maxLength={limits.maxQueryChars} />
       <div className="search-layout">
         <Filters query={query} sources={data.sources} defaultHalfLife={data.defaultHalfLife} />
         <section aria-labelledby="results-h" id="results">

@@ -41,14 +41,14 @@ describe('formatSearch', () => {
     halfLifeDays: 365,
     asOf: '2024-06-01T00:00:00.000Z',
     timingsMs: { total: 12 },
-    models: { encoder: 'e', reranker: null, nli: null, bm25: 'fts5' },
+    models: { encoder: 'e', reranker: null, nli: null, bm25: 'fts5', dense: true },
   };
   it('numbers results across pages and shows source, date, evidence and the breakdown', () => {
     const out = formatSearch(res, { color: false, explain: true });
-    expect(out).toContain('claim · 3 matching snippets · page 2 · half-life 365 d as of 2024-06-01 · 12 ms');
+    expect(out).toContain('claim · 3 matching passages · page 2 · half-life 365 d as of 2024-06-01 · 12 ms');
     expect(out).toContain('2. A title  Example · 2024-05-01 · score 0.2500');
     expect(out).toContain('«Third.»');
-    expect(out).toContain('bm25 3.200 (#2) · dense – · fused 0.5000 · recency ×0.500 · final 0.2500');
+    expect(out).toContain('bm25 3.200 (#2) · dense – · fused 0.5000 · final 0.2500 = relevance 0.5000 × recency ×0.5000');
     expect(out).toContain('no verdict: no NLI model configured');
   });
 });

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { closeSearchIndexes } from '../../indexer';
 import { getConfig } from '../../lib/config';
 import { getDb } from '../../lib/db/client';
-import { createError } from '../../lib/errors';
 import { openSearchContext, search, type SearchRequest } from '../../ranking';
 import { printJson } from '../output';
 import { formatSearch } from './search-format';
@@ -26,35 +25,23 @@ interface SearchFlags {
   json?: boolean;
 }
 
-/** Numbers stay numbers-or-NaN here; the pipeline says which parameter is wrong and why. */
-const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
-
-function halfLife(v: string | undefined): number | null | undefined {
-  if (v === undefined) return undefined;
-  if (['off', 'inf', 'infinity', 'none'].includes(v.toLowerCase())) return null;
-  return Number(v);
-}
-
-function date(v: string | undefined, flag: string): Date | undefined {
-  if (v === undefined) return undefined;
-  const d = new Date(v);
-  if (!Number.isFinite(d.getTime())) throw createError('INVALID_INPUT', `${flag}: not a date (got "${v}"; use YYYY-MM-DD or an ISO timestamp)`);
-  return d;
-}
-
+/**
+ * The flags as the search contract's request, left as text: the pipeline validates them with the one
+ * request schema (ranking/schema.ts), with the API's limits, and says which flag is wrong and why.
+ */
 export function requestFromFlags(text: string, f: SearchFlags): SearchRequest {
   return {
     q: text,
-    k: num(f.k),
-    page: num(f.page),
-    halfLifeDays: halfLife(f.halfLifeDays),
-    asOf: date(f.asOf, '--as-of'),
-    from: date(f.from, '--from'),
-    to: date(f.to, '--to'),
-    maxAgeDays: num(f.maxAgeDays),
+    k: f.k,
+    page: f.page,
+    halfLifeDays: f.halfLifeDays,
+    asOf: f.asOf,
+    from: f.from,
+    to: f.to,
+    maxAgeDays: f.maxAgeDays,
     sources: f.source,
     sort: f.sort as SearchRequest['sort'],
-    perArticle: num(f.perArticle),
+    perArticle: f.perArticle,
     mode: f.mode as SearchRequest['mode'],
     rerank: f.rerank,
     verdict: f.verdict,

@@ -30,7 +30,8 @@ test.describe('searching a claim', () => {
     // "Why this result" opens the score breakdown.
     await first.getByText('Why this result').click();
     await expect(first.getByRole('rowheader', { name: 'Keyword match (BM25)' })).toBeVisible();
-    await expect(first.getByRole('rowheader', { name: 'Recency factor' })).toBeVisible();
+    await expect(first.getByRole('rowheader', { name: '× Recency' })).toBeVisible();
+    await expect(first.getByTestId('why-final')).toBeVisible();
 
     if (state.nliModel) {
       const verdict = page.getByTestId('verdict');

@@ -88,11 +88,12 @@ export class DenseReader implements DenseIndex {
   }
 
   async search(query: Float32Array, k: number): Promise<Hit[]> {
-    await this.maybeReload();
+    await this.refresh();
     return this.current ? searchLoaded(this.current, query, k) : [];
   }
 
-  private async maybeReload(): Promise<void> {
+  /** Public so that callers can check before size(): an empty index is never searched, so search() alone would never reload it. */
+  async refresh(): Promise<void> {
     if (Date.now() - this.checkedAt < RECHECK_MS) return;
     this.checkedAt = Date.now();
     this.reloading ??= (async () => {

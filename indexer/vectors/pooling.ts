@@ -7,6 +7,7 @@
  * - `title-mean`: half the title vector, half the mean of the sentences.
  */
 import { createError } from '../../lib/errors';
+import { sentenceTexts } from '../../lib/text/sentences';
 
 export type Pooling = 'mean' | 'mean-title' | 'title-mean';
 
@@ -17,22 +18,9 @@ export interface SnippetText {
   title: string;
 }
 
-/** The snippet's sentences, cut from its text by the stored spans. */
+/** The snippet's sentences as the encoder reads them (lib/text/sentences.ts, shared with ranking). */
 export function snippetSentences(s: SnippetText): string[] {
-  let spans: unknown;
-  try {
-    spans = typeof s.sentenceSpans === 'string' ? JSON.parse(s.sentenceSpans) : s.sentenceSpans;
-  } catch {
-    spans = null;
-  }
-  if (!Array.isArray(spans) || spans.length === 0) return s.text.trim() ? [s.text] : [];
-  const out: string[] = [];
-  for (const span of spans) {
-    if (!Array.isArray(span) || span.length !== 2) continue;
-    const sentence = s.text.slice(Number(span[0]), Number(span[1])).trim();
-    if (sentence) out.push(sentence);
-  }
-  return out.length ? out : [s.text];
+  return sentenceTexts(s.text, s.sentenceSpans);
 }
 
 export function usesTitle(pooling: Pooling): boolean {

@@ -18,6 +18,18 @@ describe('chart geometry', () => {
     expect(l.labelled).toEqual([0, 1, 2]);
   });
 
+  it('never puts an x-axis label so close to the last one that they overlap (issue 9.8)', () => {
+    for (const n of [7, 13, 38, 40, 41, 118, 120, 156]) {
+      const data = Array.from({ length: n }, (_, i) => ({ key: `k${i}`, value: i }));
+      const { labelled, bars } = layoutBars(data, 720, 100);
+      expect(labelled.at(-1), `n=${n}`).toBe(n - 1);
+      expect(labelled[0]).toBe(0);
+      // At most 6 labels, at least a sixth of the width apart (a 10-character date is ~65 px wide).
+      expect(labelled.length).toBeLessThanOrEqual(6);
+      for (let i = 1; i < labelled.length; i++) expect(bars[labelled[i]!]!.x - bars[labelled[i - 1]!]!.x, `n=${n}`).toBeGreaterThanOrEqual(720 / 6 - 1);
+    }
+  });
+
   it('fills missing days with zeros', () => {
     expect(fillDays([{ key: '2024-01-01', value: 2 }, { key: '2024-01-04', value: 1 }], 1).map((d) => d.value)).toEqual([2, 0, 0, 1]);
   });

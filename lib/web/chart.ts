@@ -43,7 +43,10 @@ export function layoutBars(data: BarDatum[], width: number, height: number, opts
   const ticks = [0, max / 2, max].map((value) => ({ value, y: height - (value / max) * height }));
   const maxLabels = Math.max(2, opts.maxLabels ?? 6);
   const step = Math.max(1, Math.ceil(data.length / maxLabels));
-  const labelled = data.length ? [...new Set([...data.map((_, i) => i).filter((i) => i % step === 0), data.length - 1])] : [];
+  // Evenly spaced labels and the last one; a regular label closer than a step to the last is dropped,
+  // or the two would overlap at the right edge.
+  const last = data.length - 1;
+  const labelled = data.length ? [...data.map((_, i) => i).filter((i) => i % step === 0 && (i === last || last - i >= step)), ...(last % step === 0 ? [] : [last])] : [];
   return { bars, max, ticks, labelled };
 }
 

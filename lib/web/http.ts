@@ -9,7 +9,7 @@ import { createLogger } from '../log';
 const log = createLogger('web');
 
 export interface ApiErrorBody {
-  error: { code: ErrorCode; message: string; issues?: { path: string; message: string }[] };
+  error: { code: ErrorCode; message: string; issues?: { path: string; code?: string; message: string }[] };
 }
 
 /** URLSearchParams → plain object; a key given several times becomes an array. */
@@ -22,8 +22,15 @@ export function searchParamsObject(params: URLSearchParams): Record<string, stri
   return out;
 }
 
-export function zodIssues(err: ZodError): { path: string; message: string }[] {
-  return err.issues.map((i) => ({ path: i.path.map(String).join('.') || '(input)', message: i.message }));
+export function zodIssues(err: ZodError): { path: string; code: string; message: string }[] {
+  return err.issues.map((i) => ({ path: i.path.map(String).join('.') || '(input)', code: i.code, message: i.message }));
+}
+
+/** The machine details a QuinError carries for the client (`details.issues`, as the search contract sets them). */
+function detailIssues(details: Record<string, unknown> | undefined): ApiErrorBody['error']['issues'] {
+  const issues = details?.issues;
+  if (!Array.isArray(issues)) return undefined;
+  return issues.map((i: { path?: unknown; code?: unknown; message?: unknown }) => ({ path: String(i.path ?? ''), ...(i.code ? { code: String(i.code) } : {}), message: String(i.message ?? '') }));
 }
 
 export function readableZodError(err: ZodError): string {
@@ -52,7 +59,8 @@ export function errorBody(err: unknown): { status: number; body: ApiErrorBody } 
     const status = err.status;
     // 5xx messages can name internals (paths, hosts): clients get the catalogue's summary.
     const message = status >= 500 ? ERROR_CODES[err.code].summary : err.message;
-    return { status, body: { error: { code: err.code, message } } };
+    const issues = status < 500 ? detailIssues(err.details) : undefined;
+    return { status, body: { error: { code: err.code, message, ...(issues ? { issues } : {}) } } };
   }
   if (err instanceof SyntaxError) return { status: 400, body: { error: { code: 'INVALID_INPUT', message: 'the request body is not valid JSON' } } };
   return { status: 500, body: { error: { code: 'INTERNAL', message: 'internal error' } } };

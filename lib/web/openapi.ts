@@ -38,7 +38,8 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 function queryParameters(query: z.ZodObject): JsonSchema[] {
   return Object.entries(query.shape).map(([name, field]) => {
     const f = field as z.ZodType;
-    const schema = jsonSchema(f, 'input');
+    // The parsed value's schema: what each text parameter must spell (coercion from text is implied).
+    const schema = jsonSchema(f, 'output');
     const description = typeof schema.description === 'string' ? schema.description : undefined;
     const param: JsonSchema = { name, in: 'query', required: !f.safeParse(undefined).success, schema };
     if (description) param.description = description;

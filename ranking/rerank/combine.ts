@@ -4,20 +4,9 @@
  * stays a non-negative relevance for the time decay. w is chosen on the development split
  * (docs/models.md); w = 0 keeps the first-stage order exactly, w = 1 trusts the model alone.
  */
+import { minMax } from '../normalize';
 
-export function minMax(xs: readonly number[]): number[] {
-  if (!xs.length) return [];
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const x of xs) {
-    if (!Number.isFinite(x)) continue;
-    lo = Math.min(lo, x);
-    hi = Math.max(hi, x);
-  }
-  // One candidate, or all equal: nothing to tell apart, everyone gets full marks.
-  if (!(hi > lo)) return xs.map((x) => (Number.isFinite(x) ? 1 : 0));
-  return xs.map((x) => (Number.isFinite(x) ? (x - lo) / (hi - lo) : 0));
-}
+export { minMax };
 
 export function combineScores(model: readonly number[], firstStage: readonly number[], weight: number): number[] {
   if (model.length !== firstStage.length) throw new RangeError(`${model.length} model scores for ${firstStage.length} candidates`);

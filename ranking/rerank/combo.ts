@@ -9,6 +9,7 @@
  * they were fitted for (models/quin-reranker/combo.json) and apply only to that model: a supplied
  * Hugging Face cross-encoder has no combo.json and keeps the plain weighted mix (combine.ts).
  */
+import { z } from 'zod';
 import { minMax } from './combine';
 import { FEATURE_NAMES, type Features } from './features';
 
@@ -74,19 +75,32 @@ export function comboScores(model: readonly number[], features: readonly Feature
   return minMax(comboRaw(model, features, articleIds, w));
 }
 
+const finite = (what: string) => z.number({ error: `${what} must be a finite number` }).refine(Number.isFinite, `${what} must be a finite number`);
+const KNOWN_FEATURES: readonly string[] = [...FEATURE_NAMES, ...ARTICLE_FEATURES];
+
+/** combo.json, as training/fit-rerank-combo.ts writes it. */
+export const comboWeightsSchema = z.object({
+  normalization: z.enum(['zscore', 'minmax'], { error: (i) => `normalization must be zscore or minmax, not ${String(i.input)}` }),
+  model: finite('model weight'),
+  features: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .transform((f, ctx) => {
+      const out: ComboWeights['features'] = {};
+      for (const [k, x] of Object.entries(f)) {
+        if (!KNOWN_FEATURES.includes(k)) ctx.addIssue({ code: 'custom', message: `unknown feature "${k}" (known: ${KNOWN_FEATURES.join(', ')})` });
+        else if (typeof x !== 'number' || !Number.isFinite(x)) ctx.addIssue({ code: 'custom', message: `feature "${k}" weight must be a finite number` });
+        else out[k as keyof ComboWeights['features']] = x;
+      }
+      return out;
+    }),
+  depth: z.number().int('depth must be a positive integer').min(1, 'depth must be a positive integer').optional(),
+});
+
 /** Checks a parsed combo.json; throws a RangeError naming what is wrong. */
 export function parseComboWeights(value: unknown): ComboWeights {
-  const v = value as Partial<ComboWeights> | null;
-  if (!v || typeof v !== 'object') throw new RangeError('combo weights: not an object');
-  if (v.normalization !== 'zscore' && v.normalization !== 'minmax') throw new RangeError(`combo weights: normalization must be zscore or minmax, not ${String(v.normalization)}`);
-  if (typeof v.model !== 'number' || !Number.isFinite(v.model)) throw new RangeError('combo weights: model weight must be a finite number');
-  const features: ComboWeights['features'] = {};
-  for (const [k, x] of Object.entries(v.features ?? {})) {
-    const known: readonly string[] = [...FEATURE_NAMES, ...ARTICLE_FEATURES];
-    if (!known.includes(k)) throw new RangeError(`combo weights: unknown feature "${k}" (known: ${known.join(', ')})`);
-    if (typeof x !== 'number' || !Number.isFinite(x)) throw new RangeError(`combo weights: feature "${k}" weight must be a finite number`);
-    features[k as keyof ComboWeights['features']] = x;
-  }
-  if (v.depth !== undefined && (!Number.isInteger(v.depth) || v.depth < 1)) throw new RangeError('combo weights: depth must be a positive integer');
-  return { normalization: v.normalization, model: v.model, features, ...(v.depth !== undefined ? { depth: v.depth } : {}) };
+  const parsed = comboWeightsSchema.safeParse(value);
+  if (!parsed.success) throw new RangeError(`combo weights: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  const { depth, ...rest } = parsed.data;
+  return { ...rest, ...(depth !== undefined ? { depth } : {}) };
 }

@@ -1,4 +1,5 @@
 import type { DashboardData } from '../../_lib/dashboard';
+import { describeServing } from '../../_lib/serving';
 import { formatBytes, formatDuration } from '../../../lib/web/time-format';
 
 export function IndexStatus({ index, models, workers }: Pick<DashboardData, 'index' | 'models' | 'workers'>) {
@@ -28,7 +29,12 @@ export function IndexStatus({ index, models, workers }: Pick<DashboardData, 'ind
       <dt>Search</dt>
       <dd>
         <span className={`badge badge--${models.state === 'ready' ? 'ok' : models.state === 'failed' ? 'error' : 'paused'}`}>{models.state.replace('_', ' ')}</span>
-        {models.bm25 ? <span className="muted"> · BM25 on {models.bm25}</span> : null}
+        {models.serving ? (
+          <span className="muted" data-testid="search-serving">
+            {' '}
+            · this server searches {describeServing(models.serving)}
+          </span>
+        ) : null}
       </dd>
       <dt>Worker</dt>
       <dd data-testid="worker-status">

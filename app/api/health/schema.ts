@@ -14,7 +14,15 @@ export const healthResponse = z.object({
   uptimeSeconds: z.number().int(),
   checks: z.object({
     database: z.object({ ...check, latencyMs: z.number().nullable() }),
-    indexes: z.object({ ...check, snippets: z.number().int().nullable(), pending: z.number().int().nullable() }),
+    indexes: z.object({
+      ...check,
+      snippets: z.number().int().nullable(),
+      pending: z.number().int().nullable(),
+      serving: z
+        .object({ bm25: z.string(), denseVectors: z.number().int().nullable() })
+        .nullable()
+        .describe('What this web process searches with (null until its indexes are loaded): the BM25 backend and the dense vectors it serves (0: BM25 only, the dense index is not built yet).'),
+    }),
     models: z.object({
       ...check,
       state: z.enum(['not_loaded', 'loading', 'ready', 'failed']),

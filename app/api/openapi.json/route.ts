@@ -1,12 +1,13 @@
 import { buildOpenApiDocument } from '../../../lib/web/openapi';
 import { jsonResponse } from '../../../lib/web/http';
 import { api } from '../../_lib/api';
-import { API_OPERATIONS } from '../../_lib/api-operations';
+import { apiOperations } from '../../_lib/api-operations';
+import { searchLimits } from '../../_lib/search';
 
-/** GET /api/openapi.json: generated from the zod schemas the handlers validate with. */
+/** GET /api/openapi.json: generated from the zod schemas the handlers validate with, at this server's limits. */
 export const GET = api(async () =>
   jsonResponse(
-    buildOpenApiDocument(API_OPERATIONS, {
+    buildOpenApiDocument(apiOperations(await searchLimits()), {
       title: 'Quin news API',
       version: '1',
       description: 'Search recent news for evidence on claims and questions; manage the crawled feeds (admin).',

@@ -1,0 +1,81 @@
+/**
+ * Stages between retrieval and the page: "load and filter", "floor" (only real matches go on),
+ * "rerank", "decay", "rank" (sort and per-article limit) and "de-duplicate" (one story once). Each
+ * works on the same candidate records, which carry everything the score breakdown shows.
+ */
+import type { SearchContext } from './context';
+import { decayed, ageDays, medianAge, recencyOf, type Recency } from './decay';
+import { sameStory, wordHashes } from './duplicates';
+import { matching, termMatcher } from './floor';
+import type { FusedCandidate } from './fusion';
+import type { ResolvedRequest } from './request';
+import { guard } from './run';
+import { limitPerArticle, passesFilter, sortRanked } from './select';
+import { loadMeta, loadTexts, type SnippetMeta, type SnippetText } from './snippets';
+import type { QueryAnalysis } from './types';
+
+export interface Candidate extends FusedCandidate, SnippetMeta {
+  /** Share of the query's terms in the title and text (the floor's lexical signal). */
+  coverage: number;
+  relevance: number;
+  rerank: number | null;
+  recency: Recency;
+  final: number;
+  /** 0 = reranked, 1 = below the reranker's depth (always after tier 0). */
+  tier: number;
+  /** Other copies of the same story, collapsed into this one. */
+  duplicates: Candidate[];
+}
+
+/** Stage "load and filter": snippet metadata for every fused candidate, the request's filters applied. */
+export async function loadAndFilter(fused: readonly FusedCandidate[], r: ResolvedRequest, ctx: SearchContext): Promise<Candidate[]> {
+  const meta = await guard('DB_UNAVAILABLE', 'reading snippets', () => loadMeta(ctx.db, fused.map((c) => c.snippetId), ctx.provider));
+  const out: Candidate[] = [];
+  for (const c of fused) {
+    const m = meta.get(c.snippetId);
+    if (!m || !passesFilter(m, r)) continue;
+    out.push({ ...c, ...m, coverage: 0, relevance: c.fused, rerank: null, recency: { factor: 1, basis: 'off', assumedAgeDays: null }, final: c.fused, tier: 0, duplicates: [] });
+  }
+  return out;
+}
+
+/** Stage "floor": the candidates that actually match, with their texts (read once, reused by de-duplication). */
+export async function applyFloor(cands: Candidate[], query: QueryAnalysis, withDense: boolean, ctx: SearchContext): Promise<{ matches: Candidate[]; texts: Map<number, SnippetText> }> {
+  const { relevanceFloor, oneStoryOnce } = ctx.options;
+  if (!relevanceFloor && !oneStoryOnce) return { matches: cands, texts: new Map() };
+  const texts = await guard('DB_UNAVAILABLE', 'reading snippets', () => loadTexts(ctx.db, cands.map((c) => c.snippetId), ctx.provider));
+  const terms = termMatcher(query.terms);
+  for (const c of cands) {
+    const t = texts.get(c.snippetId);
+    c.coverage = t && terms.count ? terms.shared(`${t.title}\n${t.text}`) / terms.count : 0;
+  }
+  if (!relevanceFloor) return { matches: cands, texts };
+  const keep = matching(cands, terms.count, withDense);
+  return { matches: cands.filter((_, i) => keep[i]), texts };
+}
+
+/** Stage "decay": relevance × recency; undated text gets the median age of the dated matches. */
+export function applyDecay(cands: Candidate[], r: ResolvedRequest): void {
+  const median = medianAge(cands.flatMap((c) => (c.publishedAt ? [ageDays(c.publishedAt, r.asOf)] : [])));
+  for (const c of cands) {
+    c.recency = recencyOf(c, r.asOf, r.halfLifeDays, median);
+    c.final = decayed(c.relevance, c.recency.factor);
+  }
+}
+
+/** Stage "rank": sorted (time-aware relevance or newest first), at most `perArticle` per article. */
+export function rank(cands: readonly Candidate[], r: ResolvedRequest): Candidate[] {
+  return limitPerArticle(sortRanked([...cands], r.sort), r.perArticle);
+}
+
+/** Stage "de-duplicate": near-duplicate stories collapsed into their best-ranked copy. */
+export function collapseStories(ranked: readonly Candidate[], texts: ReadonlyMap<number, SnippetText>): Candidate[] {
+  const leaderOf = sameStory(ranked.map((c) => wordHashes(texts.get(c.snippetId)?.text ?? '')));
+  const out: Candidate[] = [];
+  ranked.forEach((c, i) => {
+    const lead = leaderOf[i]!;
+    if (lead < 0) out.push(c);
+    else ranked[lead]!.duplicates.push(c);
+  });
+  return out;
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { jaccard, sameStory, shingles, wordHashes } from './duplicates';
+
+const PS2 =
+  "Sony PlayStation 2's slimmer shape has proved popular with UK gamers, with 50,000 sold in its first week on sale. Sales have tripled since launch, outstripping Microsoft's Xbox, said market analysts Chart-Track. The numbers were also boosted by the release of the PS2-only game Grand Theft Auto: San Andreas.";
+const SINGAPORE =
+  "Singapore's economy grew by 8.1% in 2004, its best performance in four years, the government has said. The figure was slightly lower than the 8.5% forecast by the trade ministry. Growth in the final quarter was boosted by the service industries.";
+const OTHER = 'The central bank kept interest rates unchanged on Thursday, saying inflation had slowed to 2.4 percent in May as energy prices fell.';
+
+describe('one story, once', () => {
+  it('finds the same text under two URLs, and a re-published copy with an edit', () => {
+    const edited = PS2.replace('50,000 sold', '50,000 consoles sold').replace('said market analysts', 'according to analysts');
+    const leaders = sameStory([PS2, OTHER, PS2, SINGAPORE, edited, SINGAPORE].map(wordHashes));
+    expect(leaders).toEqual([-1, -1, 0, -1, 0, 3]);
+  });
+
+  it('leaves different stories on the same subject apart', () => {
+    const a = 'Sony cut the price of the PlayStation 2 in Europe to 149 euros, hoping to win buyers before Christmas.';
+    const b = 'Microsoft said Xbox sales in Europe rose after it cut the console price to 149 euros last month.';
+    expect(sameStory([a, b].map(wordHashes))).toEqual([-1, -1]);
+    expect(jaccard(shingles(wordHashes(a)), shingles(wordHashes(b)))).toBeLessThan(0.2);
+  });
+
+  it('handles short and empty texts', () => {
+    expect(sameStory(['', 'a', 'A', 'b c'].map(wordHashes))).toEqual([-1, -1, 1, -1]);
+    expect(wordHashes('Hello  World\n')).toEqual(wordHashes('hello world'));
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * The relevance floor, pure: which candidates actually match the query. Retrieval always returns
+ * the K nearest snippets, even for "xqzvbnm plorf wuggle" (the dense index has no notion of "no
+ * match"), and a lone common word ("Trump") pulls in half the archive; the results, "newest first",
+ * the count of matching passages, the coverage chart and the verdict must only see real matches.
+ *
+ * A candidate matches when
+ * - its words cover enough of the query's: at least LEXICAL_SHARE_OF_BEST of the best coverage any
+ *   candidate reaches, and at least two of the query's words when it has two or more and the dense
+ *   index serves the search (a lone "Trump" does not match "Trump tariffs on steel imports"; "breast
+ *   cancer" does match "Birth-weight is negatively associated with breast cancer", whose relevant
+ *   abstract spells "birthweight"); or
+ * - its meaning is close: the dense cosine reaches DENSE_MATCH_MIN (a paraphrase with few words in
+ *   common). When no candidate holds any word of the query (nonsense, or a pure paraphrase), only a
+ *   very close meaning counts: DENSE_ONLY_MIN.
+ * A query with no matching candidate has no match: "nothing found", and no verdict.
+ *
+ * Coverage counts the query's BM25 terms (stop words removed) folded for plurals, in the title and
+ * text. The thresholds were checked on the SciFact CI subset (docs/evaluation.md#relevance-floor) and
+ * on nonsense queries against BBC + HuffPost with USE-lite (they reach cosines of at most ~0.45).
+ */
+import { foldWord } from './evidence';
+
+export const LEXICAL_SHARE_OF_BEST = 1 / 3;
+export const MIN_SHARED_TERMS = 2;
+
+/** Cosines from which a dense hit counts as a match (USE-lite: nonsense ≤ ~0.45, same-topic stories ≥ 0.7). */
+export const DENSE_MATCH_MIN = 0.5;
+export const DENSE_ONLY_MIN = 0.7;
+
+export function foldedTerms(terms: readonly string[]): string[] {
+  return [...new Set(terms.map(foldWord))];
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export interface TermMatcher {
+  /** Distinct folded query terms. */
+  readonly count: number;
+  /** How many of them a text holds as words (plurals folded as in the query). */
+  shared(text: string): number;
+}
+
+/**
+ * Finds the query's terms in passages without tokenising them: one regular expression for the terms'
+ * stems finds the few candidate words, and only those are folded and compared. (Tokenising every
+ * candidate's text with Unicode word classes cost more than the rest of the search.)
+ */
+export function termMatcher(terms: readonly string[]): TermMatcher {
+  const folded = foldedTerms(terms);
+  const wanted = new Set(folded);
+  // A folded term is matched by words that start with it less its last letter ("study" ← "studies").
+  const stems = [...new Set(folded.map((t) => (t.length > 2 ? t.slice(0, -1) : t)))].sort((a, b) => b.length - a.length);
+  const re = stems.length ? new RegExp(`(?<![\\p{L}\\p{N}\\p{M}])(?:${stems.map(escape).join('|')})[\\p{L}\\p{N}\\p{M}]*`, 'gu') : null;
+  return {
+    count: folded.length,
+    shared(text) {
+      if (!re) return 0;
+      const found = new Set<string>();
+      for (const m of text.toLowerCase().replace(/['’]/g, '').matchAll(re)) {
+        const w = foldWord(m[0]);
+        if (wanted.has(w)) found.add(w);
+      }
+      return found.size;
+    },
+  };
+}
+
+/** Share of the query's terms found in a passage (title and text), in [0, 1]. */
+export function termCoverage(terms: readonly string[], title: string, text: string): number {
+  const m = termMatcher(terms);
+  return m.count ? m.shared(`${title}\n${text}`) / m.count : 0;
+}
+
+export interface MatchSignals {
+  /** termCoverage of the passage. */
+  coverage: number;
+  /** Dense cosine, null when the dense run did not return it. */
+  dense: number | null;
+}
+
+/**
+ * Which candidates match (same order as given), for a query of `termCount` distinct terms. Without the
+ * dense index (`withDense` false: BM25 only) one word at a third of the best coverage is enough, as a
+ * paraphrase sharing one rare word has no other way in.
+ */
+export function matching(signals: readonly MatchSignals[], termCount: number, withDense = true): boolean[] {
+  const best = Math.max(0, ...signals.map((s) => s.coverage));
+  const minShared = withDense ? Math.min(MIN_SHARED_TERMS, termCount) : 1;
+  const lexicalMin = Math.max(best * LEXICAL_SHARE_OF_BEST, minShared / Math.max(1, termCount)) - 1e-9;
+  const denseMin = best > 0 ? DENSE_MATCH_MIN : DENSE_ONLY_MIN;
+  return signals.map((s) => (s.coverage > 0 && s.coverage >= lexicalMin) || (s.dense !== null && s.dense >= denseMin));
+}

@@ -1,0 +1,80 @@
+/**
+ * Stages "retrieve" and "fuse": BM25 ‖ dense, top K each, then one fused list. The dense index is
+ * asked to re-check its checkpoint before every search, so a web server started before the worker
+ * built it uses it as soon as it exists (no restart).
+ */
+import { createError } from '../lib/errors';
+import type { Hit, IndexFilter } from '../indexer/types';
+import type { SearchContext } from './context';
+import { fuseRrf, fuseScores, singleRun, type FusedCandidate } from './fusion';
+import { embedQuery } from './query-vectors';
+import type { ResolvedRequest } from './request';
+import { guard, type SearchRun } from './run';
+import { hasFilter } from './select';
+import type { QueryAnalysis } from './types';
+
+/** Score fusion normalisation (chosen on the development split, docs/evaluation.md). */
+export const SCORE_NORMALIZATION = 'minmax' as const;
+/** With filters on, the dense run (which cannot filter inside FAISS) is fetched this much deeper. */
+const DENSE_FILTER_OVERFETCH = 4;
+
+export type Mode = ResolvedRequest['mode'];
+
+export interface Retrieved {
+  mode: Mode;
+  bm25: Hit[];
+  dense: Hit[];
+  /** The query's embedding, when a stage needs it. */
+  vector: Float32Array | null;
+}
+
+/** The mode this search can run in: the dense index is re-checked first, and left out while it is empty. */
+export async function servingMode(requested: Mode, ctx: SearchContext, run: SearchRun): Promise<Mode> {
+  const dense = ctx.indexes.dense;
+  if (requested === 'bm25') return 'bm25';
+  if (dense) await guard('INDEX_UNAVAILABLE', 'dense index', async () => dense.refresh?.());
+  if (dense && dense.size() > 0) return requested;
+  if (requested === 'dense') throw createError('INDEX_UNAVAILABLE', 'the dense index has not been built yet: run `quin index`');
+  run.warnings.push('dense index not built yet: BM25 only');
+  return 'bm25';
+}
+
+/** The filters BM25 applies inside its index; the dense run is filtered after retrieval. */
+function indexFilter(r: ResolvedRequest): IndexFilter | undefined {
+  const f: IndexFilter = {};
+  if (r.from) f.from = r.from;
+  if (r.to) f.to = r.to;
+  if (r.sources) f.sources = [...r.sources];
+  return Object.keys(f).length ? f : undefined;
+}
+
+export async function retrieve(query: QueryAnalysis, r: ResolvedRequest, mode: Mode, needsVector: boolean, ctx: SearchContext, run: SearchRun): Promise<Retrieved> {
+  const { indexes, options } = ctx;
+  const k = options.retrieveK;
+  // BM25 starts first and does not wait for the embedding (an Elasticsearch request is in flight while
+  // the encoder runs; FTS5 is synchronous and finishes first); only the dense search waits for it.
+  const bm25Run =
+    mode === 'dense'
+      ? Promise.resolve([])
+      : run.time('bm25', () => guard('INDEX_UNAVAILABLE', `BM25 index (${indexes.bm25.backend})`, () => indexes.bm25.search({ text: query.text, terms: query.terms }, k, indexFilter(r))));
+  const embedding = needsVector
+    ? run.time('embed', () =>
+        guard('MODEL_UNAVAILABLE', `encoder ${indexes.encoder.id}`, async () => {
+          const v = await embedQuery(indexes.encoder, query.text);
+          if (!v || v.length !== indexes.encoder.dim) throw new Error('no embedding returned');
+          return v;
+        }),
+      )
+    : Promise.resolve(null);
+  const [vector, bm25] = await Promise.all([embedding, bm25Run]);
+  const depth = hasFilter(r) ? k * DENSE_FILTER_OVERFETCH : k;
+  const dense = mode === 'bm25' ? [] : await run.time('dense', () => guard('INDEX_UNAVAILABLE', 'dense index', () => indexes.dense!.search(vector!, depth)));
+  return { mode, bm25, dense, vector };
+}
+
+export function fuse(hits: Retrieved, ctx: SearchContext): FusedCandidate[] {
+  if (hits.mode === 'bm25') return singleRun(hits.bm25, 'bm25');
+  if (hits.mode === 'dense') return singleRun(hits.dense, 'dense');
+  const w = { bm25Weight: ctx.options.bm25Weight };
+  return ctx.options.fusion === 'rrf' ? fuseRrf(hits.bm25, hits.dense, ctx.options.rrfK, w) : fuseScores(hits.bm25, hits.dense, w, SCORE_NORMALIZATION);
+}
