@@ -9,7 +9,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { USE_LITE_ID } from '../indexer/encoders/use-lite';
 import { loadConfig, type Config } from '../lib/config';
 import { closeLoadedModels } from '../lib/models';
 import { projectRoot, sharedDataDir } from '../lib/paths';
@@ -98,11 +97,8 @@ export async function benchModels(config: Config, claimsToRun = 30): Promise<{ r
   }
   const verdict = await createVerdictStage(config, { model: config.nliModel ?? 'quin-nli' }).catch((e: Error) => (skipped.push(`nli: ${e.message}`), null));
   if (verdict) {
-    // Vectors of USE-lite's size under its id, so that a stance head (stance-head.onnx) runs as in the
-    // product; their values do not change its cost.
-    const unit = Float32Array.from({ length: 512 }, (_, i) => (i % 2 ? 1 : -1) / Math.sqrt(512));
-    const withVectors = { encoder: { id: USE_LITE_ID, dim: 512 }, sentenceVectors: { get: async (ss: string[]) => ss.map(() => unit) } };
-    const verdictCtx = (claim: string) => ({ ...ctxOf(claim), queryVector: unit, indexes: withVectors }) as unknown as StageContext;
+    // The verdict reads the claim and the sentences only (alignment + the NLI model): no vectors.
+    const verdictCtx = (claim: string) => ctxOf(claim) as unknown as StageContext;
     await verdict.verdict(asResults(candidates(data.docs, 0, verdict.depth)), verdictCtx(claims[0]!));
     const ms: number[] = [];
     for (const [i, claim] of claims.entries()) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EvalQuery } from './datasets';
 import { EVAL_RUNS, EVAL_SECTIONS, findRuns } from './runs';
-import { claimLabelOf, classification, commitsOfJudged, oracleEvidence, sweepThresholds } from './verdict';
+import type { Decision } from '../ranking/verdict';
+import { claimLabelOf, classification, oracleEvidence, scoreClaims } from './verdict';
 
 const q = (over: Partial<EvalQuery>): EvalQuery => ({ id: '1', text: 'aspirin lowers stroke risk', split: 'dev', relevant: new Set(), evidence: new Map(), label: 'NEI', ...over });
 
@@ -29,29 +30,21 @@ describe('verdict evaluation', () => {
     expect(oracleEvidence(q({ relevant: new Set(['11']) }), corpus)).toEqual([['Aspirin and stroke risk were studied.', 'Unrelated sentence.']]);
   });
 
-  it('chooses abstention thresholds on the dev split only', () => {
-    const j = (label: string, e: number, c: number, split: 'dev' | 'train' = 'dev') => ({
-      query: q({ label, split }),
-      judged: [{ probs: { entailment: e, contradiction: c, neutral: 1 - e - c }, relevance: 1, recency: 1 }],
-    });
-    const items = [j('SUPPORT', 0.6, 0.1), j('NEI', 0.3, 0.02), j('CONTRADICT', 0.1, 0.7), j('NEI', 0.2, 0.02), j('SUPPORT', 0.25, 0.02, 'train')];
-    // The train claim (SUPPORT at 0.25) conflicts with the dev NEI claim at 0.3: a perfect dev score
-    // exists only because the train split is left out.
-    expect(sweepThresholds(items).dev_macro_f1).toBe(1);
-    expect(sweepThresholds(items.map((x) => ({ ...x, query: { ...x.query, split: 'dev' as const } }))).dev_macro_f1).toBeLessThan(1);
-  });
-
-  it('reports committed precision and the risk–coverage table of the aggregated verdicts', () => {
-    const j = (label: string, e: number, c: number) => ({ query: q({ label }), judged: [{ probs: { entailment: e, contradiction: c, neutral: 1 - e - c }, relevance: 1, recency: 1 }] });
-    // Thresholds: commit at 0.5; MIXED when the weaker side reaches 0.9 of the stronger.
-    const t = { minEvidence: 0.5, mixedRatio: 0.9, refuteWeight: 1 };
-    const items = [j('SUPPORT', 0.9, 0.05), j('CONTRADICT', 0.7, 0.2), j('NEI', 0.5, 0.46), j('NEI', 0.1, 0.1)];
-    // Verdicts: SUPPORTED 0.9 ✓, SUPPORTED 0.7 ✗, MIXED 0.96 (scored NEI ✓), NOT_ENOUGH_EVIDENCE.
-    const r = commitsOfJudged(items, t);
-    expect(r.committed).toEqual({ n: 3, correct: 2, precision: 0.6667, coverage: 0.75 });
-    expect(r.precision_committed.SUPPORTED).toEqual({ n: 2, correct: 1, precision: 0.5 });
-    expect(r.risk_coverage.find((x) => x.coverage === 0.5)).toEqual({ coverage: 0.5, committed: 2, threshold: 0.9, precision: 1 });
-    expect(r.risk_coverage.find((x) => x.coverage === 1)!.precision).toBeNull();
+  it('reports committed precision, true claims called false and the risk–coverage table', () => {
+    const d = (label: Decision['label'], confidence: number): Decision => ({ label, confidence, probabilities: { SUPPORTED: 0, REFUTED: 0, MIXED: 0, NOT_ENOUGH_EVIDENCE: 0 } });
+    const items = [
+      { query: q({ label: 'SUPPORT' }), decision: d('SUPPORTED', 0.9) },
+      { query: q({ label: 'SUPPORT' }), decision: d('REFUTED', 0.7) },
+      { query: q({ label: 'NEI' }), decision: d('MIXED', 0.96) },
+      { query: q({ label: 'NEI', split: 'train' }), decision: d('NOT_ENOUGH_EVIDENCE', 0.8) },
+    ];
+    const r = scoreClaims(items);
+    // Commits: SUPPORTED ✓, REFUTED ✗ (a true claim called false), MIXED scored as NEI ✓.
+    expect(r.committed).toMatchObject({ n: 3, correct: 2, precision: 0.6667, coverage: 0.75 });
+    expect(r.precision_committed.REFUTED).toMatchObject({ n: 1, correct: 0, precision: 0 });
+    expect(r.risk_coverage.find((x) => x.coverage === 0.5)).toMatchObject({ committed: 2, threshold: 0.9, precision: 1 });
+    expect(r.by_split.train.n).toBe(1);
+    expect(r.accuracy).toBe(0.75);
   });
 
   it('is registered: hybrid+rerank runs and the verdict section', () => {

@@ -4,25 +4,23 @@
  *   SUPPORTED → SUPPORT, REFUTED → CONTRADICT, NOT_ENOUGH_EVIDENCE and MIXED → NEI. End to end: the
  *   search pipeline's top results and evidence sentences (hybrid, plus the default reranker if any).
  *   Oracle: the gold rationale sentences (for NEI claims, which have none, the two sentences of each
- *   cited abstract that share most words with the claim). Accuracy and macro-F1, per split too, and
- *   the abstention thresholds that the dev split prefers (to choose the defaults); the precision of
- *   committed verdicts and the risk–coverage table (eval/verdict-metrics.ts).
- * - Climate-FEVER: every claim–evidence sentence classified (3-way macro-F1 per evidence sentence),
- *   with the same risk–coverage table over the pairs called entailment or contradiction.
+ *   cited abstract that share most words with the claim). Accuracy and macro-F1 (per split too), the
+ *   precision of each committed label and the risk–coverage table (eval/verdict-metrics.ts).
+ * - Climate-FEVER: every claim–evidence sentence judged (3-way macro-F1 per evidence sentence), with
+ *   the same risk–coverage table over the pairs called supporting or refuting.
  */
 import fs from 'node:fs';
 import type { Config } from '../lib/config';
 import { describeError } from '../lib/errors';
-import { DEFAULT_MODELS, type NliLabel, type NliProbs } from '../lib/models';
+import { DEFAULT_MODELS } from '../lib/models';
 import { analyzeQuery, search, type SearchContext } from '../ranking';
-import { embedQuery } from '../ranking/query-vectors';
 import { createRerankStage } from '../ranking/rerank';
-import { aggregate, createVerdictStage, type JudgedSentence, type NliVerdictStage, type VerdictThresholds } from '../ranking/verdict';
+import { createVerdictStage, type Decision, type NliVerdictStage } from '../ranking/verdict';
 import type { SearchResult, VerdictLabel } from '../ranking/types';
 import type { EvalQuery } from './datasets';
 import { readJsonl } from './datasets';
 import type { EvalSection, EvalSectionInput } from './runs';
-import { classification, verdictMetrics, type Prediction } from './verdict-metrics';
+import { classification, verdictMetrics } from './verdict-metrics';
 
 export const CLAIM_LABELS = ['SUPPORT', 'CONTRADICT', 'NEI'] as const;
 type ClaimLabel = (typeof CLAIM_LABELS)[number];
@@ -33,14 +31,17 @@ export function claimLabelOf(v: VerdictLabel): ClaimLabel {
 
 export { classification, type Classification } from './verdict-metrics';
 
-export interface Judged {
+export interface JudgedClaim {
   query: EvalQuery;
-  judged: JudgedSentence[];
+  decision: Decision;
 }
 
-export function scoreJudged(items: readonly Judged[], t: VerdictThresholds) {
+const COMMITTED = ['SUPPORTED', 'REFUTED', 'MIXED'];
+
+/** Accuracy and macro-F1 of the claim labels (per split too), committed precision and the risk–coverage table. */
+export function scoreClaims(items: readonly JudgedClaim[]) {
   const gold = items.map((j) => j.query.label ?? 'NEI');
-  const pred = items.map((j) => claimLabelOf(aggregate(j.judged, t).label));
+  const pred = items.map((j) => claimLabelOf(j.decision.label));
   const bySplit = (s: string) => {
     const idx = items.map((j, i) => (j.query.split === s ? i : -1)).filter((i) => i >= 0);
     return classification(
@@ -49,40 +50,12 @@ export function scoreJudged(items: readonly Judged[], t: VerdictThresholds) {
       CLAIM_LABELS,
     );
   };
-  return { ...classification(gold, pred, CLAIM_LABELS), by_split: { train: bySplit('train'), dev: bySplit('dev') } };
-}
-
-/** Verdict → SciFact label, for scoring commits (MIXED and abstentions count as NEI). */
-const SCIFACT_SCORE_AS: Record<VerdictLabel, ClaimLabel> = { SUPPORTED: 'SUPPORT', REFUTED: 'CONTRADICT', MIXED: 'NEI', NOT_ENOUGH_EVIDENCE: 'NEI' };
-
-/**
- * What abstention would buy (eval/verdict-metrics.ts): the precision of committed verdicts
- * (SUPPORTED, REFUTED, MIXED) overall and per label, the share of claims that get one, and the
- * risk–coverage table over the verdicts' confidence.
- */
-export function commitsOfJudged(items: readonly Judged[], t: VerdictThresholds) {
-  const preds: Prediction[] = items.map((j) => {
-    const a = aggregate(j.judged, t);
-    return { gold: j.query.label ?? 'NEI', predicted: a.label, confidence: a.confidence };
-  });
-  const m = verdictMetrics(preds, { labels: CLAIM_LABELS, committed: ['SUPPORTED', 'REFUTED', 'MIXED'], scoreAs: SCIFACT_SCORE_AS });
-  return { committed: m.committed, precision_committed: m.precision_committed, risk_coverage: m.risk_coverage };
-}
-
-/** The thresholds with the best dev macro-F1 over a grid (how the defaults are chosen). */
-export function sweepThresholds(items: readonly Judged[]): VerdictThresholds & { dev_macro_f1: number | null } {
-  const dev = items.filter((j) => j.query.split === 'dev');
-  let best: VerdictThresholds & { dev_macro_f1: number | null } = { minEvidence: 0, mixedRatio: 1, refuteWeight: 1, dev_macro_f1: null };
-  for (let m = 0; m <= 80; m += 2) {
-    for (const mixedRatio of [0.5, 0.6, 0.7, 0.8, 0.9, 1.01]) {
-      for (const refuteWeight of [1, 1.5, 2, 3, 4]) {
-        const t = { minEvidence: m / 100, mixedRatio, refuteWeight };
-        const f = scoreJudged(dev, t).macro_f1;
-        if (f !== null && (best.dev_macro_f1 === null || f > best.dev_macro_f1)) best = { ...t, dev_macro_f1: f };
-      }
-    }
-  }
-  return best;
+  const toVerdict: Record<string, string> = { SUPPORT: 'SUPPORTED', CONTRADICT: 'REFUTED', NEI: 'NOT_ENOUGH_EVIDENCE' };
+  const m = verdictMetrics(
+    items.map((j, i) => ({ gold: toVerdict[gold[i]!]!, predicted: j.decision.label, confidence: j.decision.confidence })),
+    { labels: ['SUPPORTED', 'REFUTED', 'NOT_ENOUGH_EVIDENCE'], committed: COMMITTED, scoreAs: { MIXED: 'NOT_ENOUGH_EVIDENCE' }, shown: ['MIXED'], flip: { from: 'SUPPORTED', to: 'REFUTED' } },
+  );
+  return { ...classification(gold, pred, CLAIM_LABELS), by_split: { train: bySplit('train'), dev: bySplit('dev') }, committed: m.committed, precision_committed: m.precision_committed, true_marked_refuted: m.flipped, risk_coverage: m.risk_coverage };
 }
 
 /** Stand-in search results made of given sentences (relevance 1, no decay): the oracle's evidence. */
@@ -139,63 +112,51 @@ export function evaluatedNli(config: Pick<Config, 'nliModel'>): string {
 async function scifactVerdicts(input: EvalSectionInput, stage: NliVerdictStage) {
   const corpus = scifactCorpus(input.corpusFile);
   const reranker = await createRerankStage(input.config).catch(() => null);
-  const ctx: SearchContext = { ...input.ctx, reranker, verdict: null };
-  const endToEnd: Judged[] = [];
-  const oracle: Judged[] = [];
+  const ctx: SearchContext = { ...input.ctx, reranker, verdict: null, options: { ...input.ctx.options, evidenceSentences: Math.max(input.ctx.options.evidenceSentences, stage.sentences) } };
+  const endToEnd: JudgedClaim[] = [];
+  const oracle: JudgedClaim[] = [];
   for (const q of input.queries) {
-    const query = analyzeQuery(q.text, { maxChars: 10_000 });
+    const claim = analyzeQuery(q.text, { maxChars: 10_000 }).claim;
     const res = await search({ q: q.text, k: stage.depth, perArticle: 1, halfLifeDays: null, mode: 'hybrid', rerank: reranker !== null, verdict: false, evidenceTop: stage.depth }, ctx);
-    // As the pipeline does: the claim's vector from the dense index's encoder (the stance head reads it).
-    const jctx = { query, queryVector: await embedQuery(ctx.indexes.encoder, query.text), indexes: ctx.indexes };
-    endToEnd.push({ query: q, judged: (await stage.judge(res.results, jctx)).judged });
-    oracle.push({ query: q, judged: (await stage.judge(oracleResults(oracleEvidence(q, corpus)), jctx)).judged });
+    endToEnd.push({ query: q, decision: (await stage.judgeResults(res.results, claim)).decision });
+    oracle.push({ query: q, decision: (await stage.judgeResults(oracleResults(oracleEvidence(q, corpus)), claim)).decision });
   }
   const t = stage.settings;
   return {
     model: stage.id,
     reranker: reranker?.id ?? null,
-    settings: { aggregator: t.learned ? 'learned (verdict.json)' : 'thresholds', depth: t.depth, sentences: t.sentences, minEvidence: t.minEvidence, mixedRatio: t.mixedRatio, refuteWeight: t.refuteWeight ?? 1, pooling: t.pooling ?? 'mean' },
+    settings: { depth: t.depth, sentences: t.sentences, commit: t.commit, mixed: t.mixed },
     labels: 'SUPPORTED → SUPPORT, REFUTED → CONTRADICT, NOT_ENOUGH_EVIDENCE and MIXED → NEI',
-    end_to_end: { ...scoreJudged(endToEnd, t), ...commitsOfJudged(endToEnd, t) },
-    oracle: { ...scoreJudged(oracle, t), ...commitsOfJudged(oracle, t) },
-    dev_sweep: { end_to_end: sweepThresholds(endToEnd), oracle: sweepThresholds(oracle) },
+    end_to_end: scoreClaims(endToEnd),
+    oracle: scoreClaims(oracle),
   };
 }
 
-const CF_LABEL: Record<string, NliLabel> = { SUPPORTS: 'entailment', REFUTES: 'contradiction', NOT_ENOUGH_INFO: 'neutral' };
+const CF_LABEL: Record<string, string> = { SUPPORTS: 'supports', REFUTES: 'refutes', NOT_ENOUGH_INFO: 'neutral' };
 
 async function climateVerdicts(input: EvalSectionInput, stage: NliVerdictStage) {
   const file = input.claimsFile;
   if (!file || !fs.existsSync(file)) return { skipped: 'the Climate-FEVER claims file is needed for the evidence labels' };
   const want = new Set(input.queries.map((q) => q.id));
-  const rows: { claim: string; evidence: string; label: NliLabel; split: string }[] = [];
   const split = new Map(input.queries.map((q) => [q.id, q.split]));
+  const rows: { claim: string; evidence: string; label: string; split: string }[] = [];
   for (const { value } of readJsonl(file)) {
     const c = value as { claim_id: string; claim: string; evidences: { evidence: string; evidence_label: string }[] };
     if (!want.has(String(c.claim_id))) continue;
     for (const e of c.evidences) if (CF_LABEL[e.evidence_label]) rows.push({ claim: c.claim, evidence: e.evidence, label: CF_LABEL[e.evidence_label]!, split: split.get(String(c.claim_id)) ?? 'train' });
   }
-  // Per claim, so that the stance head (when the NLI folder has one) reads the claim's vector.
-  const probs: NliProbs[] = new Array(rows.length);
+  const pred: string[] = new Array(rows.length);
+  const confidence: number[] = new Array(rows.length);
   const byClaim = new Map<string, number[]>();
-  rows.forEach((r, i) => {
-    const idx = byClaim.get(r.claim);
-    if (idx) idx.push(i);
-    else byClaim.set(r.claim, [i]);
-  });
-  const { indexes } = input.ctx;
+  rows.forEach((r, i) => byClaim.set(r.claim, [...(byClaim.get(r.claim) ?? []), i]));
   for (const [claim, idx] of byClaim) {
-    const query = analyzeQuery(claim, { maxChars: 10_000 });
-    const judged = await stage.judgePremises(
-      idx.map((i) => rows[i]!.evidence),
-      query.claim,
-      { queryVector: await embedQuery(indexes.encoder, query.text), indexes },
-    );
-    idx.forEach((i, j) => (probs[i] = judged[j]!));
+    const judged = await stage.judgeSentences(analyzeQuery(claim, { maxChars: 10_000 }).claim, idx.map((i) => rows[i]!.evidence));
+    idx.forEach((i, j) => {
+      pred[i] = judged[j]!.stance;
+      confidence[i] = judged[j]!.probs[judged[j]!.stance];
+    });
   }
-  const pred = probs.map((p) => (p.entailment >= p.contradiction && p.entailment >= p.neutral ? 'entailment' : p.contradiction >= p.neutral ? 'contradiction' : 'neutral'));
-  const confidence = probs.map((p, i) => p[pred[i] as NliLabel]);
-  const labels = ['entailment', 'contradiction', 'neutral'];
+  const labels = ['supports', 'refutes', 'neutral'];
   const sub = (s: string) => {
     const idx = rows.map((r, i) => (r.split === s ? i : -1)).filter((i) => i >= 0);
     return classification(
@@ -204,10 +165,10 @@ async function climateVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
       labels,
     );
   };
-  // Committing = calling a pair entailment or contradiction; the table ranks those by their probability.
+  // Committing = calling a pair supporting or refuting; the table ranks those by their probability.
   const commits = verdictMetrics(
     rows.map((r, i) => ({ gold: r.label, predicted: pred[i]!, confidence: confidence[i]! })),
-    { labels, committed: ['entailment', 'contradiction'] },
+    { labels, committed: ['supports', 'refutes'] },
   );
   return {
     model: stage.id,

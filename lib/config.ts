@@ -113,14 +113,10 @@ export const SETTINGS = {
   rerankDepth: s('models', 'QUIN_RERANK_DEPTH', 50, int(1, 1000), 'Fused candidates the reranker reads (the rest keep their order below them); chosen by evaluation and latency, docs/models.md. A combination layer (combo.json) uses the depth it was fitted for instead (ours: 100).'),
   rerankWeight: s('models', 'QUIN_RERANK_WEIGHT', 0.5, num(0, 1), "Weight of the reranker's score against the fused score (min-max normalised per query); chosen on the SciFact dev split."),
   rerankCombo: s('models', 'QUIN_RERANK_COMBO', true, bool, "Use the reranker folder's combo.json (feature-combination layer fitted on SciFact train, docs/models.md) instead of the plain weighted mix when it has one."),
-  nliStanceHead: s('models', 'QUIN_NLI_STANCE_HEAD', true, bool, "Refine the NLI model's judgements with its folder's stance head (stance-head.onnx: claim and evidence vectors of the dense index's encoder, docs/models.md) when it has one and that encoder is the one it was trained on."),
-  verdictLearned: s('models', 'QUIN_VERDICT_LEARNED', true, bool, "Decide verdicts with the aggregation fitted for the NLI model (its folder's verdict.json: a learned aggregator or thresholds, fitted on SciFact train and chosen on dev, docs/models.md) when it has one; false = the thresholds below."),
-  verdictDepth: s('models', 'QUIN_VERDICT_DEPTH', 5, int(1, 100), 'Top results whose evidence sentences the NLI model reads for a verdict (a fitted aggregation, verdict.json, uses the depth it was fitted for).'),
-  verdictSentences: s('models', 'QUIN_VERDICT_SENTENCES', 2, int(1, 10), 'Evidence sentences per result read by the NLI model.'),
-  verdictMinEvidence: s('models', 'QUIN_VERDICT_MIN_EVIDENCE', 0.34, num(0, 1), 'Abstain (NOT_ENOUGH_EVIDENCE) below this weighted support or refutation; chosen on the SciFact dev split.'),
-  verdictMixedRatio: s('models', 'QUIN_VERDICT_MIXED_RATIO', 1.01, num(0, 2), 'MIXED when the weaker side reaches this fraction of the stronger one; above 1 never (the SciFact dev choice: its claims are never mixed; 0.8 suits news).'),
-  verdictRefuteWeight: s('models', 'QUIN_VERDICT_REFUTE_WEIGHT', 1.5, num(0.1, 10), 'Multiplies the weighted refutation before the decision (corrects an NLI model that under-calls contradictions); chosen on the SciFact dev split.'),
-
+  verdictDepth: s('models', 'QUIN_VERDICT_DEPTH', undefined, int(1, 100).optional(), 'Top results whose evidence sentences are read for a verdict; unset = what the NLI folder\'s verdict.json was fitted on (ours: docs/models.md), else 5.'),
+  verdictSentences: s('models', 'QUIN_VERDICT_SENTENCES', undefined, int(1, 10).optional(), 'Evidence sentences per result read for a verdict; unset = verdict.json\'s, else 2.'),
+  verdictCommit: s('models', 'QUIN_VERDICT_COMMIT', undefined, num(0, 1).optional(), 'Calibrated probability a verdict needs to commit (SUPPORTED / REFUTED); below it NOT ENOUGH EVIDENCE. Unset = the threshold chosen for precision in verdict.json, else 0.5.'),
+  verdictMixed: s('models', 'QUIN_VERDICT_MIXED', undefined, num(0, 1).optional(), 'MIXED when sentences on both sides reach this stance probability and neither side commits alone; unset = verdict.json\'s, else 0.8.'),
   // --- web ---------------------------------------------------------------------------------
   host: s('web', 'HOST', '127.0.0.1', z.string().min(1), 'Address the web server listens on.'),
   port: s('web', 'PORT', 3000, int(1, 65535), 'Port the web server listens on.'),

@@ -104,16 +104,19 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
   const page = pageOf(stories, a.req.page, a.req.k);
   const status = verdictStatus(a, matches.length > 0, ctx);
   const pool = status === null ? stories.slice(0, ctx.verdict!.depth) : [];
-  const results = await run.time('evidence', () => toResults({ shown: page, withEvidence: [...page.slice(0, a.req.evidenceTop), ...pool], query: a.query, queryVector: hits.vector }, rows, ctx));
+  const verdictPool = status === null ? { pool: new Set(pool.map((c) => c.snippetId)), sentences: ctx.verdict!.sentences ?? 0 } : undefined;
+  const results = await run.time('evidence', () => toResults({ shown: page, withEvidence: [...page.slice(0, a.req.evidenceTop), ...pool], verdict: verdictPool, query: a.query, queryVector: hits.vector }, rows, ctx));
   const pick = (cs: Candidate[]) => cs.flatMap((c) => results.get(c.snippetId) ?? []);
   const verdict: VerdictOutcome = status === null ? await run.time('verdict', () => verdictStage(a, pick(pool), hits, ctx)) : { verdict: null, verdictStatus: status };
+  // The page shows the configured number of evidence sentences, whatever the verdict read.
+  const shown = (cs: Candidate[]) => pick(cs).map((r) => (r.evidence.length > ctx.options.evidenceSentences ? { ...r, evidence: r.evidence.slice(0, ctx.options.evidenceSentences) } : r));
   const response: SearchResponse = {
     query: a.query.text,
     kind: a.query.kind,
     page: a.req.page,
     k: a.req.k,
     total: stories.length,
-    results: pick(page),
+    results: shown(page),
     ...verdict,
     halfLifeDays: a.req.halfLifeDays,
     asOf: a.req.asOf.toISOString(),

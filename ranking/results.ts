@@ -53,6 +53,8 @@ export interface EvidenceInput {
   /** The page's candidates, and those that get evidence sentences (the page's first `evidenceTop`, the verdict's pool). */
   shown: readonly Candidate[];
   withEvidence: readonly Candidate[];
+  /** The verdict's pool and how many evidence sentences per result it reads (more than a page shows, maybe). */
+  verdict?: { pool: ReadonlySet<number>; sentences: number };
   query: QueryAnalysis;
   queryVector: Float32Array | null;
 }
@@ -71,7 +73,8 @@ export async function toResults(input: EvidenceInput, rows: RowCache, ctx: Searc
     const row = rows.get(c.snippetId);
     if (!row || out.has(c.snippetId)) continue;
     const ss = sentences.get(c.snippetId);
-    const evidence = ss ? pickEvidence(ss, ss.map((s) => vecOf.get(s.text.trim()) ?? null), input.queryVector, input.query.terms, ctx.options.evidenceSentences) : [];
+    const n = input.verdict?.pool.has(c.snippetId) ? Math.max(ctx.options.evidenceSentences, input.verdict.sentences) : ctx.options.evidenceSentences;
+    const evidence = ss ? pickEvidence(ss, ss.map((s) => vecOf.get(s.text.trim()) ?? null), input.queryVector, input.query.terms, n) : [];
     out.set(c.snippetId, {
       snippetId: c.snippetId,
       articleId: c.articleId,

@@ -72,6 +72,8 @@ export interface VerdictStage {
   readonly id: string;
   /** How many top results (after decay, sort and de-duplication, before paging) it reads. */
   readonly depth: number;
+  /** Evidence sentences per result it reads (the pipeline picks at least this many for its pool). */
+  readonly sentences?: number;
   /**
    * Called for claims only (QueryAnalysis.kind === 'claim'), with the top `depth` results, each with
    * its evidence sentences (best first) and its score breakdown (relevance, recency).

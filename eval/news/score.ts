@@ -20,7 +20,7 @@ export interface ClaimOutcome {
   /** The deciding (or, for NEI, closest) article's external id; null for keyword queries. */
   doc: string | null;
   /** What the pipeline made of the text, and whether it judged it. */
-  queryKind: 'claim' | 'question' | null;
+  queryKind: 'claim' | 'question' | 'keywords' | null;
   verdictStatus: string;
   /** The verdict; NOT_ENOUGH_EVIDENCE when none was given. */
   predicted: VerdictLabel;

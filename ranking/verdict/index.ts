@@ -1,54 +1,73 @@
 /**
  * ranking/verdict: the verdict stage, built from the configured NLI model (lib/models registry:
- * QUIN_NLI_MODEL, default per DEFAULT_MODELS) and the QUIN_VERDICT_* settings.
+ * QUIN_NLI_MODEL, default per DEFAULT_MODELS), the files fitted for it in its folder — stance.json
+ * (the stance classifier over alignment features and the model's probabilities) and verdict.json
+ * (the calibrated claim-level aggregator, its commit threshold and the evidence it reads) — and the
+ * aligner's lexicon (models/quin-align). An operator's explicit QUIN_VERDICT_* setting beats the
+ * folder's value.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { z } from 'zod';
 import type { Config } from '../../lib/config';
 import { createError } from '../../lib/errors';
-import { USE_LITE_ID } from '../../indexer/encoders/use-lite';
 import { loadRoleModel, resolveModelDir } from '../../lib/models';
-import { parseFittedAggregation, type FittedAggregation } from './fitted';
+import { projectRoot } from '../../lib/paths';
+import { StanceModelFile, type StanceModel } from './align/classifier';
+import { Lexicon } from './align/lexicon';
+import { AggregatorFile, type Aggregator } from './decide';
+import { StanceJudge } from './judge';
 import { NliVerdictStage, type VerdictSettings } from './stage';
-import { StanceHead } from './stance-head';
 
-export { NliVerdictStage, evidenceItems, type VerdictSettings, type JudgeContext } from './stage';
-export { StanceHead } from './stance-head';
-export { parseFittedAggregation, type FittedAggregation, type FittedThresholds } from './fitted';
-export { parseLearnedAggregator, verdictFeatures, learnedProbs, VERDICT_FEATURES, LEARNED_LABELS, type LearnedAggregator } from './learned';
-export { aggregate, groupByStance, stanceOf, stanceUnder, type Aggregate, type JudgedSentence, type VerdictThresholds } from './aggregate';
+export { NliVerdictStage, evidenceItems, type VerdictSettings, type Judged, type EvidenceItem } from './stage';
+export { StanceJudge, mostProbable, type Judgement } from './judge';
+export { decide, claimFeatures, CLAIM_FEATURES, AggregatorFile, type Aggregator, type Decision, type JudgedItem } from './decide';
+export { Lexicon } from './align/lexicon';
 
-export type VerdictConfig = Pick<
-  Config,
-  'encoder' | 'nliModel' | 'nliStanceHead' | 'verdictLearned' | 'verdictDepth' | 'verdictSentences' | 'verdictMinEvidence' | 'verdictMixedRatio' | 'verdictRefuteWeight' | 'encoderModel' | 'rerankerModel' | 'modelsDir' | 'ortThreads' | 'ortProvider' | 'modelBatchSize'
->;
+export type VerdictConfig = Pick<Config, 'nliModel' | 'verdictDepth' | 'verdictSentences' | 'verdictCommit' | 'verdictMixed' | 'encoderModel' | 'rerankerModel' | 'modelsDir' | 'ortThreads' | 'ortProvider' | 'modelBatchSize'>;
 
-export function verdictSettings(config: VerdictConfig): VerdictSettings {
-  return { depth: config.verdictDepth, sentences: config.verdictSentences, minEvidence: config.verdictMinEvidence, mixedRatio: config.verdictMixedRatio, refuteWeight: config.verdictRefuteWeight };
-}
+/** Without a fitted verdict.json: read 5 results × 2 sentences; commit at 0.5; MIXED when both sides reach 0.8. */
+export const VERDICT_DEFAULTS = { depth: 5, sentences: 2, commit: 0.5, mixed: 0.8 } as const;
 
-/** The aggregation fitted for the NLI model in `dir` (its verdict.json), or null when it has none. */
-export function readFittedAggregation(dir: string): FittedAggregation | null {
-  const file = path.join(dir, 'verdict.json');
+export const LEXICON_FILE = path.join(projectRoot(), 'models', 'quin-align', 'lexicon.json.gz');
+
+function readJson<S extends z.ZodType>(file: string, schema: S, what: string): z.infer<S> | null {
   if (!fs.existsSync(file)) return null;
+  let raw: unknown;
   try {
-    return parseFittedAggregation(JSON.parse(fs.readFileSync(file, 'utf8')));
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (e) {
-    throw createError('MODEL_INVALID', `${file}: ${e instanceof Error ? e.message : String(e)}`);
+    throw createError('MODEL_INVALID', `${file}: not JSON (${e instanceof Error ? e.message : String(e)})`);
   }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw createError('MODEL_INVALID', `${file}: not a ${what} (${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`);
+  return parsed.data;
 }
 
-/**
- * The folder's stance head when the configured encoder can feed it (it reads that encoder's vectors);
- * ONNX encoders are told apart at request time by their id.
- */
-async function stanceHeadFor(dir: string, config: VerdictConfig): Promise<StanceHead | null> {
-  const head = await StanceHead.load(dir, { threads: config.ortThreads, provider: config.ortProvider });
-  if (!head) return null;
-  const fits = config.encoder === 'use-lite' ? head.encoder === USE_LITE_ID : head.encoder.startsWith('onnx:');
-  if (fits) return head;
-  await head.close();
-  return null;
+let lexicon: Lexicon | undefined;
+/** The aligner's lexicon, read once per process (~1–2 s). */
+export function sharedLexicon(file = LEXICON_FILE): Lexicon {
+  lexicon ??= Lexicon.read(file);
+  return lexicon;
+}
+
+/** The settings in force and where each comes from (explicit setting > the folder's verdict.json > built-in default). */
+export function verdictSettings(config: VerdictConfig, agg: Aggregator | null): VerdictSettings & { origin: Record<keyof VerdictSettings, string> } {
+  const pick = <K extends keyof VerdictSettings>(key: K, setting: number | undefined, fitted: number | undefined): [number, string] =>
+    setting !== undefined ? [setting, 'setting'] : fitted !== undefined ? [fitted, 'verdict.json'] : [VERDICT_DEFAULTS[key], 'default'];
+  const [depth, od] = pick('depth', config.verdictDepth, agg?.depth);
+  const [sentences, os] = pick('sentences', config.verdictSentences, agg?.sentences);
+  const [commit, oc] = pick('commit', config.verdictCommit, agg?.commit);
+  const [mixed, om] = pick('mixed', config.verdictMixed, agg?.mixed);
+  return { depth, sentences, commit, mixed, origin: { depth: od, sentences: os, commit: oc, mixed: om } };
+}
+
+/** The NLI folder's fitted files (stance.json, verdict.json), null where absent. */
+export function fittedFiles(dir: string): { stance: StanceModel | null; aggregator: Aggregator | null } {
+  return {
+    stance: readJson(path.join(dir, 'stance.json'), StanceModelFile, 'stance classifier'),
+    aggregator: readJson(path.join(dir, 'verdict.json'), AggregatorFile, 'verdict aggregator (version 2)'),
+  };
 }
 
 /** The stage, or null when no NLI model is configured (QUIN_NLI_MODEL=none, or no default model). */
@@ -58,11 +77,10 @@ export async function createVerdictStage(config: VerdictConfig, overrides: Parti
   if (!model) return null;
   const { model: _m, ...settings } = overrides;
   const dir = resolveModelDir('nli', cfg);
-  const head = config.nliStanceHead && dir ? await stanceHeadFor(dir, config) : null;
-  const read = config.verdictLearned && dir ? readFittedAggregation(dir) : null;
-  // Fitted on the stance head's probabilities, it does not suit the model's own.
-  const fitted = read && (!read.stanceHead || head) ? read : null;
-  // A fitted aggregation reads the evidence it was fitted on (its depth and sentences per result).
-  const shape = { ...(fitted?.depth ? { depth: fitted.depth } : {}), ...(fitted?.sentences ? { sentences: fitted.sentences } : {}) };
-  return new NliVerdictStage(model, { ...verdictSettings(config), ...(fitted?.thresholds ?? {}), learned: fitted?.learned ?? null, ...shape, ...settings }, head);
+  const files = dir ? fittedFiles(dir) : { stance: null, aggregator: null };
+  // Files fitted for another model do not suit this one: it decides alone, under the default rule.
+  const stance = files.stance && (files.stance.nli === null || files.stance.nli === model.id) ? files.stance : null;
+  const aggregator = stance || !files.stance ? files.aggregator : null;
+  const { origin: _o, ...resolved } = verdictSettings(config, aggregator);
+  return new NliVerdictStage(new StanceJudge(model, sharedLexicon(), stance), { ...resolved, ...settings }, aggregator);
 }

@@ -1,92 +1,97 @@
 /**
- * The verdict stage (claims only): the NLI model reads (evidence sentence, claim) for the best
- * sentences of the top results; aggregate.ts turns the judgements into a verdict with its evidence
- * grouped by stance.
+ * The verdict stage (claims only): the best evidence sentences of the top results are judged one by
+ * one (judge.ts: stance + reason), then decided on together (decide.ts: calibrated probability,
+ * abstention). The evidence comes back grouped by each sentence's stance, with its reason, so that
+ * what the panel counts is what it lists and the sentence that decided a verdict is in its group.
  */
-import type { NliClassifier, NliProbs } from '../../lib/models';
 import type { StageContext, VerdictStage } from '../stages';
-import type { StanceHead } from './stance-head';
 import type { SearchResult, StanceEvidence, Verdict } from '../types';
-import { aggregate, groupByStance, stanceUnder, type Aggregate, type JudgedSentence, type VerdictThresholds } from './aggregate';
+import type { Aggregator, DecideSettings, Decision, JudgedItem } from './decide';
+import { decide } from './decide';
+import type { Judgement, StanceJudge } from './judge';
 
-export interface VerdictSettings extends VerdictThresholds {
+export interface VerdictSettings extends DecideSettings {
   /** Top results read. */
   depth: number;
   /** Evidence sentences read per result (its best ones first). */
   sentences: number;
 }
 
-/**
- * What judging reads: the claim, and (for the stance head) the claim's vector and the indexes whose
- * sentence vectors and encoder it uses. Without the latter two the NLI model judges alone.
- */
-export type JudgeContext = Pick<StageContext, 'query'> & Partial<Pick<StageContext, 'queryVector' | 'indexes'>>;
-
-interface Item {
+export interface EvidenceItem {
   result: SearchResult;
   sentence: string;
+  rank: number;
+  /** Its result's relevance before the time decay, relative to the best result. */
   relevance: number;
 }
 
-/** The sentences the NLI model reads: each result's best evidence sentences, else its text. */
-export function evidenceItems(results: readonly SearchResult[], depth: number, perResult: number): Item[] {
+/** The sentences the stage reads: each result's best evidence sentences (else its text), each once. */
+export function evidenceItems(results: readonly SearchResult[], depth: number, perResult: number): EvidenceItem[] {
   const top = results.slice(0, depth);
-  // Relevance before the time decay (recency weighs separately), relative to the best result.
   const pre = top.map((r) => (r.scores.recency > 0 ? r.scores.final / r.scores.recency : r.scores.final));
   const best = Math.max(0, ...pre);
   const seen = new Set<string>();
-  const items: Item[] = [];
-  top.forEach((r, i) => {
+  const items: EvidenceItem[] = [];
+  top.forEach((r, rank) => {
     const sentences = r.evidence.length ? r.evidence.slice(0, perResult).map((e) => e.text) : [r.text];
     for (const s of sentences) {
       const key = s.trim().toLowerCase();
       if (!key || seen.has(key)) continue;
       seen.add(key);
-      items.push({ result: r, sentence: s, relevance: best > 0 ? pre[i]! / best : 1 });
+      items.push({ result: r, sentence: s, rank, relevance: best > 0 ? pre[rank]! / best : 1 });
     }
   });
   return items;
 }
 
+const round = (x: number) => Math.round(x * 1e4) / 1e4;
+
+export interface Judged {
+  items: EvidenceItem[];
+  judgements: Judgement[];
+  decision: Decision;
+}
+
 export class NliVerdictStage implements VerdictStage {
   constructor(
-    private readonly model: Pick<NliClassifier, 'id' | 'classify'>,
+    private readonly judge: Pick<StanceJudge, 'id' | 'judge'>,
     readonly settings: VerdictSettings,
-    private readonly head: Pick<StanceHead, 'accepts' | 'refine'> | null = null,
+    private readonly aggregator: Aggregator | null,
   ) {}
 
   get id(): string {
-    return this.head ? `${this.model.id}+stance-head` : this.model.id;
+    return this.judge.id;
   }
 
   get depth(): number {
     return this.settings.depth;
   }
 
-  /**
-   * Probabilities for premises against one claim: the NLI model's, refined by the stance head where
-   * the context carries vectors of the encoder the head was trained on.
-   */
-  async judgePremises(premises: string[], claim: string, ctx: Omit<JudgeContext, 'query'> = {}): Promise<NliProbs[]> {
-    const probs = await this.model.classify(premises.map((p) => [p, claim]));
-    const { head } = this;
-    const { queryVector, indexes } = ctx;
-    if (!head || !queryVector || !indexes || !head.accepts(indexes.encoder.id, queryVector.length) || !premises.length) return probs;
-    const vectors = await indexes.sentenceVectors.get(premises.map((p) => p.trim()));
-    return head.refine(probs, queryVector, vectors);
+  get sentences(): number {
+    return this.settings.sentences;
   }
 
-  /** The NLI judgements of the evidence sentences and their aggregate (verdict() without the shaping). */
-  async judge(results: readonly SearchResult[], ctx: JudgeContext, thresholds: VerdictThresholds = this.settings): Promise<{ evidence: StanceEvidence[]; judged: JudgedSentence[]; aggregate: Aggregate }> {
+  /** Per-sentence judgements of `sentences` against the claim (Climate-FEVER is judged per pair). */
+  judgeSentences(claim: string, sentences: readonly string[]): Promise<Judgement[]> {
+    return this.judge.judge(claim, sentences);
+  }
+
+  /** Judges the evidence of `results` against the claim and decides (verdict() without the shaping). */
+  async judgeResults(results: readonly SearchResult[], claim: string): Promise<Judged> {
     const items = evidenceItems(results, this.settings.depth, this.settings.sentences);
-    const probs = await this.judgePremises(
+    const judgements = await this.judge.judge(
+      claim,
       items.map((it) => it.sentence),
-      ctx.query.claim,
-      ctx,
     );
-    const judged: JudgedSentence[] = items.map((it, i) => ({ probs: probs[i]!, relevance: it.relevance, recency: it.result.scores.recency }));
+    const judged: JudgedItem[] = items.map((it, i) => ({ probs: judgements[i]!.probs, relevance: it.relevance, recency: it.result.scores.recency, rank: it.rank, coverage: judgements[i]!.coverage }));
+    return { items, judgements, decision: decide(judged, this.aggregator, this.settings) };
+  }
+
+  async verdict(results: SearchResult[], ctx: StageContext): Promise<Verdict> {
+    const { items, judgements, decision } = await this.judgeResults(results, ctx.query.claim);
     const evidence: StanceEvidence[] = items.map((it, i) => {
-      const { stance, confidence } = stanceUnder(probs[i]!, thresholds);
+      const j = judgements[i]!;
+      const confidence = j.probs[j.stance];
       return {
         snippetId: it.result.snippetId,
         sentence: it.sentence,
@@ -94,24 +99,20 @@ export class NliVerdictStage implements VerdictStage {
         url: it.result.url,
         source: it.result.source,
         publishedAt: it.result.publishedAt,
-        stance,
+        stance: j.stance,
         confidence: round(confidence),
         weight: round(it.relevance * it.result.scores.recency * confidence),
+        reason: j.reason,
       };
     });
-    return { evidence, judged, aggregate: aggregate(judged, thresholds) };
-  }
-
-  async verdict(results: SearchResult[], ctx: StageContext): Promise<Verdict> {
-    const { evidence, aggregate: agg } = await this.judge(results, ctx);
+    const by = (s: StanceEvidence['stance']) => evidence.filter((e) => e.stance === s).sort((a, b) => b.weight - a.weight);
     return {
-      label: agg.label,
-      confidence: agg.confidence,
-      evidence: groupByStance(evidence),
+      label: decision.label,
+      confidence: decision.confidence,
+      probabilities: decision.probabilities,
+      evidence: { supports: by('supports'), refutes: by('refutes'), neutral: by('neutral') },
       model: this.id,
-      ...(agg.reason ? { reason: agg.reason } : {}),
+      ...(decision.reason ? { reason: decision.reason } : {}),
     };
   }
 }
-
-const round = (x: number) => Math.round(x * 1e4) / 1e4;
