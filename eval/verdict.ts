@@ -125,7 +125,7 @@ async function scifactVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
   return {
     model: stage.id,
     reranker: reranker?.id ?? null,
-    settings: { depth: t.depth, sentences: t.sentences, commit: t.commit, mixed: t.mixed },
+    settings: { depth: t.depth, sentences: t.sentences, commit: t.commit, commit_refuted: t.commitRefuted ?? t.commit, mixed: t.mixed },
     labels: 'SUPPORTED → SUPPORT, REFUTED → CONTRADICT, NOT_ENOUGH_EVIDENCE and MIXED → NEI',
     end_to_end: scoreClaims(endToEnd),
     oracle: scoreClaims(oracle),

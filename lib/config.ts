@@ -115,7 +115,8 @@ export const SETTINGS = {
   rerankCombo: s('models', 'QUIN_RERANK_COMBO', true, bool, "Use the reranker folder's combo.json (feature-combination layer fitted on SciFact train, docs/models.md) instead of the plain weighted mix when it has one."),
   verdictDepth: s('models', 'QUIN_VERDICT_DEPTH', undefined, int(1, 100).optional(), 'Top results whose evidence sentences are read for a verdict; unset = what the NLI folder\'s verdict.json was fitted on (ours: docs/models.md), else 5.'),
   verdictSentences: s('models', 'QUIN_VERDICT_SENTENCES', undefined, int(1, 10).optional(), 'Evidence sentences per result read for a verdict; unset = verdict.json\'s, else 2.'),
-  verdictCommit: s('models', 'QUIN_VERDICT_COMMIT', undefined, num(0, 1).optional(), 'Calibrated probability a verdict needs to commit (SUPPORTED / REFUTED); below it NOT ENOUGH EVIDENCE. Unset = the threshold chosen for precision in verdict.json, else 0.5.'),
+  verdictCommit: s('models', 'QUIN_VERDICT_COMMIT', undefined, num(0, 1).optional(), 'Calibrated probability a SUPPORTED verdict needs (and REFUTED, unless QUIN_VERDICT_COMMIT_REFUTED is set); below it NOT ENOUGH EVIDENCE. Unset = the threshold chosen for precision in verdict.json, else 0.5.'),
+  verdictCommitRefuted: s('models', 'QUIN_VERDICT_COMMIT_REFUTED', undefined, num(0, 1).optional(), 'Calibrated probability a REFUTED verdict needs (a wrong "Refuted" costs a reader more than an abstention). Unset = verdict.json\'s, else QUIN_VERDICT_COMMIT.'),
   verdictMixed: s('models', 'QUIN_VERDICT_MIXED', undefined, num(0, 1).optional(), 'MIXED when sentences on both sides reach this stance probability and neither side commits alone; unset = verdict.json\'s, else 0.8.'),
   // --- web ---------------------------------------------------------------------------------
   host: s('web', 'HOST', '127.0.0.1', z.string().min(1), 'Address the web server listens on.'),

@@ -6,7 +6,11 @@ const LABELS: Record<Verdict['label'], { text: string; css: string; blurb: strin
   SUPPORTED: { text: 'Supported', css: 'supported', blurb: 'The coverage found mostly supports this claim.' },
   REFUTED: { text: 'Refuted', css: 'refuted', blurb: 'The coverage found mostly contradicts this claim.' },
   MIXED: { text: 'Mixed evidence', css: 'mixed', blurb: 'The coverage found both supports and contradicts this claim.' },
-  NOT_ENOUGH_EVIDENCE: { text: 'Not enough evidence', css: 'none', blurb: 'The coverage found does not clearly support or contradict this claim.' },
+  NOT_ENOUGH_EVIDENCE: {
+    text: 'Not enough evidence',
+    css: 'none',
+    blurb: 'The coverage found does not clearly support or contradict this claim, so no verdict is given: the evidence is grouped below for you to read.',
+  },
 };
 
 const STANCES = [
@@ -18,8 +22,13 @@ const STANCES = [
 function EvidenceItem({ e }: { e: StanceEvidence }) {
   const href = safeHref(e.url);
   return (
-    <li>
+    <li data-testid="stance-item">
       “{e.sentence}”
+      {e.reason ? (
+        <span className="stance-reason" data-testid="stance-reason">
+          {e.reason}
+        </span>
+      ) : null}
       <span className="src">
         {href ? (
           <a href={href} target="_blank" rel="noopener noreferrer nofollow ugc">
@@ -31,6 +40,30 @@ function EvidenceItem({ e }: { e: StanceEvidence }) {
         · <TimeAgo iso={e.publishedAt} withAbsolute={false} /> · {Math.round(e.confidence * 100)}%
       </span>
     </li>
+  );
+}
+
+/**
+ * Every judged sentence is listed under its stance, so the counts in the headings are the number of
+ * items below them (the stage judges a handful of sentences per claim; nothing is hidden).
+ */
+function StanceColumn({ s, items }: { s: (typeof STANCES)[number]; items: readonly StanceEvidence[] }) {
+  return (
+    <div className={`stance stance--${s.key}`} data-testid={`stance-${s.key}`}>
+      <h3>
+        <span className={`dot dot--${s.key}`} aria-hidden="true" />
+        {s.title} (<span data-testid="stance-count">{items.length}</span>)
+      </h3>
+      {items.length ? (
+        <ul>
+          {items.map((e, i) => (
+            <EvidenceItem key={`${e.snippetId}-${i}`} e={e} />
+          ))}
+        </ul>
+      ) : (
+        <p className="small muted">None found.</p>
+      )}
+    </div>
   );
 }
 
@@ -77,28 +110,18 @@ export function VerdictPanel({ response }: { response: Pick<SearchResponse, 'ver
         <div className="confidence-fill" style={{ width: `${pct}%` }} />
       </div>
       <p className="small">{info.blurb}</p>
-      {v.reason ? <p className="small muted">Why: {v.reason}.</p> : null}
+      {v.reason ? (
+        <p className="small muted" data-testid="verdict-reason">
+          Why: {v.reason}.
+        </p>
+      ) : null}
       <div className="stances">
         {STANCES.map((s) => (
-          <div key={s.key} className={`stance stance--${s.key}`} data-testid={`stance-${s.key}`}>
-            <h3>
-              <span className={`dot dot--${s.key}`} aria-hidden="true" />
-              {s.title} ({v.evidence[s.key].length})
-            </h3>
-            {v.evidence[s.key].length ? (
-              <ul>
-                {v.evidence[s.key].slice(0, s.key === 'neutral' ? 3 : 4).map((e, i) => (
-                  <EvidenceItem key={`${e.snippetId}-${i}`} e={e} />
-                ))}
-              </ul>
-            ) : (
-              <p className="small muted">None found.</p>
-            )}
-          </div>
+          <StanceColumn key={s.key} s={s} items={v.evidence[s.key]} />
         ))}
       </div>
       <p className="caveat">
-        This verdict is computed automatically by a language model ({v.model}) from the coverage found, weighted by relevance and recency. It
+        This verdict is computed automatically from the coverage found by comparing each sentence with the claim ({v.model}), weighted by relevance and recency. It
         can be wrong or out of date: read the sources before relying on it.
       </p>
     </section>

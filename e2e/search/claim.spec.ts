@@ -41,6 +41,14 @@ test.describe('searching a claim', () => {
       await expect(verdict).toContainText('computed automatically');
       await expect(verdict.getByTestId('stance-supports')).toBeVisible();
       await expect(verdict.getByTestId('stance-refutes')).toBeVisible();
+      // Each heading counts exactly what is listed under it, and every listed sentence says why it reads that way.
+      for (const key of ['supports', 'refutes', 'neutral']) {
+        const column = verdict.getByTestId(`stance-${key}`);
+        const listed = await column.getByTestId('stance-item').count();
+        await expect(column.getByTestId('stance-count')).toHaveText(String(listed));
+        await expect(column.getByTestId('stance-reason')).toHaveCount(listed);
+      }
+      expect(await verdict.getByTestId('stance-item').count()).toBeGreaterThan(0);
     } else {
       await expect(page.getByTestId('verdict-unavailable')).toContainText('No verdict model is configured');
     }

@@ -8,8 +8,9 @@
  * fitted by cross-validation (training/stance/train_verdict.py, verdict.json) turns them into
  * P(SUPPORTED), P(REFUTED), P(NOT_ENOUGH_EVIDENCE).
  *
- * Abstention: a verdict commits only when its probability reaches `commit`, a threshold chosen for
- * precision (a confident wrong "Refuted" costs a reader more than an honest "not enough evidence");
+ * Abstention: a verdict commits only when its probability reaches `commit` (REFUTED: `commitRefuted`,
+ * higher), thresholds chosen for precision (a confident wrong "Refuted" costs a reader more than an
+ * honest "not enough evidence");
  * otherwise NOT_ENOUGH_EVIDENCE, with the evidence still shown. MIXED: strong sentences on both sides
  * (each ≥ `mixed`) while neither side commits alone.
  *
@@ -44,6 +45,8 @@ export const AggregatorFile = z.object({
   coef: z.array(z.array(z.number())).length(3),
   intercept: z.array(z.number()).length(3),
   commit: z.number().min(0).max(1),
+  /** REFUTED's own threshold (higher: a wrong "Refuted" costs more); absent = `commit`. */
+  commit_refuted: z.number().min(0).max(1).optional(),
   mixed: z.number().min(0).max(1),
   fitted: z.record(z.string(), z.unknown()).optional(),
 });
@@ -114,7 +117,10 @@ function pooledMax(items: readonly JudgedItem[]): [number, number, number] {
 }
 
 export interface DecideSettings {
+  /** Probability SUPPORTED needs to commit. */
   commit: number;
+  /** Probability REFUTED needs to commit (default `commit`). */
+  commitRefuted?: number;
   mixed: number;
 }
 
@@ -126,14 +132,15 @@ export function decide(items: readonly JudgedItem[], agg: Aggregator | null, s: 
   const probs = { SUPPORTED: round(ps), REFUTED: round(pr), MIXED: 0, NOT_ENOUGH_EVIDENCE: round(pn) };
   const side = ps >= pr ? 'SUPPORTED' : 'REFUTED';
   const strong = Math.max(ps, pr);
-  if (strong >= s.commit && strong >= pn) return { label: side, confidence: round(strong), probabilities: probs };
+  const bar = side === 'REFUTED' ? (s.commitRefuted ?? s.commit) : s.commit;
+  if (strong >= bar && strong >= pn) return { label: side, confidence: round(strong), probabilities: probs };
   const [maxSup, maxRef] = claimFeatures(items);
   if (maxSup! >= s.mixed && maxRef! >= s.mixed && ps + pr >= s.commit) {
     return { label: 'MIXED', confidence: round(ps + pr), probabilities: { ...probs, MIXED: round(ps + pr) } };
   }
   const reason =
     strong >= pn
-      ? `the evidence leans ${side === 'SUPPORTED' ? 'towards the claim' : 'against the claim'} (p = ${round(strong)}), below the ${s.commit} a verdict needs`
+      ? `the evidence leans ${side === 'SUPPORTED' ? 'towards the claim' : 'against the claim'} (p = ${round(strong)}), below the ${bar} a verdict needs`
       : `no evidence sentence settles the claim (p(not enough evidence) = ${round(pn)})`;
   return { label: 'NOT_ENOUGH_EVIDENCE', confidence: round(Math.max(pn, 1 - strong)), probabilities: probs, reason };
 }

@@ -24,9 +24,9 @@ export { StanceJudge, mostProbable, type Judgement } from './judge';
 export { decide, claimFeatures, CLAIM_FEATURES, AggregatorFile, type Aggregator, type Decision, type JudgedItem } from './decide';
 export { Lexicon } from './align/lexicon';
 
-export type VerdictConfig = Pick<Config, 'nliModel' | 'verdictDepth' | 'verdictSentences' | 'verdictCommit' | 'verdictMixed' | 'encoderModel' | 'rerankerModel' | 'modelsDir' | 'ortThreads' | 'ortProvider' | 'modelBatchSize'>;
+export type VerdictConfig = Pick<Config, 'nliModel' | 'verdictDepth' | 'verdictSentences' | 'verdictCommit' | 'verdictCommitRefuted' | 'verdictMixed' | 'encoderModel' | 'rerankerModel' | 'modelsDir' | 'ortThreads' | 'ortProvider' | 'modelBatchSize'>;
 
-/** Without a fitted verdict.json: read 5 results × 2 sentences; commit at 0.5; MIXED when both sides reach 0.8. */
+/** Without a fitted verdict.json: read 5 results × 2 sentences; commit at 0.5 (either side); MIXED when both sides reach 0.8. */
 export const VERDICT_DEFAULTS = { depth: 5, sentences: 2, commit: 0.5, mixed: 0.8 } as const;
 
 export const LEXICON_FILE = path.join(projectRoot(), 'models', 'quin-align', 'lexicon.json.gz');
@@ -53,13 +53,15 @@ export function sharedLexicon(file = LEXICON_FILE): Lexicon {
 
 /** The settings in force and where each comes from (explicit setting > the folder's verdict.json > built-in default). */
 export function verdictSettings(config: VerdictConfig, agg: Aggregator | null): VerdictSettings & { origin: Record<keyof VerdictSettings, string> } {
-  const pick = <K extends keyof VerdictSettings>(key: K, setting: number | undefined, fitted: number | undefined): [number, string] =>
-    setting !== undefined ? [setting, 'setting'] : fitted !== undefined ? [fitted, 'verdict.json'] : [VERDICT_DEFAULTS[key], 'default'];
-  const [depth, od] = pick('depth', config.verdictDepth, agg?.depth);
-  const [sentences, os] = pick('sentences', config.verdictSentences, agg?.sentences);
-  const [commit, oc] = pick('commit', config.verdictCommit, agg?.commit);
-  const [mixed, om] = pick('mixed', config.verdictMixed, agg?.mixed);
-  return { depth, sentences, commit, mixed, origin: { depth: od, sentences: os, commit: oc, mixed: om } };
+  const pick = (fallback: [number, string], setting: number | undefined, fitted: number | undefined): [number, string] =>
+    setting !== undefined ? [setting, 'setting'] : fitted !== undefined ? [fitted, 'verdict.json'] : fallback;
+  const [depth, od] = pick([VERDICT_DEFAULTS.depth, 'default'], config.verdictDepth, agg?.depth);
+  const [sentences, os] = pick([VERDICT_DEFAULTS.sentences, 'default'], config.verdictSentences, agg?.sentences);
+  const [commit, oc] = pick([VERDICT_DEFAULTS.commit, 'default'], config.verdictCommit, agg?.commit);
+  // REFUTED's bar follows an explicit QUIN_VERDICT_COMMIT when neither it nor verdict.json sets its own.
+  const [commitRefuted, ocr] = pick([commit, oc], config.verdictCommitRefuted, config.verdictCommit === undefined ? agg?.commit_refuted : undefined);
+  const [mixed, om] = pick([VERDICT_DEFAULTS.mixed, 'default'], config.verdictMixed, agg?.mixed);
+  return { depth, sentences, commit, commitRefuted, mixed, origin: { depth: od, sentences: os, commit: oc, commitRefuted: ocr, mixed: om } };
 }
 
 /** The NLI folder's fitted files (stance.json, verdict.json), null where absent. */

@@ -2,10 +2,12 @@
  * Per-sentence stance: how one evidence sentence bears on the claim, with a reason a reader can check.
  *
  * Every sentence is aligned to the claim (align/). With the NLI folder's stance classifier
- * (stance.json, fitted for that NLI model by training/stance/train_stance.py) the alignment features
- * and the model's log-probabilities decide together; a supplied NLI model without one decides alone.
+ * (stance.json, fitted by training/stance/train_verdict.py) the alignment features decide, together
+ * with the NLI model's log-probabilities when the classifier was fitted on them; a supplied NLI model
+ * without one decides alone.
  * Either way the reason comes from the alignment cues that fit the stance given.
  */
+import crypto from 'node:crypto';
 import type { NliClassifier } from '../../lib/models';
 import { align } from './align/align';
 import { classify, type StanceModel, type StanceProbs } from './align/classifier';
@@ -31,6 +33,7 @@ export function mostProbable(p: StanceProbs): keyof StanceProbs {
 }
 
 export class StanceJudge {
+  private alignId: string | undefined;
   constructor(
     private readonly nli: Pick<NliClassifier, 'id' | 'classify'>,
     private readonly lexicon: Lexicon,
@@ -40,8 +43,12 @@ export class StanceJudge {
     if (model?.nli && model.nli !== nli.id) throw new Error(`stance.json was fitted for ${model.nli}, not ${nli.id}`);
   }
 
+  /** The NLI model's id; with a stance classifier, "+align" (or, when it reads no NLI model, quin-align@ its weights' hash). */
   get id(): string {
-    return this.model ? `${this.nli.id}+align` : this.nli.id;
+    if (!this.model) return this.nli.id;
+    if (this.model.nli) return `${this.nli.id}+align`;
+    this.alignId ??= `quin-align@${crypto.createHash('sha256').update(JSON.stringify(this.model.model)).digest('hex').slice(0, 8)}`;
+    return this.alignId;
   }
 
   async judge(claim: string, sentences: readonly string[]): Promise<Judgement[]> {

@@ -50,6 +50,13 @@ describe('claim-level decision', () => {
     expect(decide([], null, SETTINGS)).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: 'no evidence sentences to judge' });
   });
 
+  it('REFUTED may need a higher bar than SUPPORTED: the same lean commits one way and abstains the other', () => {
+    const asym = { ...SETTINGS, commit: 0.4, commitRefuted: 0.6 };
+    expect(decide([item(0.5, 0.1)], null, asym).label).toBe('SUPPORTED');
+    expect(decide([item(0.1, 0.5)], null, asym)).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: expect.stringMatching(/against the claim .* below the 0.6/) });
+    expect(decide([item(0.1, 0.65)], null, asym).label).toBe('REFUTED');
+  });
+
   it('a fitted aggregator gives calibrated probabilities; MIXED needs strong sentences on both sides', () => {
     // Rows SUPPORTED, REFUTED, NEI over max_sup and max_ref only.
     const agg: Aggregator = {
@@ -119,7 +126,7 @@ describe('NliVerdictStage', () => {
     expect(calls).toBe(0);
     expect(same!.stance).toBe('supports');
     expect(opposite!.stance).toBe('refutes');
-    expect(judge.id).toBe('fake-nli+align');
+    expect(judge.id).toMatch(/^quin-align@[0-9a-f]{8}$/);
     expect(() => new StanceJudge(nli, sharedLexicon(), { ...model, nli: 'onnx:another@1' })).toThrow(/fitted for onnx:another@1/);
   });
 

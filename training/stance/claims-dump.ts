@@ -22,7 +22,8 @@ import { createRerankStage } from '../../ranking/rerank';
 import { shared } from '../data';
 
 const DEPTH = 8;
-const PER_RESULT = 3;
+/** Every sentence of a result's snippet (snippets are 5-sentence windows), best first: CV picks how many the stage reads. */
+const PER_RESULT = 5;
 
 export interface DumpedClaim {
   dataset: string;
@@ -30,7 +31,7 @@ export interface DumpedClaim {
   label: 'SUPPORTED' | 'REFUTED' | 'NOT_ENOUGH_EVIDENCE';
   claim: string;
   kind: string;
-  results: { rank: number; relevance: number; doc: string; title: string; sentences: string[] }[];
+  results: { rank: number; relevance: number; doc: string; title: string; sentences: string[]; scores?: number[] }[];
   /** News claims: the document holding the deciding sentence. */
   doc?: string;
 }
@@ -65,8 +66,8 @@ async function main() {
     const query = analyzeQuery(c.text, { maxChars: 10_000 });
     const res = await search({ q: c.text, k: DEPTH, perArticle: 1, halfLifeDays: null, mode: 'hybrid', rerank: reranker !== null, verdict: false, evidenceTop: DEPTH }, ctx);
     const best = Math.max(1e-9, ...res.results.map((r) => r.scores.final));
-    const results = res.results.map((r, rank) => ({ rank, relevance: r.scores.final / best, doc: ws.docIdOf(r.articleId) ?? '', title: r.title, sentences: r.evidence.slice(0, PER_RESULT).map((e) => e.text) }));
-    const row: DumpedClaim = { dataset, id: c.id, label: c.label, claim: query.claim, kind: query.kind, results, ...('doc' in c && c.doc ? { doc: c.doc } : {}) };
+    const results = res.results.map((r, rank) => ({ rank, relevance: r.scores.final / best, doc: ws.docIdOf(r.articleId) ?? '', title: r.title, sentences: r.evidence.slice(0, PER_RESULT).map((e) => e.text), scores: r.evidence.slice(0, PER_RESULT).map((e) => Math.round(e.score * 1e4) / 1e4) }));
+    const row: DumpedClaim = { dataset, id: c.id, label: c.label, claim: query.claim, kind: query.kind, results, ...('doc' in c && typeof c.doc === 'string' && c.doc ? { doc: c.doc } : {}) };
     fs.writeSync(fd, JSON.stringify(row) + '\n');
     if (++n % 100 === 0) console.log(`${n}/${claims.length}`);
   }

@@ -5,7 +5,9 @@
  * SciFact rationale sentences are SUPPORTED / REFUTED, other sentences NEUTRAL; a news claim's
  * deciding sentence has the claim's label. Written to .cache/training/stance/claim-sentences-<dataset>.jsonl.
  *
- *   npx tsx training/stance/featurize-claims.ts scifact|news
+ * --no-nli leaves the NLI model out (the stance model chosen by CV reads alignment only).
+ *
+ *   npx tsx training/stance/featurize-claims.ts scifact|news [--no-nli]
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +21,8 @@ import type { DumpedClaim } from './claims-dump';
 import { nliProbs } from './nli-cache';
 import { newsClaims } from './pairs';
 
-const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+// Headlines come back from the search with a full stop added: compare without end punctuation.
+const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase().replace(/[.!?]+$/, '');
 
 function goldOf(dataset: string): (claimId: string, sentence: string) => string | null {
   if (dataset === 'scifact') {
@@ -44,7 +47,7 @@ async function main() {
   const input = path.resolve(`.cache/training/stance/claims-${dataset}.jsonl`);
   const out = path.resolve(`.cache/training/stance/claim-sentences-${dataset}.jsonl`);
   const lex = Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz'));
-  const nli = await loadRoleModel('nli', loadConfig());
+  const nli = process.argv.includes('--no-nli') ? null : await loadRoleModel('nli', loadConfig());
   const claims = fs.readFileSync(input, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as DumpedClaim);
   const rows = claims.flatMap((c) => c.results.flatMap((r) => r.sentences.map((s, j) => ({ c, r, j, s }))));
   const probs = await nliProbs(nli, rows.map((x) => ({ claim: x.c.claim, evidence: x.s })));
@@ -54,7 +57,7 @@ async function main() {
     const f = stanceFeatures(align(c.claim, s, lex));
     fs.writeSync(
       fd,
-      JSON.stringify({ dataset, id: c.id, label: c.label, kind: c.kind, rank: r.rank, j, relevance: r.relevance, doc: r.doc, gold: gold(c.id, s), coverage: f.values.cov, claim: c.claim, sentence: s, x: featureVector(f).map((v) => Math.round(v * 1e4) / 1e4), nli: probs[i]?.map((v) => Math.round(v * 1e4) / 1e4) ?? null }) + '\n',
+      JSON.stringify({ dataset, id: c.id, label: c.label, kind: c.kind, rank: r.rank, j, relevance: r.relevance, score: r.scores?.[j] ?? null, doc: r.doc, gold: gold(c.id, s), coverage: f.values.cov, claim: c.claim, sentence: s, x: featureVector(f).map((v) => Math.round(v * 1e4) / 1e4), nli: probs[i]?.map((v) => Math.round(v * 1e4) / 1e4) ?? null }) + '\n',
     );
   });
   // Claims whose search returned nothing still count (an empty row keeps them in the data).

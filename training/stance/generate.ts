@@ -48,7 +48,7 @@ async function articles(corpus: Corpus): Promise<{ doc: string; sentences: strin
     reuters: () => readReuters(shared('news', 'reuters21578')),
   };
   const out: { doc: string; sentences: string[] }[] = [];
-  for await (const a of readers[corpus]()) out.push({ doc: a.externalId ?? a.canonicalUrl ?? "", sentences: splitSentences(a.text) });
+  for await (const a of readers[corpus]()) out.push({ doc: a.externalId ?? a.canonicalUrl ?? "", sentences: splitSentences(a.text ?? "") });
   return out;
 }
 
@@ -90,7 +90,10 @@ class TopicIndex {
     let bestScore = 0;
     for (const [i, sc] of score) {
       const s = this.sents[i]!;
-      if (sc > bestScore && ok(s)) ((best = s), (bestScore = sc));
+      if (sc > bestScore && ok(s)) {
+        best = s;
+        bestScore = sc;
+      }
     }
     return bestScore >= 8 ? best : null;
   }

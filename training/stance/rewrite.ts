@@ -164,9 +164,15 @@ export function supportRewrite(sentence: string, rand: Rand): Rewrite | null {
   let text = coreStatement(sentence);
   const rules: string[] = ['core'];
   const cut = dropTrailingClause(text);
-  if (cut && rand() < 0.7) (text = cut, rules.push('clause'));
+  if (cut && rand() < 0.7) {
+    text = cut;
+    rules.push('clause');
+  }
   const short = shorten(text, rand);
-  if (short && rand() < 0.6) (text = short, rules.push('shorten'));
+  if (short && rand() < 0.6) {
+    text = short;
+    rules.push('shorten');
+  }
   const edits: [string, (s: string) => string | null][] = [
     ['modifiers', dropModifiers],
     ['synonym', (s) => swapSynonym(s, rand)],
@@ -176,7 +182,10 @@ export function supportRewrite(sentence: string, rand: Rand): Rewrite | null {
   for (const [name, f] of edits) {
     if (rand() < 0.5) continue;
     const r = f(text);
-    if (r) (text = r, rules.push(name));
+    if (r) {
+      text = r;
+      rules.push(name);
+    }
   }
   text = withStop(sentenceCase(tidy(text)));
   if (text.split(/\s+/).length < 4 || text.length > 220) return null;

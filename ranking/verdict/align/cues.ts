@@ -99,7 +99,11 @@ export const REVIEWED_ANTONYMS: Map<string, Set<string>> = (() => {
   for (const [left, right] of OPPOSITES) {
     // Multi-word entries are written with underscores ("vote_down"): the aligner joins collocations with spaces.
     const words = (g: string) => g.split(' ').map((w) => w.replace(/_/g, ' '));
-    for (const a of words(left)) for (const b of words(right)) (add(a, b), add(b, a));
+    for (const a of words(left))
+      for (const b of words(right)) {
+        add(a, b);
+        add(b, a);
+      }
   }
   return m;
 })();

@@ -115,7 +115,12 @@ export class Lexicon {
     let frontier = [synset];
     for (let d = 0; d < HYPERNYM_DEPTH && frontier.length; d++) {
       const next: number[] = [];
-      for (const s of frontier) for (const h of this.hyper[s] ?? []) if (!out.has(h)) (out.add(h), next.push(h));
+      for (const s of frontier)
+        for (const h of this.hyper[s] ?? [])
+          if (!out.has(h)) {
+            out.add(h);
+            next.push(h);
+          }
       frontier = next;
     }
     this.ancestorsMemo.set(synset, out);
