@@ -115,6 +115,28 @@ describe('cues that read like a careful reader', () => {
     expect(features('Seattle council voted down the tax', 'The Seattle council passed the tax on Monday.').values.antonym).toBeGreaterThan(0);
     expect(features('The bank will not pay a dividend this year', 'The bank said it will defer paying a dividend this year.').values.neg_mismatch).toBe(0);
   });
+  it('roles swapped across a headline, a longer sentence or a converse purchase; not for symmetric or converse verbs', () => {
+    expect(features('Democrat Conor Lamb conceded the Pennsylvania House race to Rick Saccone', 'Republican Rick Saccone Concedes To Conor Lamb In Pennsylvania Congressional Race').values.roles_swapped).toBe(1);
+    expect(features('Czech qualifier Ivo Minar beat Lleyton Hewitt in the Sydney final', 'Lleyton Hewitt warmed up for the Open with victory over Ivo Minar in the Sydney final.').values.roles_swapped).toBe(1);
+    const bought = features('Ladbroke bought a 20 pct stake in Central from Carlton', 'Carlton said it had purchased a 20 pct stake in Central from Ladbroke.');
+    expect(bought.values.roles_swapped).toBe(1);
+    expect(reasonFor('refutes', bought.cues)).toMatch(/roles the other way round/);
+    expect(features('Chelsea drew with Arsenal', 'Arsenal drew with Chelsea on Saturday.').values.roles_swapped).toBe(0);
+    expect(features('Britain and France signed the treaty', 'France and Britain signed the treaty.').values.roles_swapped).toBe(0);
+    expect(features('Carlton sold the stake to Ladbroke', 'Ladbroke bought the stake from Carlton.').values.roles_swapped).toBe(0);
+  });
+  it('an opposite wins over a rare WordNet sense; "one second" is an amount; second-largest is not the largest', () => {
+    const missed = features('Ministers missed the target of 750,000 adults gaining qualifications', 'Auditors praised ministers for reaching the benchmark of 750,000 adults gaining qualifications.');
+    expect(missed.values.antonym).toBeGreaterThan(0);
+    expect(reasonFor('refutes', missed.cues)).toBe("says 'reaching' where the claim says 'missed'");
+    const secs = features('The self-driving Uber had just one second to react', 'Self-Driving Uber Had 6 Seconds To React Before Crash');
+    expect(secs.values.num_different).toBeGreaterThan(0);
+    expect(quantities('one of the cars')).toEqual([]);
+    const feta = features("Denmark is Europe's largest feta producer", "Denmark is Europe's second largest producer of feta after Greece.");
+    expect(feta.values.antonym).toBeGreaterThan(0);
+    expect(reasonFor('refutes', feta.cues)).toBe("says 'second largest' where the claim says 'largest'");
+    expect(features("Denmark is Europe's second largest feta producer", "Denmark is Europe's second largest producer of feta.").values.antonym).toBe(0);
+  });
   it('headlines in Title Case do not make every word a name', () => {
     const f = features('Some Democrats helped confirm Gina Haspel to lead the CIA', 'Gina Haspel Confirmed As CIA Director With Aid Of Democrats');
     expect(f.values.roles_swapped).toBe(0);

@@ -48,7 +48,10 @@ export interface Alignment {
   quantities: QuantityLink[];
 }
 
-const RANK: Record<Relation, number> = { exact: 0, lemma: 1, derived: 2, synonym: 3, hypernym: 4, direction: 5, hyponym: 6, antonym: 7 };
+// An opposite beats WordNet's weaker relations: "missed" must meet "reaching", not "adults" through
+// a rare noun sense of "miss". Words of the same direction still come first ("rose" ~ "increased"
+// where the sentence also says "fell" about something else).
+const RANK: Record<Relation, number> = { exact: 0, lemma: 1, derived: 2, synonym: 3, direction: 4, antonym: 5, hypernym: 6, hyponym: 7 };
 
 /** Tokens with WordNet collocations (2–3 words, longest first) merged into single units. */
 export function units(text: string, lex: Lexicon): Unit[] {

@@ -53,9 +53,11 @@ export const DIRECTION: Record<string, 1 | -1> = Object.fromEntries([
 const OPPOSITES: [string, string][] = [
   ['win victory beat triumph', 'lose loss'],
   ['profit surplus', 'loss deficit'],
-  ['approve accept pass ratify endorse back support', 'reject refuse veto oppose block vote_down turn_down throw_out'],
+  ['approve accept pass ratify endorse back support confirm sign', 'reject refuse veto oppose block vote_down turn_down throw_out'],
+  ['welcome praise hail applaud', 'attack criticise criticize condemn slam'],
+  ['keep retain', 'strip'],
   ['reach hit meet achieve', 'miss'],
-  ['add', 'subtract knock_off wipe_off'],
+  ['add', 'subtract knock_off wipe_off knock'],
   ['up', 'down'],
   ['allow permit legalise legalize lift', 'ban forbid prohibit outlaw'],
   ['hire recruit', 'fire sack lay'],

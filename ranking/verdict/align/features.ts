@@ -69,25 +69,52 @@ function negationsNear(units: readonly Unit[], anchors: readonly Unit[]): Unit[]
   return units.filter((u) => isNegation(u) && at.some((i) => i >= u.index && i - u.index <= NEAR));
 }
 
-const ROLE_SPAN = 4;
+/** Words that make two names' order meaningless ("A and B", "A drew with B", "A met B"). */
+const SYMMETRIC = new Set(
+  'and or between versus vs v & met meet meets meeting drew draw draws tied tie ties merged merge merges merger talks talked played play faced face married marry'.split(' '),
+);
+const CLAIM_SPAN = 10;
+const EVIDENCE_SPAN = 15;
+
+/** Is there a role-bearing word between positions i < j (a content word that is not a name), and nothing symmetric? */
+function predicateBetween(units: readonly Unit[], i: number, j: number): boolean {
+  const between = units.filter((u) => u.index > i && u.index < j);
+  return between.some((u) => !u.stop && !u.cap && !u.digit) && !between.some((u) => SYMMETRIC.has(u.lower));
+}
 
 /**
- * "X beat Y" / "Y beat X": two names tight around the same aligned word (within ROLE_SPAN words on each
- * side) in both texts, in the opposite order.
+ * "X beat Y" / "Y beat X", "Ladbroke bought … from Carlton" / "Carlton purchased … from Ladbroke": two
+ * names of the claim that the sentence states too, each side with a predicate between them, in the
+ * opposite order in the sentence. Not for passives ("Y was beaten by X", "Y confirmed with the aid
+ * of X"), nor where an opposite word sits between them ("X sold to Y" = "Y bought from X").
  */
-function roleSwap(links: readonly Link[]): Link[] | null {
-  const names = links.filter((l) => l.claim.cap && l.evidence?.cap && l.relation !== 'antonym');
-  const near = (x: number, y: number) => y > x && y - x <= ROLE_SPAN;
-  for (const a of names) {
-    for (const b of names) {
-      if (a === b || a.evidence!.lower === b.evidence!.lower) continue;
-      const verb = links.find((l) => !l.claim.cap && l.evidence && l.relation !== 'antonym' && near(a.claim.index, l.claim.index) && near(l.claim.index, b.claim.index));
-      if (!verb) continue;
-      const [ea, eb, ev] = [a.evidence!.index, b.evidence!.index, verb.evidence!.index];
-      if (near(eb, ev) && near(ev, ea)) return [a, b];
+function roleSwap(a: Alignment): [Link, Link] | null {
+  const names = a.links.filter((l) => l.claim.cap && l.evidence && (l.relation === 'exact' || l.relation === 'lemma'));
+  for (const x of names) {
+    for (const y of names) {
+      const [cx, cy, ex, ey] = [x.claim.index, y.claim.index, x.evidence!.index, y.evidence!.index];
+      if (!(cx < cy && cy - cx <= CLAIM_SPAN && ey < ex && ex - ey <= EVIDENCE_SPAN)) continue;
+      if (!predicateBetween(a.claim, cx, cy) || !predicateBetween(a.evidence, ey, ex)) continue;
+      if (a.links.some((l) => l.relation === 'antonym' && l.claim.index > cx && l.claim.index < cy)) continue;
+      // "… by X", "with the aid of X": the sentence's second name is an agent after all.
+      if (/^(by|of)$/.test(a.evidence.find((u) => u.index === ex - 1)?.lower ?? '')) continue;
+      return [x, y];
     }
   }
   return null;
+}
+
+const SUPERLATIVES = 'biggest|largest|greatest|highest|lowest|smallest|best|worst|fastest|oldest|youngest|richest|poorest|busiest';
+const ORDINALS = 'second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\\d+(?:st|nd|rd|th)';
+const PLAIN_SUPERLATIVE = new RegExp(`(?<!(?:${ORDINALS})[\\s-])\\b(${SUPERLATIVES})\\b`, 'i');
+const RANKED_SUPERLATIVE = new RegExp(`\\b(?:${ORDINALS})[\\s-]+(?:${SUPERLATIVES})\\b`, 'i');
+
+/** "the biggest" in the claim, "the fourth-largest" in the sentence: [claim words, sentence words], else null. */
+export function rankedLower(claim: string, evidence: string): [string, string] | null {
+  const c = PLAIN_SUPERLATIVE.exec(claim);
+  if (!c || RANKED_SUPERLATIVE.test(claim)) return null;
+  const e = RANKED_SUPERLATIVE.exec(evidence);
+  return e ? [c[1]!, e[0]] : null;
 }
 
 const passive = (text: string) => /\b(was|were|been|being|is|are)\s+\w+(ed|en)\s+by\b/i.test(text);
@@ -102,6 +129,9 @@ export function stanceFeatures(a: Alignment): StanceFeatures {
 
   const opposites = a.links.filter((l) => l.relation === 'antonym');
   for (const l of opposites) cues.push({ kind: 'opposite', claim: l.claim.text, evidence: l.evidence!.text });
+  const ranked = rankedLower(a.claimText, a.evidenceText);
+  if (ranked) cues.push({ kind: 'opposite', claim: ranked[0], evidence: ranked[1] });
+  const nOpposites = opposites.length + (ranked ? 1 : 0);
 
   const anchorsC = cov.map((l) => l.claim).concat(opposites.map((l) => l.claim));
   const anchorsE = cov.map((l) => l.evidence!).concat(opposites.map((l) => l.evidence!));
@@ -124,7 +154,7 @@ export function stanceFeatures(a: Alignment): StanceFeatures {
   const otherNames = a.evidence.filter((u) => u.cap && !claimWords.has(u.lower) && !isCue(u));
   const nameSwap = namesMissing.length > 0 && otherNames.length > 0 && coverage >= 0.4;
   if (nameSwap) cues.push({ kind: 'name', claim: namesMissing[0]!.claim.text, evidence: otherNames[0]!.text });
-  const swapped = passive(a.claimText) || passive(a.evidenceText) || isTitleCase(a.claim) || isTitleCase(a.evidence) ? null : roleSwap(a.links);
+  const swapped = passive(a.claimText) || passive(a.evidenceText) || isTitleCase(a.claim) ? null : roleSwap(a);
   if (swapped) {
     const [x, y] = swapped as [Link, Link];
     cues.push({ kind: 'roles', claim: `${x.claim.text} … ${y.claim.text}`, evidence: `${y.evidence!.text} … ${x.evidence!.text}` });
@@ -143,8 +173,8 @@ export function stanceFeatures(a: Alignment): StanceFeatures {
     uncov_max_idf: Math.max(0, ...missing.map((l) => l.idf)) / 10,
     n_uncov: Math.min(missing.length, 6) / 6,
     names_missing: Math.min(namesMissing.length, 3) / 3,
-    antonym: Math.min(opposites.length, 2) / 2,
-    antonym_x_cov: (Math.min(opposites.length, 2) / 2) * coverage,
+    antonym: Math.min(nOpposites, 2) / 2,
+    antonym_x_cov: (Math.min(nOpposites, 2) / 2) * coverage,
     neg_claim: a.claim.some(isNegation) ? 1 : 0,
     neg_evidence: negE.length ? 1 : 0,
     neg_mismatch: negMismatch ? 1 : 0,

@@ -85,6 +85,7 @@ function fromDigits(m: RegExpMatchArray): Quantity | null {
 
 function fromWords(m: RegExpMatchArray): Quantity | null {
   const [text, half, halfScale, fracCount, fracWord, cardinal, scaleWord, unitWord] = m;
+  const unit = unitWord?.toLowerCase();
   const base = { start: m.index!, end: m.index! + text.length, text };
   if (fracWord) {
     const n = fracCount!.toLowerCase() === 'a' || fracCount!.toLowerCase() === 'an' ? 1 : wordsValue(fracCount!)!;
@@ -94,11 +95,10 @@ function fromWords(m: RegExpMatchArray): Quantity | null {
   if (half) value = 0.5 * SCALE[halfScale!.toLowerCase()]!;
   else {
     const v = cardinal ? wordsValue(cardinal) : null;
-    // A lone "a"/"an"/"one" is an article or a pronoun, not an amount.
-    if (v === null || /^(an?|one)$/i.test(cardinal!.trim())) return null;
+    // A lone "a"/"an"/"one" is an article or a pronoun, not an amount; "one second" is.
+    if (v === null || /^an?$/i.test(cardinal!.trim()) || (/^one$/i.test(cardinal!.trim()) && !unitWord)) return null;
     value = v * (scaleWord ? SCALE[scaleWord.toLowerCase()]! : 1);
   }
-  const unit = unitWord?.toLowerCase();
   if (unit && unit.startsWith('per')) return { ...base, value, kind: 'percent' };
   const currency = currencyOf(undefined, unit);
   if (currency) return { ...base, value, kind: 'money', unit: currency };
