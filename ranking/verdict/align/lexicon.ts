@@ -59,6 +59,7 @@ export class Lexicon {
   readonly maxIdf: number;
   private readonly ancestorsMemo = new Map<number, Set<number>>();
   private readonly relationMemo = new Map<string, Relation | null>();
+  private readonly wordAncestorsMemo = new Map<string, Set<number>>();
 
   private constructor(data: { [K in keyof LexiconData]: Record<string, unknown> | unknown[] }) {
     this.senses = entries(data.senses as Record<string, unknown>, isNums, 'senses');
@@ -157,9 +158,16 @@ export class Lexicon {
     return r;
   }
 
-  private hasAncestorIn(synsets: readonly number[], targets: ReadonlySet<number>): boolean {
-    for (const s of synsets) for (const h of this.ancestors(s)) if (targets.has(h)) return true;
-    return false;
+  /** Every ancestor of every sense of a word (its lemma list), once per word: a claim word meets ~50 sentence words. */
+  private wordAncestors(lemmas: readonly string[]): Set<number> {
+    const key = lemmas.join('|');
+    let out = this.wordAncestorsMemo.get(key);
+    if (out) return out;
+    out = new Set();
+    for (const s of this.synsets(lemmas)) for (const h of this.ancestors(s)) out.add(h);
+    if (this.wordAncestorsMemo.size > 100_000) this.wordAncestorsMemo.clear();
+    this.wordAncestorsMemo.set(key, out);
+    return out;
   }
 
   private relateUncached(claim: readonly string[], evidence: readonly string[]): Relation | null {
@@ -172,8 +180,10 @@ export class Lexicon {
     if (cs.length && es.length) {
       const cset = new Set(cs);
       if (es.some((s) => cset.has(s))) return 'synonym';
-      if (this.hasAncestorIn(es, cset)) return 'hypernym';
-      if (this.hasAncestorIn(cs, new Set(es))) return 'hyponym';
+      const eAncestors = this.wordAncestors(evidence);
+      if (cs.some((s) => eAncestors.has(s))) return 'hypernym';
+      const cAncestors = this.wordAncestors(claim);
+      if (es.some((s) => cAncestors.has(s))) return 'hyponym';
     }
     const dc = claim.map((l) => DIRECTION[l]).find(Boolean);
     const de = evidence.map((l) => DIRECTION[l]).find(Boolean);
