@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { ApiOperation } from '../../lib/web/openapi';
 import { loginBody, loginResponse } from '../api/auth/login/schema';
-import { logoutResponse } from '../api/auth/logout/schema';
+import { logoutBody, logoutResponse } from '../api/auth/logout/schema';
 import { addFeedBody, deleteFeedQuery, feedList, feedOne, feedRemoved, patchFeedBody } from '../api/feeds/schema';
 import { healthQuery, healthResponse } from '../api/health/schema';
 import { searchQuery, searchResponse } from '../api/search/schema';
@@ -102,10 +102,11 @@ export const API_OPERATIONS: ApiOperation[] = [
     method: 'post',
     path: '/api/auth/logout',
     operationId: 'logout',
-    summary: 'End the admin session.',
+    summary: 'End the admin session on the server (a copy of its cookie is refused afterwards), or every session of the admin with everywhere=true.',
     tags: ['auth'],
     auth: 'admin',
-    responses: { 200: { description: 'Signed out; the cookie is cleared.', schema: logoutResponse }, ...ADMIN_ERRORS },
+    body: logoutBody,
+    responses: { 200: { description: 'Signed out; the cookie is cleared.', schema: logoutResponse }, 400: err('Invalid body.'), ...ADMIN_ERRORS },
   },
   {
     method: 'get',

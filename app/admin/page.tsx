@@ -6,6 +6,7 @@ import { DashboardSkeleton } from '../_components/admin/dashboard-skeleton';
 import { EventsTable } from '../_components/admin/events-table';
 import { FeedsTable } from '../_components/admin/feeds-table';
 import { IndexStatus } from '../_components/admin/index-status';
+import { SignOut } from '../_components/admin/sign-out';
 import { BarChart } from '../_components/bar-chart';
 import { requireAdminPage } from '../_lib/admin-page';
 import { dashboardData } from '../_lib/dashboard';
@@ -35,12 +36,7 @@ export default async function Dashboard({ searchParams }: Props) {
       <div className="admin-head">
         <h1 className="page-title">Crawl health</h1>
         <span className="muted small">signed in as {session.user}</span>
-        <form method="post" action="/api/auth/logout">
-          <input type="hidden" name="csrf" value={csrf} />
-          <button type="submit" className="button button--quiet button--small">
-            Sign out
-          </button>
-        </form>
+        <SignOut csrf={csrf} />
       </div>
       {flash ? (
         <p className={`notice notice--${flash.kind === 'ok' ? 'ok' : 'error'}`} role={flash.kind === 'ok' ? 'status' : 'alert'} data-testid="flash">
