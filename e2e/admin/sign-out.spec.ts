@@ -3,9 +3,10 @@
  * afterwards (the session is revoked on the server, not only forgotten by the browser), "Sign out
  * everywhere" ends the sessions of other browsers and API clients, and both land on a page that says so.
  */
+import type { Page } from '@playwright/test';
 import { expect, saveScreenshot, test } from '../support/fixtures';
 
-async function signInPage(page: import('@playwright/test').Page, user: string, password: string) {
+async function signInPage(page: Page, user: string, password: string) {
   await page.goto('/admin/login');
   await page.getByLabel('User name').fill(user);
   await page.getByLabel('Password').fill(password);
