@@ -13,6 +13,7 @@ export {
   type DayIngestion,
   type CrawlEventView,
 } from './health';
+export { feedState, hasProblem, RECENT_ITEMS, type FeedState, type FeedStateView, type RecentItems } from './feed-state';
 export { runCrawlOnce, crawlLoop, type CrawlOptions, type CrawlRunSummary, type LoopOptions } from './crawl';
 export type { FeedRunResult } from './crawl-feed';
 export { probeFeed, type FeedProbe } from './probe';

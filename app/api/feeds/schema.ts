@@ -49,6 +49,15 @@ export const feedHealth = z.object({
   snippetsMade: z.number().int(),
   articles: z.number().int(),
   pendingItems: z.number().int().describe('Items listed by the feed whose article is still to be fetched.'),
+  state: z
+    .enum(['ok', 'new', 'degraded', 'failing', 'broken', 'paused'])
+    .describe('What the health means: degraded = the feed is read but its items do not become articles (or it lists none).'),
+  stateReason: z.string().nullable().describe('Why the state is not ok.'),
+  recentItems: z
+    .object({ settled: z.number().int(), stored: z.number().int(), failed: z.number().int(), pending: z.number().int(), lastError: z.string().nullable() })
+    .describe('What became of the latest 50 items, and why the newest failed one failed.'),
+  failingSince: z.string().nullable().describe('Start of the current run of failed checks.'),
+  createdAt: z.string(),
 });
 
 export const feedList = z.object({ feeds: z.array(feedHealth) });
