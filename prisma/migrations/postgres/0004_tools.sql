@@ -62,3 +62,6 @@ CREATE TABLE "follow_entries" (
 );
 CREATE UNIQUE INDEX "follow_entries_follow_id_article_id_key" ON "follow_entries"("follow_id", "article_id");
 CREATE INDEX "follow_entries_follow_id_first_seen_at_idx" ON "follow_entries"("follow_id", "first_seen_at");
+
+-- The folder a feed is filed under in the admin's feed list (OPML outlines; "News / World").
+ALTER TABLE "feeds" ADD COLUMN "category" TEXT;
