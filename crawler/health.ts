@@ -59,8 +59,13 @@ async function recentItemsByFeed(db: Db): Promise<Map<number, RecentItems>> {
     const r = get(Number(c.feed_id));
     const n = Number(c.n);
     if (c.status === 'pending') r.pending += n;
-    else if (c.status === 'failed') (r.failed += n), (r.settled += n);
-    else if (c.status === 'stored' || c.status === 'duplicate' || c.status === 'unchanged') (r.stored += n), (r.settled += n);
+    else if (c.status === 'failed') {
+      r.failed += n;
+      r.settled += n;
+    } else if (c.status === 'stored' || c.status === 'duplicate' || c.status === 'unchanged') {
+      r.stored += n;
+      r.settled += n;
+    }
   }
   for (const e of errors) get(Number(e.feed_id)).lastError = e.last_error;
   return out;
