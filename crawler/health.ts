@@ -9,6 +9,9 @@ export interface FeedHealth {
   id: number;
   url: string;
   title: string | null;
+  siteUrl: string | null;
+  /** Folder in the feed list (from OPML). */
+  category: string | null;
   status: string;
   intervalMinutes: number;
   lastCheckedAt: string | null;
@@ -108,6 +111,8 @@ export async function listFeedHealth(db: Db): Promise<FeedHealth[]> {
     id: f.id,
     url: f.url,
     title: f.title,
+    siteUrl: f.siteUrl,
+    category: f.category,
     status: f.status,
     intervalMinutes: f.intervalMinutes,
     lastCheckedAt: iso(f.lastCheckedAt),

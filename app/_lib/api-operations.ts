@@ -67,7 +67,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     method: 'patch',
     path: '/api/feeds',
     operationId: 'changeFeed',
-    summary: 'Pause, resume or check a feed now, or change its interval.',
+    summary: 'Pause, resume or check a feed now, or change its interval or title.',
     tags: ['feeds'],
     auth: 'admin',
     body: patchFeedBody,
