@@ -10,6 +10,9 @@ import { logoutBody, logoutResponse } from '../api/auth/logout/schema';
 import { addFeedBody, deleteFeedQuery, feedList, feedOne, feedRemoved, patchFeedBody } from '../api/feeds/schema';
 import { healthQuery, healthResponse } from '../api/health/schema';
 import { searchQuery, searchResponse } from '../api/search/schema';
+import { exportQuery, exportResponse } from '../api/export/schema';
+import { followQuery } from '../api/follow/schema';
+import { storiesQuery, storiesResponse } from '../api/stories/schema';
 
 export const apiError = z.object({
   error: z.object({
@@ -35,6 +38,51 @@ export const API_OPERATIONS: ApiOperation[] = [
     responses: {
       200: { description: 'Ranked snippets with evidence sentences (character offsets into `text`), score breakdowns and the verdict.', schema: searchResponse },
       400: err('Invalid parameters, or a query that cannot be searched (empty, too long, no words).'),
+      429: { ...err('Too many searches from this client.'), headers: retryAfter },
+      503: err('The indexes or models are not available yet.'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/export',
+    operationId: 'exportSearch',
+    summary: "A search's results with their provenance (title, source, URL, date and where it came from, passage, evidence sentences, scores, stance) as CSV or JSON.",
+    tags: ['search'],
+    auth: 'public',
+    query: exportQuery,
+    responses: {
+      200: { description: 'The export (a download: Content-Disposition attachment). format=csv: text/csv, one row per passage; format=json: this schema.', schema: exportResponse },
+      400: err('Invalid parameters, or a query that cannot be searched.'),
+      429: { ...err('Too many searches from this client.'), headers: retryAfter },
+      503: err('The indexes or models are not available yet.'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/follow',
+    operationId: 'followSearch',
+    summary: 'Follow a claim: the search as an Atom 1.0 feed of new matching coverage, each entry with the verdict\'s state when it appeared (poll it with any feed reader).',
+    tags: ['search'],
+    auth: 'public',
+    query: followQuery,
+    responses: {
+      200: { description: 'Atom 1.0 (RFC 4287).', contentType: 'application/atom+xml' },
+      400: err('Invalid parameters, or a query that cannot be searched.'),
+      429: { ...err('Too many searches from this client.'), headers: retryAfter },
+      503: err('The indexes or models are not available yet.'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/stories',
+    operationId: 'stories',
+    summary: 'The coverage matching a search grouped into stories (articles about the same event, by text similarity and time): first and latest report, sources, timeline.',
+    tags: ['search'],
+    auth: 'public',
+    query: storiesQuery,
+    responses: {
+      200: { description: 'Stories, most relevant first.', schema: storiesResponse },
+      400: err('Invalid parameters, or a query that cannot be searched.'),
       429: { ...err('Too many searches from this client.'), headers: retryAfter },
       503: err('The indexes or models are not available yet.'),
     },

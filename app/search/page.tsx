@@ -5,6 +5,9 @@ import { Filters } from '../_components/filters';
 import { SearchBar } from '../_components/search-bar';
 import { SearchForm, SearchStatus } from '../_components/search-form';
 import { SearchResults } from '../_components/search-results';
+import { SearchTools } from '../_components/search-tools';
+import { followHref } from '../_lib/follow';
+import '../_components/tools.css';
 import { loadSearchPage } from '../_lib/search-page';
 import { canonicalParams, parsePageParams, type RawParams } from '../_lib/search-url';
 
@@ -15,7 +18,9 @@ type Props = { searchParams: Promise<RawParams> };
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
   const parsed = parsePageParams(await searchParams);
   const q = parsed.ok ? parsed.query.q : parsed.q;
-  return { title: q ? `“${q.slice(0, 80)}”` : 'Search' };
+  // Feed readers and browsers discover the follow feed from the page itself.
+  const alternates = parsed.ok ? { types: { 'application/atom+xml': [{ url: followHref(parsed.query), title: `Follow “${q.slice(0, 80)}”` }] } } : undefined;
+  return { title: q ? `“${q.slice(0, 80)}”` : 'Search', alternates };
 }
 
 export default async function SearchPage({ searchParams }: Props) {
@@ -32,6 +37,7 @@ export default async function SearchPage({ searchParams }: Props) {
         <Filters query={query} sources={data.sources} defaultHalfLife={data.defaultHalfLife} />
         <section aria-labelledby="results-h" id="results">
           <SearchStatus />
+          {parsed.ok && data.state.kind === 'results' ? <SearchTools query={parsed.query} view="passages" /> : null}
           <SearchResults state={data.state} query={parsed.ok ? parsed.query : null} />
         </section>
       </div>
