@@ -1,5 +1,5 @@
 /** GET /api/follow: any search as an Atom feed of new matching coverage (the search's filters; paging, sort and asOf do not apply). */
-import { z } from 'zod';
+import { type z } from 'zod';
 import { searchQuery } from '../search/schema';
 
 export const followQuery = searchQuery.pick({ q: true, halfLifeDays: true, from: true, to: true, maxAgeDays: true, sources: true });
