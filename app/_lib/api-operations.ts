@@ -13,6 +13,7 @@ import { searchQuery, searchResponse } from '../api/search/schema';
 import { exportQuery, exportResponse } from '../api/export/schema';
 import { followQuery } from '../api/follow/schema';
 import { storiesQuery, storiesResponse } from '../api/stories/schema';
+import { factChecksQuery, factChecksResponse } from '../api/fact-checks/schema';
 
 export const apiError = z.object({
   error: z.object({
@@ -85,6 +86,20 @@ export const API_OPERATIONS: ApiOperation[] = [
       400: err('Invalid parameters, or a query that cannot be searched.'),
       429: { ...err('Too many searches from this client.'), headers: retryAfter },
       503: err('The indexes or models are not available yet.'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/fact-checks',
+    operationId: 'factChecks',
+    summary: 'Published fact-checks (schema.org ClaimReview on crawled or imported pages) that rated the claim: rating, reviewer, date, link.',
+    tags: ['search'],
+    auth: 'public',
+    query: factChecksQuery,
+    responses: {
+      200: { description: 'The matching fact-checks, best match first (none: an empty list).', schema: factChecksResponse },
+      400: err('Invalid parameters.'),
+      429: { ...err('Too many searches from this client.'), headers: retryAfter },
     },
   },
   {

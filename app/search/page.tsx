@@ -5,7 +5,9 @@ import { Filters } from '../_components/filters';
 import { SearchBar } from '../_components/search-bar';
 import { SearchForm, SearchStatus } from '../_components/search-form';
 import { SearchResults } from '../_components/search-results';
+import { FactChecksPanel } from '../_components/fact-checks-panel';
 import { SearchTools } from '../_components/search-tools';
+import { factChecksFor } from '../_lib/fact-checks';
 import { followHref } from '../_lib/follow';
 import '../_components/tools.css';
 import { loadSearchPage } from '../_lib/search-page';
@@ -26,7 +28,10 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 export default async function SearchPage({ searchParams }: Props) {
   const raw = await searchParams;
   const parsed = parsePageParams(raw);
-  const data = await loadSearchPage(parsed, clientKey(await headers()));
+  const [data, factChecks] = await Promise.all([
+    loadSearchPage(parsed, clientKey(await headers())),
+    parsed.ok ? factChecksFor(parsed.query.q).catch(() => []) : Promise.resolve([]),
+  ]);
   const query = parsed.ok ? parsed.query : { q: parsed.q };
   return (
     // Keyed by the URL state: the form's uncontrolled fields are re-created from the URL on every
@@ -38,6 +43,7 @@ export default async function SearchPage({ searchParams }: Props) {
         <section aria-labelledby="results-h" id="results">
           <SearchStatus />
           {parsed.ok && data.state.kind === 'results' ? <SearchTools query={parsed.query} view="passages" /> : null}
+          <FactChecksPanel checks={factChecks} />
           <SearchResults state={data.state} query={parsed.ok ? parsed.query : null} />
         </section>
       </div>

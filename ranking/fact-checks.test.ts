@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { contentWords, decideMatches, rankByWords } from './fact-checks';
+
+const reviews = [
+  { id: 1, claim: 'The harbour bridge repairs will cost forty million pounds' },
+  { id: 2, claim: 'The island ferry service is being scrapped this winter' },
+  { id: 3, claim: 'The town library will close at five during exam season' },
+  { id: 4, claim: 'The harbour is closed to fishing boats' },
+];
+
+const match = (claim: string, dense?: (number | null)[]) => decideMatches(rankByWords(claim, reviews), dense).map((m) => m.review.id);
+
+describe('matching a claim to published fact-checks', () => {
+  it('matches the same claim in other words order and inflection', () => {
+    expect(match('Repairs to the harbour bridge would cost 40 million pounds')).toEqual([1]);
+    expect(match('Is the island ferry scrapped this winter?')).toEqual([2]);
+    expect(match('the harbour bridge repair costs forty million pounds')).toEqual([1]);
+  });
+
+  it('does not match a claim that only shares a word or two', () => {
+    expect(match('The harbour bridge closed for repairs')).toEqual([]);
+    expect(match('Winter storms hit the coast')).toEqual([]);
+    expect(match('')).toEqual([]);
+  });
+
+  it('a paraphrase with few shared words matches when the sentence vectors agree', () => {
+    const ranked = rankByWords('The library shuts at 5pm while students revise for exams', reviews);
+    expect(ranked[0]!.review.id).toBe(3);
+    expect(decideMatches(ranked).map((m) => m.review.id)).toEqual([]);
+    expect(decideMatches(ranked, [0.86]).map((m) => [m.review.id, m.score])).toEqual([[3, 0.86]]);
+  });
+
+  it('content words drop stop words and fold simple inflections', () => {
+    expect([...contentWords('The repairs are costing millions')]).toEqual(['repair', 'cost', 'million']);
+  });
+});
