@@ -20,6 +20,8 @@ describe('matching a claim to published fact-checks', () => {
   it('does not match a claim that only shares a word or two', () => {
     expect(match('The harbour bridge closed for repairs')).toEqual([]);
     expect(match('Winter storms hit the coast')).toEqual([]);
+    // Same subject and season, opposite news: not the claim that was rated.
+    expect(match('The island ferry adds winter sailings')).toEqual([]);
     expect(match('')).toEqual([]);
   });
 

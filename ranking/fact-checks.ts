@@ -21,7 +21,7 @@ export interface FactCheckMatch<T> {
 }
 
 /** From this word coverage, with at least MIN_SHARED shared words, a fact-check matches by its words. */
-export const MIN_WORDS = 0.6;
+export const MIN_WORDS = 0.7;
 /** From this sentence-vector cosine (with some shared words) it matches as a paraphrase. */
 export const MIN_DENSE = 0.8;
 const MIN_SHARED = 2;
