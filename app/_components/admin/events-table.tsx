@@ -38,7 +38,16 @@ export function EventsTable({ events, now }: { events: CrawlEventRow[]; now: Dat
               </td>
               <td className="num">{e.durationMs.toLocaleString('en')} ms</td>
               <td className="num">{e.bytes ? formatBytes(e.bytes) : '—'}</td>
-              <td>{e.error ? <span className="error-text">{e.error.length > 120 ? `${e.error.slice(0, 120)}…` : e.error}</span> : null}</td>
+              <td className="event-error">
+                {e.error ? (
+                  <details className="problem">
+                    <summary>
+                      <span className="problem__short">{e.error}</span>
+                    </summary>
+                    <p className="problem__full">{e.error}</p>
+                  </details>
+                ) : null}
+              </td>
             </tr>
           ))}
         </tbody>
