@@ -22,11 +22,25 @@ export interface FactCheckMatch<T> {
 
 /** From this word coverage, with at least MIN_SHARED shared words, a fact-check matches by its words. */
 export const MIN_WORDS = 0.7;
-/** From this sentence-vector cosine (with some shared words) it matches as a paraphrase. */
-export const MIN_DENSE = 0.8;
+/**
+ * From this sentence-vector cosine, with at least PARAPHRASE_WORDS of the words in common, it matches as
+ * a paraphrase (sentence vectors alone also find claims on the same subject that say the opposite).
+ */
+export const MIN_DENSE = 0.9;
+const PARAPHRASE_WORDS = 0.5;
 const MIN_SHARED = 2;
 
-const stem = (t: string) => (t.length > 5 ? t.replace(/(?:ing|ed|es|s)$/, '') : t.length > 3 ? t.replace(/s$/, '') : t);
+/** A light stemmer: closes, closed, closing and close all become "clos"; repairs and repaired "repair". */
+export function stem(t: string): string {
+  if (t.length <= 3) return t;
+  let w = t;
+  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
+  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  return w;
+}
 
 export function contentWords(s: string): Set<string> {
   return new Set(
@@ -57,7 +71,7 @@ export function rankByWords<T extends FactCheckCandidate>(claim: string, reviews
 export function decideMatches<T extends FactCheckCandidate>(ranked: { review: T; coverage: number; shared: number }[], dense: (number | null)[] = []): FactCheckMatch<T>[] {
   return ranked
     .map((r, i) => ({ review: r.review, words: r.coverage, dense: dense[i] ?? null, shared: r.shared }))
-    .filter((m) => (m.words >= MIN_WORDS && m.shared >= MIN_SHARED) || (m.dense !== null && m.dense >= MIN_DENSE))
+    .filter((m) => m.shared >= MIN_SHARED && (m.words >= MIN_WORDS || (m.dense !== null && m.dense >= MIN_DENSE && m.words >= PARAPHRASE_WORDS)))
     .map(({ shared: _s, ...m }) => ({ ...m, score: Math.max(m.words, m.dense ?? 0) }))
     .sort((a, b) => b.score - a.score || a.review.id - b.review.id);
 }

@@ -9,7 +9,7 @@ import { errorBody, errorResponse, searchParamsObject } from '../../lib/web/http
 import { processMetrics } from '../../lib/web/metrics';
 import { clientKey } from '../../lib/web/rate-limit';
 import type { Session } from '../../lib/web/session';
-import { requireAdminRequest } from '../../lib/web/auth';
+import { requireAdminRequest, sessionOf } from '../../lib/web/auth';
 import { createError } from '../../lib/errors';
 import { isSessionLive } from '../../lib/web/session-store';
 import { auth, services } from './services';
@@ -46,7 +46,9 @@ export async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S
  * id is no longer in admin_sessions), FORBIDDEN (403, CSRF / cross-site) otherwise.
  */
 export async function adminSession(req: Request, csrfToken?: string | null): Promise<Session> {
-  const session = requireAdminRequest(await auth(), req, csrfToken === undefined ? {} : { csrfToken });
-  if (!(await isSessionLive((await services()).db, session))) throw createError('UNAUTHORIZED', 'this session was signed out: sign in again (POST /api/auth/login)');
-  return session;
+  const a = await auth();
+  // A signed-out session is refused as unauthenticated (401) before any CSRF question (403) arises.
+  const signed = sessionOf(a, req.headers.get('cookie'));
+  if (signed && !(await isSessionLive((await services()).db, signed))) throw createError('UNAUTHORIZED', 'this session was signed out: sign in again (POST /api/auth/login)');
+  return requireAdminRequest(a, req, csrfToken === undefined ? {} : { csrfToken });
 }

@@ -5,7 +5,9 @@
  * evidence arrived and what the verdict said then. State lives in follows / follow_entries.
  */
 import crypto from 'node:crypto';
+import { isBusyError } from '../../crawler';
 import type { Db } from '../../lib/db/client';
+import { createLogger } from '../../lib/log';
 import { formatDay } from '../../lib/web/time-format';
 import type { SearchResponse } from '../../ranking/types';
 import type { FollowQuery } from '../api/follow/schema';
@@ -13,6 +15,8 @@ import { atomFeed, uuidUrn, type AtomEntry } from './atom';
 import { runSearch } from './search';
 import { searchHref } from './search-url';
 import { services } from './services';
+
+const log = createLogger('follow');
 
 export const FOLLOW_K = 20;
 /** Entries kept per followed search (the oldest are dropped), and shown in the feed. */
@@ -41,33 +45,30 @@ export function verdictText(status: string, label: string | null, confidence: nu
   return `${LABEL[label] ?? label.toLowerCase()}${confidence !== null ? ` (${Math.round(confidence * 100)}% confidence)` : ''}`;
 }
 
-async function recordNew(db: Db, id: string, r: SearchResponse, now: Date): Promise<number> {
-  const known = new Set((await db.followEntry.findMany({ where: { followId: id }, select: { articleId: true } })).map((e) => e.articleId));
-  let added = 0;
+type EntryRow = Awaited<ReturnType<Db['followEntry']['findMany']>>[number];
+
+/** The results this followed search has not reported yet, as entry rows stamped with the verdict now. */
+function newEntries(id: string, r: SearchResponse, known: Set<number>, now: Date): Omit<EntryRow, 'id'>[] {
+  const out: Omit<EntryRow, 'id'>[] = [];
   for (const res of r.results) {
     if (known.has(res.articleId)) continue;
     known.add(res.articleId);
     const text = res.evidence.length ? res.evidence.map((e) => e.text).join(' … ') : res.text;
-    await db.followEntry.upsert({
-      where: { followId_articleId: { followId: id, articleId: res.articleId } },
-      update: {},
-      create: {
-        followId: id,
-        articleId: res.articleId,
-        title: res.title,
-        url: res.url,
-        source: res.source,
-        publishedAt: res.publishedAt ? new Date(res.publishedAt) : null,
-        text: text.slice(0, 2000),
-        firstSeenAt: now,
-        verdictStatus: r.verdictStatus,
-        verdictLabel: r.verdict?.label ?? null,
-        verdictConfidence: r.verdict?.confidence ?? null,
-      },
+    out.push({
+      followId: id,
+      articleId: res.articleId,
+      title: res.title,
+      url: res.url,
+      source: res.source,
+      publishedAt: res.publishedAt ? new Date(res.publishedAt) : null,
+      text: text.slice(0, 2000),
+      firstSeenAt: now,
+      verdictStatus: r.verdictStatus,
+      verdictLabel: r.verdict?.label ?? null,
+      verdictConfidence: r.verdict?.confidence ?? null,
     });
-    added++;
   }
-  return added;
+  return out;
 }
 
 async function prune(db: Db, id: string, now: Date): Promise<void> {
@@ -81,20 +82,42 @@ export interface FollowPoll {
   params: string;
   response: SearchResponse;
   added: number;
-  entries: Awaited<ReturnType<Db['followEntry']['findMany']>>;
+  entries: Omit<EntryRow, 'id'>[];
   createdAt: Date;
+  /** The new entries could not be recorded this time (the database was busy): they are shown, and recorded at a later poll. */
+  unrecorded: boolean;
 }
 
-/** Runs the followed search now and records what is new. */
+const byNewest = (a: Omit<EntryRow, 'id'>, b: Omit<EntryRow, 'id'>) => b.firstSeenAt.getTime() - a.firstSeenAt.getTime() || b.articleId - a.articleId;
+
+/**
+ * Runs the followed search now and records what is new, in one transaction. A database too busy to
+ * write (SQLite's lock held by the indexer) does not fail the feed: the new entries are shown and
+ * recorded at the next poll.
+ */
 export async function pollFollow(q: FollowQuery, now = new Date()): Promise<FollowPoll> {
   const { db } = await services();
   const { id, params } = followKey(q);
   const response = await runSearch({ ...q, k: FOLLOW_K, page: 1, sort: 'relevance' });
-  const follow = await db.follow.upsert({ where: { id }, create: { id, params, polledAt: now }, update: { polledAt: now } });
-  const added = await recordNew(db, id, response, now);
-  await prune(db, id, now);
-  const entries = await db.followEntry.findMany({ where: { followId: id }, orderBy: [{ firstSeenAt: 'desc' }, { id: 'desc' }], take: SHOWN_ENTRIES });
-  return { id, params, response, added, entries, createdAt: follow.createdAt };
+  const [follow, recorded] = await Promise.all([
+    db.follow.findUnique({ where: { id } }),
+    db.followEntry.findMany({ where: { followId: id }, orderBy: [{ firstSeenAt: 'desc' }, { id: 'desc' }], take: KEEP_ENTRIES }),
+  ]);
+  const fresh = newEntries(id, response, new Set(recorded.map((e) => e.articleId)), now);
+  let unrecorded = false;
+  try {
+    await db.$transaction(async (tx) => {
+      await tx.follow.upsert({ where: { id }, create: { id, params, polledAt: now }, update: { polledAt: now } });
+      for (const e of fresh) await tx.followEntry.upsert({ where: { followId_articleId: { followId: id, articleId: e.articleId } }, update: {}, create: e });
+    });
+    await prune(db, id, now);
+  } catch (e) {
+    if (!isBusyError(e) && !/timed out|Unable to start a transaction|P2028|P1008/i.test(`${(e as { code?: string }).code ?? ''} ${(e as Error).message}`)) throw e;
+    log.warn('follow: database busy, new entries not recorded this time', { follow: id, fresh: fresh.length });
+    unrecorded = true;
+  }
+  const entries = [...fresh, ...recorded].sort(byNewest).slice(0, SHOWN_ENTRIES);
+  return { id, params, response, added: fresh.length, entries, createdAt: follow?.createdAt ?? now, unrecorded };
 }
 
 /** The Atom document of a poll. */

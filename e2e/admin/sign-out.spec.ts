@@ -15,7 +15,11 @@ async function signInPage(page: Page, user: string, password: string) {
 }
 
 test.describe('sign-out revokes the session', () => {
+  // The machine this runs on is shared: searches with verdicts can take seconds each.
+  test.describe.configure({ timeout: 180_000 });
+
   test('a cookie copied before sign-out gets 401 after it, on the API and the dashboard', async ({ page, state, request, db }) => {
+    test.setTimeout(180_000);
     await signInPage(page, state.adminUser, state.adminPassword);
     const cookie = (await page.context().cookies()).find((c) => c.name === 'quin_session')!;
     const copied = { cookie: `quin_session=${cookie.value}` };
@@ -39,6 +43,7 @@ test.describe('sign-out revokes the session', () => {
   });
 
   test('sign out everywhere ends the other sessions of the admin', async ({ page, state, playwright, baseURL }) => {
+    test.setTimeout(180_000);
     const other = await playwright.request.newContext({ baseURL });
     const r = await other.post('/api/auth/login', { data: { user: state.adminUser, password: state.adminPassword } });
     expect(r.status()).toBe(200);

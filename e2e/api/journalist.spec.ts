@@ -51,6 +51,9 @@ function parseCsv(text: string): string[][] {
 }
 
 test.describe('follow a claim (Atom)', () => {
+  // The machine this runs on is shared: searches with verdicts can take seconds each.
+  test.describe.configure({ timeout: 180_000 });
+
   test('the feed is valid Atom that a feed parser reads; new coverage arrives as a new entry with the verdict at that time', async ({ request, state, db }) => {
     test.setTimeout(240_000);
     const url = `/api/follow?q=${encodeURIComponent(CLAIM)}`;
@@ -158,7 +161,7 @@ test.describe('stories and published fact-checks', () => {
   });
 
   test('fact-checks found by crawling a fact-checker\'s feed and by importing saved pages', async ({ request, adminApi, state, db }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const add = await adminApi.request.post('/api/feeds', { headers: adminApi.headers, data: { url: state.factCheckFeedUrl } });
     expect([201, 409]).toContain(add.status());
     await expect.poll(() => (db.prepare('SELECT count(*) AS n FROM claim_reviews').get() as { n: number }).n, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);

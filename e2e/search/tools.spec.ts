@@ -9,6 +9,9 @@ import { expect, saveScreenshot, test } from '../support/fixtures';
 const Q = 'harbour bridge closed for repairs';
 
 test.describe('journalists’ tools', () => {
+  // The machine this runs on is shared: searches with verdicts can take seconds each.
+  test.describe.configure({ timeout: 180_000 });
+
   test('"As of" in the filter panel: the archive as it was that day', async ({ page }) => {
     await page.goto(`/search?q=${encodeURIComponent(Q)}&halfLifeDays=off&sort=newest`);
     const titles = page.getByTestId('result').locator('h3');
@@ -63,7 +66,7 @@ test.describe('journalists’ tools', () => {
   });
 
   test('"Fact-checkers have rated this" beside the verdict, with the link', async ({ page, adminApi, state, db }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const add = await adminApi.request.post('/api/feeds', { headers: adminApi.headers, data: { url: state.factCheckFeedUrl } });
     expect([201, 409]).toContain(add.status());
     await expect.poll(() => (db.prepare("SELECT count(*) AS n FROM claim_reviews WHERE reviewer = 'Coast Fact'").get() as { n: number }).n, { timeout: 60_000 }).toBe(1);
