@@ -11,7 +11,7 @@ export function FactChecksPanel({ checks }: { checks: FactCheck[] }) {
       <ul>
         {checks.map((c) => {
           const href = safeHref(c.reviewUrl);
-          const scale = c.ratingValue !== null && c.bestRating !== null ? ` (${c.ratingValue} of ${c.worstRating ?? 1}–${c.bestRating})` : '';
+          const scale = c.ratingValue !== null && c.bestRating !== null ? ` (${c.ratingValue} on a scale of ${c.worstRating ?? 1} to ${c.bestRating})` : '';
           return (
             <li key={`${c.reviewUrl}\n${c.claim}`} data-testid="fact-check">
               <span className="fact-check__rating">{c.rating ?? 'rated'}</span>
