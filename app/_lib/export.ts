@@ -148,5 +148,7 @@ function cell(v: ExportRow[keyof ExportRow]): string | number {
 /** RFC 4180 CSV with a header row and a UTF-8 byte-order mark (so spreadsheets read accents right). */
 export function toCsv(doc: ExportDocument): string {
   const rows = doc.results.map((r) => CSV_COLUMNS.map((c) => cell(r[c])));
-  return '\ufeff' + stringify([CSV_COLUMNS, ...rows], { record_delimiter: '\r\n' });
+  // Records end in CRLF; a line break inside a field (article text keeps its paragraphs) must be quoted
+  // too, which csv-stringify does only for the record delimiter itself unless told.
+  return '\ufeff' + stringify([CSV_COLUMNS, ...rows], { record_delimiter: '\r\n', quoted_match: /[\r\n]/ });
 }
