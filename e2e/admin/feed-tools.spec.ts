@@ -117,10 +117,12 @@ test.describe('feed tools on the dashboard', () => {
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await expect(page.getByTestId('flash')).toContainText('OPML imported: 2 added, 0 already there, 0 skipped');
     const rows = db.prepare("SELECT id, url, title, category, site_url AS site FROM feeds WHERE url LIKE '%via=opml%' ORDER BY id").all() as { id: number; url: string; title: string; category: string | null; site: string | null }[];
-    expect(rows.map((r) => [r.title, r.category, r.site])).toEqual([
-      ['Degraded desk', 'Local & regional / Estuary', `${origin}/`],
-      ['Evening desk', null, null],
+    // (The crawler may fill in a site address from the feed itself once it has read it.)
+    expect(rows.map((r) => [r.title, r.category])).toEqual([
+      ['Degraded desk', 'Local & regional / Estuary'],
+      ['Evening desk', null],
     ]);
+    expect(rows[0]!.site).toBe(`${origin}/`);
 
     // Export (the dashboard link) and read it back: the same feeds, the folders nested again.
     const r = await adminApi.request.get('/admin/feeds/opml');
