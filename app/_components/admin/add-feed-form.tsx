@@ -6,8 +6,11 @@ export function AddFeedForm({ csrf, defaultInterval, url, found }: { csrf: strin
         <input type="hidden" name="csrf" value={csrf} />
         <input type="hidden" name="op" value="add" />
         <div className="field field--url">
-          <label htmlFor="feed-url">Add a feed (RSS, Atom or RDF URL, or a page that links to one)</label>
-          <input id="feed-url" name="url" type="url" required placeholder="https://example.com/news/rss.xml" inputMode="url" defaultValue={url} />
+          <label htmlFor="feed-url">Add a feed (RSS, Atom or RDF URL)</label>
+          <input id="feed-url" name="url" type="url" required placeholder="https://example.com/news/rss.xml" inputMode="url" defaultValue={url} aria-describedby="feed-url-hint" />
+          <span id="feed-url-hint" className="small muted">
+            or the address of a page that links to its feeds
+          </span>
         </div>
         <div className="field field--interval">
           <label htmlFor="feed-interval">Check every (min)</label>
