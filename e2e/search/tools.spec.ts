@@ -16,6 +16,8 @@ test.describe('journalists’ tools', () => {
     await page.goto(`/search?q=${encodeURIComponent(Q)}&halfLifeDays=off&sort=newest`);
     const titles = page.getByTestId('result').locator('h3');
     await expect(titles.first()).not.toHaveText('Harbour bridge to close for repairs, council confirms');
+    // The control sets "to" as well with JavaScript: wait until the page is interactive.
+    await page.waitForLoadState('networkidle');
     await page.getByTestId('as-of').fill('2020-01-01');
     await expect(page).toHaveURL(/asOf=2020-01-01/);
     await expect(page).toHaveURL(/to=2020-01-01/);
