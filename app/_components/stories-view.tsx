@@ -4,6 +4,9 @@ import { safeHref } from '../_lib/links';
 import type { StoriesResult } from '../_lib/stories';
 import { SourceChart } from './source-chart';
 
+/** Stories shown as cards, most relevant first; the rest are listed compactly below. */
+const SHOWN_STORIES = 10;
+
 function When({ a }: { a: StoryArticle }) {
   return a.publishedAt ? <time dateTime={a.publishedAt}>{formatDay(new Date(a.publishedAt))}</time> : <span className="muted">undated</span>;
 }
@@ -122,12 +125,26 @@ export function StoriesView({ data }: { data: StoriesResult }) {
         <SourceChart coverage={data.coverage} />
       </section>
       <ol className="stories" aria-label="Stories">
-        {data.stories.map((s) => (
+        {data.stories.slice(0, SHOWN_STORIES).map((s) => (
           <li key={s.id}>
             <StoryCard story={s} />
           </li>
         ))}
       </ol>
+      {data.stories.length > SHOWN_STORIES ? (
+        <details className="card more-stories" data-testid="more-stories">
+          <summary>{data.stories.length - SHOWN_STORIES} less relevant stories</summary>
+          <ol start={SHOWN_STORIES + 1}>
+            {data.stories.slice(SHOWN_STORIES).map((s) => (
+              <li key={s.id}>
+                <ArticleLink a={s.first}>{s.headline}</ArticleLink> <span className="muted small">
+                  · {s.articles.length === 1 ? s.first.source : `${s.articles.length} reports, first by ${s.first.source}`} · <When a={s.first} />
+                </span>
+              </li>
+            ))}
+          </ol>
+        </details>
+      ) : null}
     </>
   );
 }
