@@ -1,5 +1,6 @@
 /** The follow feed's Atom writer against RFC 4287's rules and a real feed parser. */
 import { describe, expect, it } from 'vitest';
+import { parseFeed } from '../../crawler';
 import { atomProblems, readWithFeedparser } from '../../testing/atom-check';
 import { atomFeed, uuidUrn, xmlText } from './atom';
 
@@ -42,6 +43,15 @@ describe('Atom writer', () => {
     ]);
     expect(items[0]!.categories).toEqual(['verdict:supported']);
     expect(xml).not.toContain('\u0001');
+  });
+
+  it("the crawler's own feed parser (rss-parser underneath) reads it too", async () => {
+    const parsed = await parseFeed(Buffer.from(feed()), { url: 'http://127.0.0.1:3000/api/follow?q=bridge' });
+    expect(parsed.format).toBe('atom');
+    expect(parsed.items.map((i) => [i.guid, i.link, i.published?.toISOString()])).toEqual([
+      [uuidUrn('follow:abc:article:0'), 'https://news.example/0?a=1&b=2', '2024-06-01T00:00:00.000Z'],
+      [uuidUrn('follow:abc:article:1'), 'https://news.example/1?a=1&b=2', '2024-05-30T08:00:00.000Z'],
+    ]);
   });
 
   it('an empty feed is still valid; ids are stable name-based UUID URNs', () => {
