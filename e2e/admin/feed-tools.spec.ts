@@ -108,7 +108,7 @@ test.describe('feed tools on the dashboard', () => {
       <outline type="rss" text="Degraded desk" title="Degraded desk" xmlUrl="${origin}/degraded/feed.xml?via=opml&amp;x=1" htmlUrl="${origin}/"/>
     </outline>
   </outline>
-  <outline type="rss" text="Evening desk" title="Evening desk" xmlUrl="${origin}/news/feed.xml?via=opml"/>
+  <outline type="rss" text="Evening desk" title="Evening desk" xmlUrl="${origin}/degraded/feed.xml?via=opml&amp;y=2"/>
 </body></opml>`,
     );
     await page.goto('/admin');
