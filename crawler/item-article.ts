@@ -156,6 +156,7 @@ export async function processItem(ctx: CrawlContext, feed: Feed, item: FeedItemR
     textSource: chosen.textSource,
     extractionStatus: chosen.extractionStatus,
     text: chosen.text,
+    claimReviews: page?.claimReviews,
   };
 
   let outcome: ItemOutcome | null = null;

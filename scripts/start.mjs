@@ -42,6 +42,11 @@ function banner(url) {
     `  background worker (crawler + indexer): ${info.worker ? 'on' : 'off (QUIN_WORKER=false)'}`,
   ];
   if (info.seededFeeds) lines.push(`  seeded ${info.seededFeeds} default news feeds (edit them on the dashboard)`);
+  else if (info.seed?.kind === 'skipped')
+    lines.push(
+      `  the default news feeds were NOT added: ${info.seed.reason}.`,
+      '  (no internet?) Add them from the dashboard when this machine is online, or add your own feeds; the next start tries again.',
+    );
   if (info.generatedPassword) {
     lines.push(
       '',

@@ -70,3 +70,18 @@ export function watchForInjectedScript(page: Page): () => Promise<void> {
     expect(globals, 'no injected script may run').toEqual([undefined, undefined, undefined]);
   };
 }
+
+/** Elements that stick out past the right edge of the viewport (empty when the page fits its width). */
+export async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.right > width + 1 && !el.closest('.table-wrap:not(.feeds-wrap)')) {
+        out.push(`${el.tagName.toLowerCase()}.${(el.getAttribute('class') ?? '').replace(/\s+/g, '.')} right=${Math.round(r.right)}`);
+      }
+    }
+    return out.slice(0, 10);
+  });
+}

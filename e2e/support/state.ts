@@ -12,6 +12,9 @@ export interface E2EState {
   feedUrl: string;
   notAFeedUrl: string;
   flakyFeedUrl: string;
+  degradedFeedUrl: string;
+  linksPageUrl: string;
+  factCheckFeedUrl: string;
   /** Whether a verdict (NLI) model is configured for this run. */
   nliModel: string | null;
   corpus: { scifactDocs: number; reutersArticles: number; fixtures: number };
