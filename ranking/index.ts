@@ -4,7 +4,7 @@
  */
 export { search, SCORE_NORMALIZATION } from './pipeline';
 export { searchRequestSchema, searchResponseSchema, PUBLIC_LIMITS, MAX_DEPTH, type SearchRequestSchema } from './schema';
-export { parseRequest, requestSchemaFor, limitsOf, toInstant, PARAM_LABELS, type RequestIssue } from './request';
+export { parseRequest, requestError, requestSchemaFor, limitsOf, toInstant, PARAM_LABELS, type RequestIssue } from './request';
 export { minMax, minMaxScaler } from './normalize';
 export { openSearchContext, type OpenContextOptions } from './open';
 export { rankingOptions, EVAL_PAGE_SIZE, type RankingOptions, type SearchContext, type FusionMethod } from './context';

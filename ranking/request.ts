@@ -58,6 +58,7 @@ export const PARAM_LABELS: Record<string, string> = {
   mode: 'the retrieval mode (mode)',
   rerank: 'the reranker switch (rerank)',
   evidenceTop: 'results with evidence (evidenceTop)',
+  format: 'the export format (format)',
 };
 
 const schemas = new Map<string, SearchRequestSchema>();

@@ -10,11 +10,11 @@ import { logoutBody, logoutResponse } from '../api/auth/logout/schema';
 import { addFeedBody, deleteFeedQuery, feedList, feedOne, feedRemoved, patchFeedBody } from '../api/feeds/schema';
 import { healthQuery, healthResponse } from '../api/health/schema';
 import { PUBLIC_LIMITS, type SearchLimits } from '../../ranking/schema';
-import { exportQuery, exportResponse } from '../api/export/schema';
-import { factChecksQuery, factChecksResponse } from '../api/fact-checks/schema';
-import { followQuery } from '../api/follow/schema';
+import { exportQueryFor, exportResponse } from '../api/export/schema';
+import { factChecksQueryFor, factChecksResponse } from '../api/fact-checks/schema';
+import { followQueryFor } from '../api/follow/schema';
 import { searchQueryFor, searchResponse } from '../api/search/schema';
-import { storiesQuery, storiesResponse } from '../api/stories/schema';
+import { storiesQueryFor, storiesResponse } from '../api/stories/schema';
 
 export const apiError = z.object({
   error: z.object({
@@ -61,7 +61,7 @@ export function apiOperations(limits: SearchLimits): ApiOperation[] {
       summary: "A search's results with their provenance (title, source, URL, date and where it came from, passage, evidence sentences, scores, stance) as CSV or JSON.",
       tags: ['search'],
       auth: 'public',
-      query: exportQuery,
+      query: exportQueryFor(limits),
       responses: {
         200: {
           description: 'The export (a download: Content-Disposition attachment). format=csv: text/csv, one row per passage; format=json: this schema.',
@@ -79,7 +79,7 @@ export function apiOperations(limits: SearchLimits): ApiOperation[] {
       summary: "Follow a claim: the search as an Atom 1.0 feed of new matching coverage, each entry with the verdict's state when it appeared (poll it with any feed reader).",
       tags: ['search'],
       auth: 'public',
-      query: followQuery,
+      query: followQueryFor(limits),
       responses: {
         200: { description: 'Atom 1.0 (RFC 4287).', contentType: 'application/atom+xml' },
         400: err('Invalid parameters, or a query that cannot be searched.'),
@@ -94,7 +94,7 @@ export function apiOperations(limits: SearchLimits): ApiOperation[] {
       summary: 'The coverage matching a search grouped into stories (articles about the same event, by text similarity and time): first and latest report, sources, timeline.',
       tags: ['search'],
       auth: 'public',
-      query: storiesQuery,
+      query: storiesQueryFor(limits),
       responses: {
         200: { description: 'Stories, most relevant first.', schema: storiesResponse },
         400: err('Invalid parameters, or a query that cannot be searched.'),
@@ -109,7 +109,7 @@ export function apiOperations(limits: SearchLimits): ApiOperation[] {
       summary: 'Published fact-checks (schema.org ClaimReview on crawled or imported pages) that rated the claim: rating, reviewer, date, link.',
       tags: ['search'],
       auth: 'public',
-      query: factChecksQuery,
+      query: factChecksQueryFor(limits),
       responses: {
         200: { description: 'The matching fact-checks, best match first (none: an empty list).', schema: factChecksResponse },
         400: err('Invalid parameters.'),

@@ -1,10 +1,15 @@
 /** GET /api/export: a search's results with their provenance, as CSV or JSON (the search's own parameters, plus format). */
 import { z } from 'zod';
-import { searchQuery } from '../search/schema';
+import { PUBLIC_LIMITS, queryKindSchema, withinDepth, type SearchLimits } from '../../../ranking/schema';
+import { searchFieldsFor } from '../search/schema';
 
-export const exportQuery = searchQuery.omit({ coverage: true }).extend({
-  format: z.enum(['csv', 'json']).default('csv').describe('csv (RFC 4180, UTF-8 with a byte-order mark, one row per passage) or json.'),
-});
+/** The search's parameters at these limits (the server's QUIN_MAX_QUERY_CHARS), less coverage, plus format. */
+export const exportQueryFor = (limits: SearchLimits) =>
+  searchFieldsFor(limits)
+    .omit({ coverage: true })
+    .extend({ format: z.enum(['csv', 'json']).default('csv').describe('csv (RFC 4180, UTF-8 with a byte-order mark, one row per passage) or json.') })
+    .superRefine(withinDepth);
+export const exportQuery = exportQueryFor(PUBLIC_LIMITS);
 export type ExportQuery = z.output<typeof exportQuery>;
 
 const stance = z.enum(['supports', 'refutes', 'neutral']);
@@ -34,7 +39,7 @@ export const exportRow = z.object({
 
 export const exportResponse = z.object({
   query: z.string(),
-  kind: z.enum(['claim', 'question']),
+  kind: queryKindSchema,
   asOf: z.string(),
   halfLifeDays: z.number().nullable(),
   exportedAt: z.string(),

@@ -1,9 +1,12 @@
 /** GET /api/fact-checks: published fact-checks (schema.org ClaimReview found on crawled or imported pages) that rated the query's claim. */
 import { z } from 'zod';
 import type { FactCheck } from '../../_lib/fact-checks';
-import { searchQuery } from '../search/schema';
+import { PUBLIC_LIMITS, type SearchLimits } from '../../../ranking/schema';
+import { searchFieldsFor } from '../search/schema';
 
-export const factChecksQuery = searchQuery.pick({ q: true });
+/** The search's query text at these limits (the server's QUIN_MAX_QUERY_CHARS). */
+export const factChecksQueryFor = (limits: SearchLimits) => searchFieldsFor(limits).pick({ q: true });
+export const factChecksQuery = factChecksQueryFor(PUBLIC_LIMITS);
 
 export const factCheck = z.object({
   claim: z.string().describe('The claim as the fact-checker worded it (claimReviewed).'),

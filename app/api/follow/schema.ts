@@ -1,6 +1,9 @@
 /** GET /api/follow: any search as an Atom feed of new matching coverage (the search's filters; paging, sort and asOf do not apply). */
 import { type z } from 'zod';
-import { searchQuery } from '../search/schema';
+import { PUBLIC_LIMITS, type SearchLimits } from '../../../ranking/schema';
+import { searchFieldsFor } from '../search/schema';
 
-export const followQuery = searchQuery.pick({ q: true, halfLifeDays: true, from: true, to: true, maxAgeDays: true, sources: true });
+/** The search's filters at these limits (the server's QUIN_MAX_QUERY_CHARS). */
+export const followQueryFor = (limits: SearchLimits) => searchFieldsFor(limits).pick({ q: true, halfLifeDays: true, from: true, to: true, maxAgeDays: true, sources: true });
+export const followQuery = followQueryFor(PUBLIC_LIMITS);
 export type FollowQuery = z.output<typeof followQuery>;

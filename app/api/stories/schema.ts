@@ -1,16 +1,20 @@
 /** GET /api/stories: the coverage matching a search, grouped into stories. */
 import { z } from 'zod';
 import type { StoriesResult } from '../../_lib/stories';
-import { searchQuery } from '../search/schema';
+import { PUBLIC_LIMITS, queryKindSchema, type SearchLimits } from '../../../ranking/schema';
+import { searchFieldsFor } from '../search/schema';
 
-export const storiesQuery = searchQuery.pick({ q: true, halfLifeDays: true, asOf: true, from: true, to: true, maxAgeDays: true, sources: true });
+/** The search's filters at these limits (the server's QUIN_MAX_QUERY_CHARS). */
+export const storiesQueryFor = (limits: SearchLimits) =>
+  searchFieldsFor(limits).pick({ q: true, halfLifeDays: true, asOf: true, from: true, to: true, maxAgeDays: true, sources: true });
+export const storiesQuery = storiesQueryFor(PUBLIC_LIMITS);
 export type StoriesQuery = z.output<typeof storiesQuery>;
 
 const storyArticle = z.object({ articleId: z.number().int(), title: z.string(), url: z.string(), source: z.string(), publishedAt: z.string().nullable(), score: z.number() });
 
 export const storiesResponse = z.object({
   query: z.string(),
-  kind: z.enum(['claim', 'question']),
+  kind: queryKindSchema,
   asOf: z.string(),
   total: z.number().int().describe('Passages matching the search.'),
   articles: z.number().int().describe('The most relevant matching articles that were grouped (at most 100).'),
