@@ -5,7 +5,7 @@
  * Pure functions: a response plus article provenance in, rows / CSV / JSON out.
  */
 import { stringify } from 'csv-stringify/sync';
-import type { SearchResponse, Stance } from '../../ranking/types';
+import type { QueryKind, SearchResponse, Stance } from '../../ranking/types';
 
 export interface ArticleProvenance {
   publishedAtSource: string;
@@ -42,7 +42,7 @@ export interface ExportRow {
 
 export interface ExportDocument {
   query: string;
-  kind: 'claim' | 'question';
+  kind: QueryKind;
   asOf: string;
   halfLifeDays: number | null;
   exportedAt: string;

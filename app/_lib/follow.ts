@@ -39,9 +39,16 @@ export function followHref(q: Pick<FollowQuery, 'q'> & Partial<FollowQuery>): st
   return `/api/follow?${params}`;
 }
 
+/** Why there was no verdict, for each verdictStatus of the search response (older entries may hold any of them). */
+const NO_VERDICT: Record<string, string> = {
+  question: 'no verdict (a question, not a claim)',
+  keywords: 'no verdict (keywords, not a claim)',
+  no_match: 'no verdict (nothing in the archive matched)',
+  disabled: 'no verdict (switched off for this search)',
+};
+
 export function verdictText(status: string, label: string | null, confidence: number | null): string {
-  if (status === 'question') return 'no verdict (a question, not a claim)';
-  if (status !== 'ok' || !label) return 'no verdict (no verdict model configured)';
+  if (status !== 'ok' || !label) return NO_VERDICT[status] ?? 'no verdict (no verdict model configured)';
   return `${LABEL[label] ?? label.toLowerCase()}${confidence !== null ? ` (${Math.round(confidence * 100)}% confidence)` : ''}`;
 }
 
@@ -143,7 +150,7 @@ export function followAtom(p: FollowPoll, origin: string): string {
   return atomFeed({
     id: uuidUrn(`follow:${p.id}`),
     title: `Quin news: “${r.query}”`,
-    subtitle: `New coverage matching this ${r.kind}. Verdict now: ${current}.`,
+    subtitle: `New coverage matching this ${r.kind === 'keywords' ? 'search' : r.kind}. Verdict now: ${current}.`,
     updated,
     selfUrl: `${origin}/api/follow?${p.params}`,
     alternateUrl: `${origin}/search?${p.params}`,

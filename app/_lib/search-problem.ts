@@ -16,7 +16,7 @@ const CONTROLS: Record<string, string> = {
   k: 'the number of results per page in the address',
   page: 'the page number (use the page links below the results)',
   halfLifeDays: '“Recency half-life” under Refine',
-  asOf: 'the “As of” date',
+  asOf: 'the “As of” date under Refine',
   from: 'the “From” date under “Published between”',
   to: 'the “To” date under “Published between”',
   maxAgeDays: '“Maximum age” under Refine',

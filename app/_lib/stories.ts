@@ -2,7 +2,7 @@
  * The stories view's data: the search's most relevant articles (one passage each) grouped into stories
  * (ranking/stories.ts), and their coverage over time split by source.
  */
-import { groupStories, type Story, type StoryInput } from '../../ranking';
+import { groupStories, type QueryKind, type Story, type StoryInput } from '../../ranking';
 import type { StoriesQuery } from '../api/stories/schema';
 import { runSearch } from './search';
 
@@ -17,7 +17,7 @@ export interface SourceCoverage {
 
 export interface StoriesResult {
   query: string;
-  kind: 'claim' | 'question';
+  kind: QueryKind;
   asOf: string;
   total: number;
   articles: number;

@@ -19,7 +19,7 @@ export const dynamic = 'force-dynamic';
 type Props = { searchParams: Promise<RawParams> };
 
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
-  const parsed = parsePageParams(await searchParams);
+  const parsed = parsePageParams(await searchParams, await searchLimits());
   const q = parsed.ok ? parsed.query.q : parsed.q;
   // Feed readers and browsers discover the follow feed from the page itself.
   const alternates = parsed.ok ? { types: { 'application/atom+xml': [{ url: followHref(parsed.query), title: `Follow “${q.slice(0, 80)}”` }] } } : undefined;
