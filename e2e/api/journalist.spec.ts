@@ -107,7 +107,13 @@ test.describe('follow a claim (Atom)', () => {
   test('bad parameters are a 400 with the reason, not a broken feed', async ({ request }) => {
     const r = await request.get('/api/follow?q=', { headers: { 'x-forwarded-for': '10.9.0.3' } });
     expect(r.status()).toBe(400);
-    expect((await r.json()).error.code).toBe('INVALID_INPUT');
+    // The search's own error for the same mistake (GET /api/search?q= gives it too).
+    const { error } = await r.json();
+    expect(error.code).toBe('QUERY_EMPTY');
+    expect(error.message).toContain('the query (q) is empty');
+    const long = await request.get(`/api/follow?q=${'a'.repeat(1001)}&halfLifeDays=-1`, { headers: { 'x-forwarded-for': '10.9.0.3' } });
+    expect(long.status()).toBe(400);
+    expect((await long.json()).error.code).toBe('QUERY_TOO_LONG');
   });
 });
 

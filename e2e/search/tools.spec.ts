@@ -68,6 +68,16 @@ test.describe('journalists’ tools', () => {
     await saveScreenshot(page, 'stories-390');
   });
 
+  test("stories: problems in the search page's plain words, the search box held to the same limit", async ({ page }) => {
+    await page.goto(`/stories?q=${encodeURIComponent(Q)}&from=2025-11-25&to=2018-04-30`);
+    const problem = page.getByTestId('search-problem');
+    await expect(problem).toContainText('No date can match these filters');
+    await expect(problem).toContainText('The “From” date (25 November 2025) is after the “To” date (30 April 2018)');
+    await page.goto(`/stories?q=${'harbour bridge repairs '.repeat(60)}`);
+    await expect(problem).toContainText('Your query is too long');
+    await expect(page.locator('input[name="q"]')).toHaveAttribute('maxlength', '1000');
+  });
+
   test('"Fact-checkers have rated this" beside the verdict, with the link', async ({ page, adminApi, state, db }) => {
     test.setTimeout(180_000);
     const add = await adminApi.request.post('/api/feeds', { headers: adminApi.headers, data: { url: state.factCheckFeedUrl } });
