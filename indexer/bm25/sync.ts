@@ -11,6 +11,7 @@
  *   if the snippet exists, delete otherwise). Re-sending a document or a delete is harmless (keyed by id).
  */
 import type { Db } from '../../lib/db/client';
+import type { Bm25SyncOptions, Bm25SyncStats } from './backend';
 import { createLogger } from '../../lib/log';
 import { diffIds } from '../diff';
 import { yieldToEventLoop } from '../event-loop';
@@ -22,19 +23,7 @@ import type { Fts5Index } from './fts5';
 
 const log = createLogger('index:bm25');
 
-export interface Bm25SyncStats {
-  backend: 'fts5' | 'fts5-file' | 'elasticsearch';
-  added: number;
-  removed: number;
-  seconds: number;
-}
-
-export interface Bm25SyncOptions {
-  batchSize: number;
-  signal?: AbortSignal;
-  rebuild?: boolean;
-  onProgress?: (done: number, total: number) => void;
-}
+export type { Bm25SyncOptions, Bm25SyncStats } from './backend';
 
 export async function syncFtsFile(db: Db, fts: Fts5Index, opts: Bm25SyncOptions): Promise<Bm25SyncStats> {
   const started = Date.now();

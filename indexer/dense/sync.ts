@@ -25,7 +25,7 @@ import { failpoint } from '../failpoint';
 import { indexesDir, removeStrayFiles, sha256, writeFileAtomic } from '../files';
 import { allSnippetIds, chunks, commitDenseCheckpoint, readState, snippetRows, type IndexStateRow } from '../state';
 import type { Encoder } from '../types';
-import type { VectorCache } from '../vectors/cache';
+import type { SentenceStore } from '../vectors/store';
 import type { Pooling } from '../vectors/pooling';
 import { snippetVectors } from '../vectors/snippet-vectors';
 import { loadDense, type LoadedDense } from './dense-index';
@@ -73,7 +73,7 @@ interface Ctx {
   db: Db;
   config: DenseConfig;
   encoder: Encoder;
-  cache: VectorCache;
+  cache: SentenceStore;
   opts: DenseSyncOptions;
   stats: DenseSyncStats;
 }
@@ -222,7 +222,7 @@ async function rebuild(ctx: Ctx, state: IndexStateRow | null, dbIds: number[], o
   ctx.stats.factory = index.factory;
 }
 
-export async function syncDense(db: Db, config: DenseConfig, encoder: Encoder, cache: VectorCache, opts: DenseSyncOptions = {}): Promise<DenseSyncStats> {
+export async function syncDense(db: Db, config: DenseConfig, encoder: Encoder, cache: SentenceStore, opts: DenseSyncOptions = {}): Promise<DenseSyncStats> {
   const started = Date.now();
   const stats: DenseSyncStats = { added: 0, compacted: 0, rebuilt: null, checkpoints: 0, sentencesEmbedded: 0, sentencesCached: 0, embedSeconds: 0, seconds: 0, ntotal: 0, live: 0, factory: '', aborted: false };
   const ctx: Ctx = { db, config, encoder, cache, opts, stats };

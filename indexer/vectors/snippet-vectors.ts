@@ -5,7 +5,7 @@
  */
 import { createError } from '../../lib/errors';
 import type { Encoder } from '../types';
-import type { VectorCache } from './cache';
+import type { SentenceStore } from './store';
 import { ensureEmbedded, type EmbedOptions, type EmbedStats } from './embed';
 import { poolSnippet, snippetSentences, usesTitle, type Pooling, type SnippetText } from './pooling';
 
@@ -17,7 +17,7 @@ export interface VectorizeResult {
 export async function snippetVectors(
   rows: readonly SnippetText[],
   encoder: Encoder,
-  cache: VectorCache,
+  cache: SentenceStore,
   pooling: Pooling,
   opts: EmbedOptions = {},
 ): Promise<VectorizeResult> {
@@ -25,11 +25,15 @@ export async function snippetVectors(
   const titles = usesTitle(pooling) ? rows.map((r) => r.title.trim()) : [];
   const texts = [...sentences.flat(), ...titles.filter(Boolean)];
   const embed = await ensureEmbedded(encoder, cache, texts, opts);
-  const vectors = rows.map((_, i) => {
-    const sv = cache.get(sentences[i]!);
-    if (sv.some((v) => v === null)) throw createError('INTERNAL', 'sentence vector missing from the cache after embedding');
-    const title = titles[i] ? cache.get([titles[i]!])[0]! : null;
-    return poolSnippet(sv as Float32Array[], title, pooling);
-  });
+  // Each distinct text read (or computed) once, however many snippets share it.
+  const distinct = [...new Set(texts)];
+  const got = cache.get(distinct);
+  const byText = new Map(distinct.map((t, i) => [t, got[i]]));
+  const vectorOf = (t: string) => {
+    const v = byText.get(t);
+    if (!v) throw createError('INTERNAL', 'sentence vector missing from the cache after embedding');
+    return v;
+  };
+  const vectors = rows.map((_, i) => poolSnippet(sentences[i]!.map(vectorOf), titles[i] ? vectorOf(titles[i]!) : null, pooling));
   return { vectors, embed };
 }
