@@ -47,7 +47,7 @@ export function openBm25(config: Config): Bm25Backend {
 /** The dense reader, or null when FAISS cannot serve (binding missing, index of another encoder). */
 async function openDense(db: Db, config: Config, encoder: Encoder): Promise<DenseReader | null> {
   try {
-    return await DenseReader.open(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim });
+    return await DenseReader.open(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim, nprobe: config.faissNprobe });
   } catch (e) {
     if (!isQuinError(e)) throw e;
     log.warn(`dense index unavailable, searching with BM25 only: ${e.message}`);
@@ -59,7 +59,8 @@ async function open(config: Config, db: Db): Promise<SearchIndexes> {
   const encoder = await createEncoder(config);
   const cache = openSentenceStore(config.cacheDir, encoder);
   const bm25 = openBm25(config);
-  const dense = await openDense(db, config, encoder);
+  // QUIN_ES_DENSE: Elasticsearch holds the vectors too and answers the dense side with kNN.
+  const dense = config.elasticsearchDense && bm25.denseView ? await bm25.denseView() : await openDense(db, config, encoder);
   return {
     bm25,
     dense,
@@ -76,7 +77,7 @@ async function open(config: Config, db: Db): Promise<SearchIndexes> {
 const opened = new Map<string, Promise<SearchIndexes>>();
 
 function keyOf(config: Config): string {
-  return [config.dataDir, config.databaseUrlResolved, config.encoder, config.encoderModel ?? '', config.elasticsearchUrl ?? '', config.elasticsearchIndex, config.bm25TitleWeight, config.cacheDir].join('|');
+  return [config.dataDir, config.databaseUrlResolved, config.encoder, config.encoderModel ?? '', config.elasticsearchUrl ?? '', config.elasticsearchIndex, config.elasticsearchDense, config.bm25TitleWeight, config.cacheDir].join('|');
 }
 
 /** The process's indexes for this configuration: opened on first call, then the same object. */

@@ -6,6 +6,7 @@ import { closeLoadedModels } from '../lib/models';
 import { projectRoot } from '../lib/paths';
 import { createTestDb, type TestDb } from '../testing/db';
 import { faissAvailable } from './dense/faiss-native';
+import { chooseFactory } from './dense/sync';
 import { indexesDir } from './files';
 import { closeSearchIndexes, indexStatus, openSearchIndexes, runIndex, verifyIndexes } from './index';
 import { addArticle, changeArticle, TOPICS } from './test-corpus';
@@ -189,11 +190,16 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
     await closeLoadedModels();
   }, 60_000);
 
-  it('switches to HNSW when the corpus passes QUIN_FAISS_EXACT_MAX, and falls back to exact for an untrainable IVF', async () => {
-    const hnsw = { ...t.config, encoder: 'use-lite' as const, faissExactMax: 3 };
+  it('stays exact past QUIN_FAISS_EXACT_MAX until IVF can be trained, builds any factory string, and falls back to exact for an untrainable IVF', async () => {
+    const auto = { ...t.config, faissExactMax: 3 };
+    expect(chooseFactory(auto, 4)).toBe('IVF1024,Flat');
+    expect(chooseFactory(auto, 300_000)).toBe('IVF4096,Flat');
+    const first = await runIndex(t.db, auto, quiet);
+    expect(first.dense).toMatchObject({ factory: 'Flat' }); // IVF1024 needs 1024 training vectors
+    const hnsw = { ...t.config, faissFactory: 'HNSW32' };
     const stats = await runIndex(t.db, hnsw, quiet);
     expect(stats.dense).toMatchObject({ factory: 'HNSW32' });
-    expect('rebuilt' in stats.dense && stats.dense.rebuilt).toMatch(/QUIN_FAISS_EXACT_MAX|encoder changed/);
+    expect('rebuilt' in stats.dense && stats.dense.rebuilt).toMatch(/QUIN_FAISS_FACTORY changed/);
     expect((await verifyIndexes(t.db, hnsw)).ok).toBe(true);
     await closeSearchIndexes();
     const ix = await openSearchIndexes(hnsw, t.db);

@@ -8,7 +8,10 @@ import type { Config } from '../lib/config';
 import type { Db } from '../lib/db/client';
 import { createLogger } from '../lib/log';
 import { createProgress, type Progress } from '../lib/progress';
-import type { Bm25SyncStats } from './bm25/backend';
+import type { Bm25SyncStats, SnippetVectorSource } from './bm25/backend';
+import type { SnippetRow } from './state';
+import type { Pooling } from './vectors/pooling';
+import { snippetVectors } from './vectors/snippet-vectors';
 import { syncDense, type DenseSyncStats } from './dense/sync';
 import { faissAvailable } from './dense/faiss-native';
 import { createEncoder } from './encoders';
@@ -65,13 +68,27 @@ export async function runIndex(db: Db, config: Config, opts: RunIndexOptions = {
   try {
     const snippets = await countSnippets(db);
     log.info('indexing', { snippets, bm25: bm25Location(config), encoder: config.encoder });
-    const bm25 = await syncBm25(config, db, opts, factory);
     let dense: IndexRunStats['dense'];
     let encoderId: string = config.encoder;
-    if (!faissAvailable()) {
+    let bm25: Bm25SyncStats;
+    if (config.elasticsearchUrl && config.elasticsearchDense) {
+      // Elasticsearch holds the vectors too: they go with the documents, FAISS is not used.
+      const encoder = await createEncoder(config);
+      encoderId = encoder.id;
+      const cache = openSentenceStore(config.cacheDir, encoder);
+      try {
+        const of = async (rows: readonly SnippetRow[]) => (await snippetVectors(rows, encoder, cache, config.densePooling as Pooling, { batchSize: config.embedBatchSize, signal: opts.signal })).vectors;
+        bm25 = await syncBm25(config, db, opts, factory, { id: encoder.id, dim: encoder.dim, of });
+      } finally {
+        cache.close();
+      }
+      dense = { skipped: 'the vectors are in Elasticsearch (QUIN_ES_DENSE)' };
+    } else if (!faissAvailable()) {
+      bm25 = await syncBm25(config, db, opts, factory);
       dense = { skipped: 'FAISS binding not built (bash scripts/setup.d/40-faiss.sh)' };
       log.warn(`dense index skipped: ${dense.skipped}`);
     } else {
+      bm25 = await syncBm25(config, db, opts, factory);
       const encoder = await createEncoder(config);
       encoderId = encoder.id;
       const cache = openSentenceStore(config.cacheDir, encoder);
@@ -101,11 +118,11 @@ export async function runIndex(db: Db, config: Config, opts: RunIndexOptions = {
   }
 }
 
-async function syncBm25(config: Config, db: Db, opts: RunIndexOptions, factory: ProgressFactory | undefined): Promise<Bm25SyncStats> {
+async function syncBm25(config: Config, db: Db, opts: RunIndexOptions, factory: ProgressFactory | undefined, vectors?: SnippetVectorSource): Promise<Bm25SyncStats> {
   const bm25 = openBm25(config);
   const t = tracker(factory, `BM25 (${bm25.location})`, 'snippets');
   try {
-    const stats = await bm25.sync(db, { batchSize: config.indexBatchSize, signal: opts.signal, rebuild: opts.rebuild, onProgress: (d, n) => t.update(d, n) });
+    const stats = await bm25.sync(db, { batchSize: config.indexBatchSize, signal: opts.signal, rebuild: opts.rebuild, onProgress: (d, n) => t.update(d, n), vectors });
     t.finish();
     return stats;
   } finally {

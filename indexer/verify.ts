@@ -111,7 +111,7 @@ async function verifyDense(db: Db, config: Config, dbIds: number[], opts: Verify
   }
   let d: LoadedDense | null;
   try {
-    d = await loadDense(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim });
+    d = await loadDense(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim, nprobe: config.faissNprobe });
   } catch (e) {
     if (!isQuinError(e)) throw e;
     check.problems.push(e.message);
@@ -136,6 +136,8 @@ async function verifyDense(db: Db, config: Config, dbIds: number[], opts: Verify
 
 export async function verifyIndexes(db: Db, config: Config, opts: VerifyOptions = {}): Promise<VerifyReport> {
   const dbIds = await allSnippetIds(db);
-  const checks = [await verifyBm25(db, config, dbIds), await verifyDense(db, config, dbIds, opts)];
+  // QUIN_ES_DENSE: the vectors are fields of the Elasticsearch documents the BM25 check covers.
+  const esDense = Boolean(config.elasticsearchUrl && config.elasticsearchDense);
+  const checks = [await verifyBm25(db, config, dbIds), ...(esDense ? [] : [await verifyDense(db, config, dbIds, opts)])];
   return { ok: checks.every((c) => c.ok), snippets: dbIds.length, checks };
 }

@@ -4,7 +4,8 @@
  * components: one interface, one implementation per backend chosen by configuration).
  */
 import type { Db } from '../../lib/db/client';
-import type { Bm25Index } from '../types';
+import type { SnippetRow } from '../state';
+import type { Bm25Index, DenseIndex } from '../types';
 
 export type Bm25Location = 'fts5' | 'fts5-file' | 'elasticsearch';
 
@@ -20,6 +21,15 @@ export interface Bm25SyncOptions {
   signal?: AbortSignal;
   rebuild?: boolean;
   onProgress?: (done: number, total: number) => void;
+  /** For a backend that holds the snippet vectors too (Elasticsearch with QUIN_ES_DENSE): the encoder and the vectors of rows. */
+  vectors?: SnippetVectorSource;
+}
+
+export interface SnippetVectorSource {
+  /** The encoder's id (a different one re-indexes everything) and dimension. */
+  id: string;
+  dim: number;
+  of(rows: readonly SnippetRow[]): Promise<Float32Array[]>;
 }
 
 export interface Bm25Status {
@@ -43,5 +53,7 @@ export interface Bm25Backend extends Bm25Index {
   verify(db: Db, dbIds: readonly number[]): Promise<Bm25Verify>;
   /** Counts and size, cheap (dashboard, `quin index --status`). */
   status(db: Db, snippets: number): Promise<Bm25Status>;
+  /** The kNN side of a backend that holds the vectors too (QUIN_ES_DENSE); absent otherwise. */
+  denseView?(): Promise<DenseIndex>;
   close(): Promise<void>;
 }

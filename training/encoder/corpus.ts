@@ -12,6 +12,8 @@ export interface CorpusPart {
   name: string;
   /** Distinct, trimmed sentences and titles, in the corpus's order. */
   texts: string[];
+  /** texts.length after each document (documents in the corpus's order). */
+  docEnds: number[];
 }
 
 const SOURCES: { name: string; format: string; path: string[] }[] = [
@@ -42,12 +44,15 @@ export async function readCorpora(): Promise<CorpusPart[]> {
   const parts: CorpusPart[] = [];
   for (const src of SOURCES) {
     const texts = new Set<string>();
+    const docEnds: number[] = [];
     for await (const a of IMPORT_FORMATS[src.format]!(shared(...src.path))) {
       if (a.title.trim()) texts.add(a.title.trim());
       for (const s of a.sentences ?? splitSentences(a.text ?? '')) if (s.trim()) texts.add(s.trim());
+      docEnds.push(texts.size);
     }
-    parts.push({ name: src.name, texts: [...texts] });
+    parts.push({ name: src.name, texts: [...texts], docEnds });
   }
-  parts.push({ name: 'climate-fever-evidence', texts: [...new Set(climateEvidence())] });
+  const evidence = [...new Set(climateEvidence())];
+  parts.push({ name: 'climate-fever-evidence', texts: evidence, docEnds: evidence.map((_, i) => i + 1) });
   return parts;
 }

@@ -8,7 +8,7 @@
  *   3. PCA of the teacher's sentence vectors to `--dim`, SIF-weighted token vectors E0 (fit.ts);
  *   4. least-squares fit of the token vectors to the teacher's sentence vectors, anchored on E0;
  *   5. int8 quantisation, written with the held-out cosines to the teacher.
- * Options: --dim 256 --words 30000 --min-count 3 --lambda 1 --iterations 60 --out models/quin-static
+ * Options: --dim 256 --words 30000 --min-count 3 --lambda 1,0.1,0.01 --iterations 30 --out models/quin-static [--cached-only]
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -36,8 +36,8 @@ async function main() {
   const dim = Number(arg('dim', '256'));
   const maxWords = Number(arg('words', '30000'));
   const minCount = Number(arg('min-count', '3'));
-  const lambda = Number(arg('lambda', '1'));
-  const iterations = Number(arg('iterations', '60'));
+  const lambdas = arg('lambda', '1,0.1,0.01').split(',').map(Number);
+  const iterations = Number(arg('iterations', '30'));
   const out = path.resolve(projectRoot(), arg('out', 'models/quin-static'));
 
   const parts = await readCorpora();
@@ -48,7 +48,9 @@ async function main() {
   const cache = teacherCache(loadConfig().cacheDir);
   const tokenTexts = vocab.map(tokenText);
   await ensureTeacher(cache, tokenTexts, 'tokens');
-  const chosen = teacherTexts(parts);
+  // --cached-only: train on the sentences whose teacher vectors are already cached (quick experiments).
+  const cachedOnly = process.argv.includes('--cached-only');
+  const chosen = teacherTexts(parts).map((c) => (cachedOnly ? { ...c, texts: c.texts.filter((t) => cache.has(t)) } : c));
   for (const c of chosen) await ensureTeacher(cache, c.texts, c.name);
 
   // Token frequencies as the tokenizer sees the whole corpora (for the SIF weights).
@@ -76,9 +78,17 @@ async function main() {
   const anchor = e0.map((v) => v * c);
   const model2vec = { train: meanCosine(dTrain, anchor, y, dim), heldOut: meanCosine(dTest, anchor, yTest, dim) };
   log(`model2vec (SIF-weighted token vectors): cosine to the teacher ${model2vec.heldOut.toFixed(4)} held out`);
-  const e = fitTokens(dTrain, y, anchor, vocab.length, dim, { lambda, iterations, log });
-  const fitted = { train: meanCosine(dTrain, e, y, dim), heldOut: meanCosine(dTest, e, yTest, dim) };
-  log(`tokenlearn fit: cosine to the teacher ${fitted.train.toFixed(4)} train, ${fitted.heldOut.toFixed(4)} held out`);
+  // λ (pull towards the model2vec vectors) chosen by the cosine on held-out training sentences.
+  let best: { lambda: number; e: Float64Array; fitted: { train: number; heldOut: number } } | null = null;
+  const tried: Record<string, number> = {};
+  for (const lambda of lambdas) {
+    const e = fitTokens(dTrain, y, anchor, vocab.length, dim, { lambda, iterations, log });
+    const fitted = { train: meanCosine(dTrain, e, y, dim), heldOut: meanCosine(dTest, e, yTest, dim) };
+    tried[String(lambda)] = round(fitted.heldOut);
+    log(`tokenlearn fit, λ = ${lambda}: cosine to the teacher ${fitted.train.toFixed(4)} train, ${fitted.heldOut.toFixed(4)} held out`);
+    if (!best || fitted.heldOut > best.fitted.heldOut) best = { lambda, e, fitted };
+  }
+  const { lambda, e, fitted } = best!;
 
   const q = quantize(Float32Array.from(e), dim);
   const eq = new Float64Array(e.length);
@@ -94,7 +104,7 @@ async function main() {
     teacher: USE_LITE_ID,
     vocabulary: { tokens: vocab.length, words: vocab.length - vocab.filter((t) => t.startsWith('▁') || t.startsWith('##')).length },
     training,
-    cosineToTeacher: { model2vec: roundAll(model2vec), tokenlearn: roundAll(fitted), int8HeldOut: round(quantized) },
+    cosineToTeacher: { model2vec: roundAll(model2vec), tokenlearn: roundAll(fitted), heldOutByLambda: tried, int8HeldOut: round(quantized) },
     sha256: crypto.createHash('sha256').update(buf).digest('hex'),
     bytes: buf.length,
   };
