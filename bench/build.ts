@@ -42,7 +42,7 @@ export async function sharedArticles(): Promise<ArticleInput[]> {
   return out.sort((a, b) => (rank(a.canonicalUrl) < rank(b.canonicalUrl) ? -1 : 1));
 }
 
-const sentencesOf = (a: ArticleInput) => a.sentences ?? splitSentences(a.text ?? '');
+export const sentencesOf = (a: ArticleInput) => a.sentences ?? splitSentences(a.text ?? '');
 
 /** A small seeded PRNG (mulberry32): the same synthetic corpus on every machine. */
 function prng(seed: number): () => number {

@@ -15,7 +15,7 @@ import { createEncoder } from '../indexer';
 import { GuardedIndex, minTrainingPoints } from '../indexer/dense/faiss-native';
 import { poolSnippet } from '../indexer/vectors/pooling';
 import { loadConfig } from '../lib/config';
-import { BENCH_WINDOW, chooseArticles } from './build';
+import { BENCH_WINDOW, chooseArticles, sentencesOf } from './build';
 import { benchQueries } from './search';
 import { summarize } from './stats';
 
@@ -33,7 +33,7 @@ async function corpusVectors(n: number, embed: (t: readonly string[]) => Float32
   const out = new Float32Array(n * dim);
   let row = 0;
   for (const a of articles) {
-    const sentences = a.sentences ?? [];
+    const sentences = sentencesOf(a);
     const vs = embed([...sentences, a.title.trim() || ' ']);
     const title = vs.pop()!;
     for (const s of makeSnippets(sentences, BENCH_WINDOW)) {

@@ -165,16 +165,15 @@ export function fitTokens(d: Design, y: Float64Array, anchor: Float64Array, voca
     applyM(p, mp, tmp);
     const pmp = colDots(p, mp, dim);
     const alpha = rr.map((v, k) => (pmp[k]! > 0 ? v / pmp[k]! : 0));
-    for (let i = 0; i < e.length; i++) {
-      const k = i % dim;
-      e[i]! += alpha[k]! * p[i]!;
-      r[i]! -= alpha[k]! * mp[i]!;
+    for (let o = 0; o < e.length; o += dim) {
+      for (let k = 0; k < dim; k++) {
+        e[o + k]! += alpha[k]! * p[o + k]!;
+        r[o + k]! -= alpha[k]! * mp[o + k]!;
+      }
     }
     const rrNew = colDots(r, r, dim);
-    for (let i = 0; i < p.length; i++) {
-      const k = i % dim;
-      p[i] = r[i]! + (rr[k]! > 0 ? rrNew[k]! / rr[k]! : 0) * p[i]!;
-    }
+    const beta = rrNew.map((v, k) => (rr[k]! > 0 ? v / rr[k]! : 0));
+    for (let o = 0; o < p.length; o += dim) for (let k = 0; k < dim; k++) p[o + k] = r[o + k]! + beta[k]! * p[o + k]!;
     rr.set(rrNew);
     if ((it + 1) % 10 === 0) opts.log?.(`cg ${it + 1}/${opts.iterations}: residual ${(rr.reduce((s, v) => s + v, 0) / rr0).toExponential(2)}`);
   }
@@ -183,7 +182,7 @@ export function fitTokens(d: Design, y: Float64Array, anchor: Float64Array, voca
 
 function colDots(a: Float64Array, b: Float64Array, dim: number): Float64Array {
   const out = new Float64Array(dim);
-  for (let i = 0; i < a.length; i++) out[i % dim]! += a[i]! * b[i]!;
+  for (let o = 0; o < a.length; o += dim) for (let k = 0; k < dim; k++) out[k]! += a[o + k]! * b[o + k]!;
   return out;
 }
 

@@ -8,7 +8,7 @@
  *   3. PCA of the teacher's sentence vectors to `--dim`, SIF-weighted token vectors E0 (fit.ts);
  *   4. least-squares fit of the token vectors to the teacher's sentence vectors, anchored on E0;
  *   5. int8 quantisation, written with the held-out cosines to the teacher.
- * Options: --dim 256 --words 30000 --min-count 3 --lambda 1,0.1,0.01 --iterations 30 --out models/quin-static [--cached-only]
+ * Options: --dim 256 --words 30000 --min-count 3 --lambda 1 --iterations 20 --out models/quin-static [--cached-only]
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -36,8 +36,8 @@ async function main() {
   const dim = Number(arg('dim', '256'));
   const maxWords = Number(arg('words', '30000'));
   const minCount = Number(arg('min-count', '3'));
-  const lambdas = arg('lambda', '1,0.1,0.01').split(',').map(Number);
-  const iterations = Number(arg('iterations', '30'));
+  const lambdas = arg('lambda', '1').split(',').map(Number);
+  const iterations = Number(arg('iterations', '20'));
   const out = path.resolve(projectRoot(), arg('out', 'models/quin-static'));
 
   const parts = await readCorpora();
