@@ -24,10 +24,13 @@ export async function snippetVectors(
   const sentences = rows.map(snippetSentences);
   const titles = usesTitle(pooling) ? rows.map((r) => r.title.trim()) : [];
   const texts = [...sentences.flat(), ...titles.filter(Boolean)];
-  const embed = await ensureEmbedded(encoder, cache, texts, opts);
+  const cached = await ensureEmbedded(encoder, cache, texts, opts);
   // Each distinct text read (or computed) once, however many snippets share it.
   const distinct = [...new Set(texts)];
+  const started = performance.now();
   const got = cache.get(distinct);
+  // A computing store (the static encoder) embeds here: count it as encoding, not as cache reads.
+  const embed = cache.computes ? { ...cached, cached: 0, embedded: distinct.length, seconds: cached.seconds + (performance.now() - started) / 1000 } : cached;
   const byText = new Map(distinct.map((t, i) => [t, got[i]]));
   const vectorOf = (t: string) => {
     const v = byText.get(t);

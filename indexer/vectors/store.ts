@@ -7,10 +7,15 @@
 import type { Encoder } from '../types';
 import { VectorCache } from './cache';
 
-export type SentenceStore = Pick<VectorCache, 'get' | 'has' | 'put' | 'close' | 'compact'>;
+export type SentenceStore = Pick<VectorCache, 'get' | 'has' | 'put' | 'close' | 'compact'> & {
+  /** True when `get` runs the encoder (its time is encoding time, its texts are embedded). */
+  readonly computes?: boolean;
+};
 
 /** Vectors computed on request; nothing is stored. */
 export class ComputedVectors implements SentenceStore {
+  readonly computes = true;
+
   constructor(private readonly embed: (texts: readonly string[]) => Float32Array[]) {}
 
   get(texts: readonly string[]): Float32Array[] {
