@@ -110,7 +110,7 @@ export function indexTask(db: Db, config: Config): WorkerTask {
       // Nothing waiting and the same encoder: skip the run (and its log lines) until there is work.
       // (Deleted snippets need nothing here: their entries go with them and searches skip the rest.)
       const st = await indexStatus(db, config);
-      const sameEncoder = config.encoder !== 'use-lite' || st.dense.encoder === null || st.dense.encoder === st.dense.configuredEncoder;
+      const sameEncoder = config.encoder === 'onnx' || st.dense.encoder === null || st.dense.encoder === st.dense.configuredEncoder;
       const denseCurrent = !st.dense.available || (st.dense.pending === 0 && sameEncoder);
       if ((st.bm25.pending ?? 1) === 0 && denseCurrent) return { snippets: st.snippets, skipped: 'up to date' };
       const s = await runIndex(db, config, { signal, progress: false });
