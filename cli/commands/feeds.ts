@@ -1,5 +1,16 @@
 import type { Command } from 'commander';
-import { addFeed, listFeedHealth, pauseFeed, probeFeed, refreshFeedNow, removeFeed, resumeFeed, type FeedHealth } from '../../crawler';
+import {
+  addFeed,
+  assertUrlAllowed,
+  listFeedHealth,
+  normalizeFeedUrl,
+  pauseFeed,
+  probeFeed,
+  refreshFeedNow,
+  removeFeed,
+  resumeFeed,
+  type FeedHealth,
+} from '../../crawler';
 import { getConfig } from '../../lib/config';
 import { getDb } from '../../lib/db/client';
 import { createError } from '../../lib/errors';
@@ -53,6 +64,8 @@ export function register(program: Command): void {
     .action(async (url: string, opts: { interval?: string; check?: boolean }) => {
       const config = getConfig();
       const interval = parseInterval(opts.interval, config.feedIntervalMinutes);
+      // Refused at once, --check or not: the crawl would refuse every fetch of it anyway.
+      await assertUrlAllowed(new URL(normalizeFeedUrl(url)), config.allowPrivateHosts);
       if (opts.check) {
         const probe = await probeFeed(url, config);
         process.stdout.write(`${probe.format} feed "${probe.title ?? '(untitled)'}" with ${probe.items} items\n`);
