@@ -82,6 +82,7 @@ async function rememberItems(ctx: CrawlContext, feed: Feed, parsed: ParsedFeed, 
         title: feed.title ?? parsed.title,
         siteUrl: parsed.siteUrl ?? feed.siteUrl,
         hintMinutes: hintMinutes(parsed, res),
+        parseWarning: parsed.warnings.length ? parsed.warnings.join('; ').slice(0, 1000) : null,
         itemsSeen: { increment: parsed.items.length },
         itemsNew: { increment: fresh.length },
       },
@@ -247,6 +248,7 @@ export async function crawlFeed(ctx: CrawlContext, feed: Feed): Promise<FeedRunR
     if (res.notModified) r.outcome = 'not_modified';
     else {
       const parsed = await parseFeed(res.body, { url: res.url, headerCharset: res.charset, now: ctx.now() });
+      if (parsed.warnings.length) ctx.log.warn('feed read with warnings', { feed: feed.url, warnings: parsed.warnings.join('; ') });
       r.itemsSeen = parsed.items.length;
       r.itemsNew = await rememberItems(ctx, feed, parsed, res);
       hint = hintMinutes(parsed, res);
