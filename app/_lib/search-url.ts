@@ -4,6 +4,7 @@
  * leaves out empty fields and defaults. Used by the page (server) and the form (client).
  */
 import type { z } from 'zod';
+import '../../lib/web/zod-browser';
 import { searchQuery, type SearchQuery } from '../api/search/schema';
 
 export type RawParams = Record<string, string | string[] | undefined>;
