@@ -308,6 +308,27 @@ describe(`scheduling, leases and admin verbs (${provider})`, () => {
     expect(await t.db.feed.findUniqueOrThrow({ where: { id: feed.id } })).toMatchObject({ status: 'active', consecutiveFailures: 0 });
   });
 
+  it('fetches a feed that becomes due during a pass in that pass, not the next one', async () => {
+    const slow = await startNewsSite({ pageDelayMs: 400 });
+    const other = await startNewsSite();
+    try {
+      const items = [0, 1, 2, 3].map((i) => `<item><title>Slow ${i}</title><link>${slow.url(`/ext/slow-pass/${i}`)}</link></item>`).join('');
+      slow.route('/slow-pass.rss', send(`<rss version="2.0"><channel><title>Slow</title>${items}</channel></rss>`, { type: 'application/rss+xml' }));
+      other.route('/late.rss', send('<rss version="2.0"><channel><title>Late</title></channel></rss>', { type: 'application/rss+xml' }));
+      await t.db.feed.updateMany({ data: { nextCheckAt: new Date(Date.now() + 3600_000) } });
+      await addFeed(t.db, slow.url('/slow-pass.rss'), { intervalMinutes: 30 });
+      const pass = runCrawlOnce(t.db, t.config);
+      await new Promise((r) => setTimeout(r, 500));
+      const late = await addFeed(t.db, other.url('/late.rss'), { intervalMinutes: 30 });
+      const s = await pass;
+      expect(s).toMatchObject({ feeds: 2, ok: 2 });
+      expect((await t.db.feed.findUniqueOrThrow({ where: { id: late.id } })).lastSuccessAt).not.toBeNull();
+    } finally {
+      await slow.close();
+      await other.close();
+    }
+  });
+
   it('pauses, resumes and refreshes feeds', async () => {
     serveFixtureFeed('/paused.rss', 'bare-ampersand.rss');
     const feed = await addFeed(t.db, site.url('/paused.rss'), { intervalMinutes: 30 });

@@ -148,13 +148,35 @@ export async function runCrawlOnce(db: Db, config: Config, opts: CrawlOptions = 
 async function checkDue(ctx: CrawlContext, opts: CrawlOptions, summary: CrawlRunSummary): Promise<void> {
   const { db, config } = ctx;
   await reclaimDeadLeases(db, ctx.now()).catch((e: unknown) => ctx.log.warn('could not reclaim leases', { error: describeError(e) }));
-  const feeds = opts.feedIds
-    ? await db.feed.findMany({ where: { id: { in: opts.feedIds }, status: { not: 'paused' } }, orderBy: { id: 'asc' } })
-    : await dueFeeds(db, ctx.now());
-  opts.onStart?.(feeds.length);
-  await pool(byHost(feeds), config.crawlConcurrency, async (group) => {
-    for (const feed of group) await checkOne(ctx, feed, Boolean(opts.feedIds), summary, opts.onFeed);
-  });
+  if (opts.feedIds) {
+    const feeds = await db.feed.findMany({ where: { id: { in: opts.feedIds }, status: { not: 'paused' } }, orderBy: { id: 'asc' } });
+    opts.onStart?.(feeds.length);
+    await pool(byHost(feeds), config.crawlConcurrency, async (group) => {
+      for (const feed of group) await checkOne(ctx, feed, true, summary, opts.onFeed);
+    });
+    return;
+  }
+  // Host groups of the due feeds; when they run out, a free slot looks again, so that a feed that
+  // became due during the pass (just added, "Check now") is fetched in this pass, not the next one.
+  // Each feed is checked at most once per pass.
+  const seen = new Set<number>();
+  const groups: Feed[][] = [];
+  const refill = async () => {
+    const fresh = (await dueFeeds(db, ctx.now())).filter((f) => !seen.has(f.id));
+    for (const f of fresh) seen.add(f.id);
+    groups.push(...byHost(fresh));
+    return fresh.length;
+  };
+  await refill();
+  opts.onStart?.(seen.size);
+  const slot = async () => {
+    while (!ctx.signal?.aborted) {
+      const group = groups.shift() ?? ((await refill()) ? groups.shift() : undefined);
+      if (!group) return;
+      for (const feed of group) await checkOne(ctx, feed, false, summary, opts.onFeed);
+    }
+  };
+  await Promise.all(Array.from({ length: config.crawlConcurrency }, slot));
 }
 
 export interface LoopOptions extends CrawlOptions {
