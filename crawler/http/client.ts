@@ -5,9 +5,10 @@
  * per-host queue and global limit, conditional GET, timeouts, the size cap (after decompression),
  * content-type checks, redirect limits with loop detection and Retry-After on 429/503.
  *
- * One deadline per fetch: `fetchTimeoutMs` from the moment the fetch is asked for, covering its
- * robots.txt check, its wait for the host's turn and every redirect hop, so that no fetch (and no
- * crawl pass behind it) can wait longer than that, whatever a host does. A Retry-After too long to
+ * One deadline per fetch: `fetchTimeoutMs` covering its wait for the host's turn, every redirect hop
+ * and the body, so that no fetch (and no crawl pass behind it) can wait longer than that, whatever a
+ * host does. A site's robots.txt, fetched once a day, is loaded first under a deadline of its own
+ * (so at most twice that in all). A Retry-After too long to
  * wait for is never waited on: the fetch fails at once with FETCH_PAUSED and the caller reschedules.
  */
 import fs from 'node:fs';
@@ -149,6 +150,8 @@ export function parseFetchUrl(raw: string): URL {
 interface InternalRequest extends FetchRequest {
   signal: AbortSignal;
   deadlineAt: number;
+  /** The caller's own signal (cancellation only), for loads that outlive this request's deadline. */
+  cancel?: AbortSignal;
 }
 
 export class Transport implements HttpClient {
@@ -170,15 +173,21 @@ export class Transport implements HttpClient {
 
   async fetch(req: FetchRequest): Promise<FetchResponse> {
     const started = Date.now();
-    const deadline = deadlineSignal(req.url, this.config.fetchTimeoutMs, req.signal);
+    let deadline: ReturnType<typeof deadlineSignal> | undefined;
     try {
-      return await this.follow({ ...req, signal: deadline.signal, deadlineAt: started + this.config.fetchTimeoutMs }, started, true);
+      const first = parseFetchUrl(req.url);
+      assertLiteralAllowed(first.hostname, this.config.allowPrivateHosts, this.addresses);
+      this.queue.assertNotPaused(first);
+      await this.robotsFor(first, req.signal);
+      deadline = deadlineSignal(req.url, this.config.fetchTimeoutMs, req.signal);
+      const deadlineAt = Date.now() + this.config.fetchTimeoutMs;
+      return await this.follow({ ...req, signal: deadline.signal, deadlineAt, cancel: req.signal }, started, true);
     } catch (e) {
-      const reason = deadline.signal.aborted ? deadline.signal.reason : e;
+      const reason = deadline?.signal.aborted ? deadline.signal.reason : e;
       const err = isQuinError(reason) ? reason : createError('FETCH_FAILED', (reason as Error).message, undefined, reason);
       throw withDetails(err, { url: req.url, durationMs: Date.now() - started });
     } finally {
-      deadline.clear();
+      deadline?.clear();
     }
   }
 
@@ -199,7 +208,7 @@ export class Transport implements HttpClient {
       assertLiteralAllowed(url.hostname, this.config.allowPrivateHosts, this.addresses);
       this.queue.assertNotPaused(url);
       if (checkRobots) {
-        const policy = await this.robotsFor(url, req);
+        const policy = await this.robotsFor(url, req.cancel);
         if (!policy.isAllowed(url.pathname + url.search)) {
           throw createError('FETCH_ROBOTS', `${url.href} is disallowed by ${url.origin}/robots.txt for ${this.productToken}`);
         }
@@ -295,10 +304,10 @@ export class Transport implements HttpClient {
     );
   }
 
-  private robotsFor(url: URL, req: InternalRequest): Promise<RobotsPolicy> {
+  private robotsFor(url: URL, cancel?: AbortSignal): Promise<RobotsPolicy> {
     const cached = this.robots.get(url.origin);
     if (cached && cached.expires > Date.now()) return cached.policy;
-    const entry = { policy: this.loadRobots(url, req), expires: Date.now() + ROBOTS_TTL_MS };
+    const entry = { policy: this.loadRobots(url, cancel), expires: Date.now() + ROBOTS_TTL_MS };
     this.robots.set(url.origin, entry);
     entry.policy.catch((e: unknown) => {
       // A cancelled load (or one refused for a pause, which the queue remembers) is forgotten; a
@@ -313,12 +322,15 @@ export class Transport implements HttpClient {
    * RFC 9309: 4xx means no restrictions; 5xx or an unreachable server means complete disallow (here:
    * the fetch fails with the original error, so that the feed shows why).
    */
-  private async loadRobots(url: URL, req: InternalRequest): Promise<RobotsPolicy> {
+  private async loadRobots(url: URL, cancel?: AbortSignal): Promise<RobotsPolicy> {
     const robotsUrl = `${url.origin}/robots.txt`;
     let res: FetchResponse;
+    const deadline = deadlineSignal(robotsUrl, this.config.fetchTimeoutMs, cancel);
     try {
-      res = await this.follow({ url: robotsUrl, expect: 'any', signal: req.signal, deadlineAt: req.deadlineAt }, Date.now(), false, ROBOTS_MAX_BYTES);
-    } catch (e) {
+      const deadlineAt = Date.now() + this.config.fetchTimeoutMs;
+      res = await this.follow({ url: robotsUrl, expect: 'any', signal: deadline.signal, deadlineAt, cancel }, Date.now(), false, ROBOTS_MAX_BYTES);
+    } catch (caught) {
+      const e = deadline.signal.aborted ? deadline.signal.reason : caught;
       if (!isQuinError(e)) throw e;
       const status = e.details?.status as number | undefined;
       if (e.code === 'FETCH_HTTP_STATUS' && status !== undefined && status >= 400 && status < 500 && status !== 429) return ALLOW_ALL;
@@ -336,6 +348,8 @@ export class Transport implements HttpClient {
         );
       }
       throw createError(e.code, `${e.message} (fetching ${url.origin}/robots.txt)`, e.details, e);
+    } finally {
+      deadline.clear();
     }
     const policy = res.body.length ? robotsPolicy(res.body.toString('utf8'), this.productToken) : ALLOW_ALL;
     // Capped so that a fetch can always wait for its turn within its own deadline.
