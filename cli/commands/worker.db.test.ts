@@ -120,6 +120,39 @@ describe('quin worker loops', () => {
   });
 });
 
+describe('the real worker: its indexing process', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await createTestDb({ ...TEST_CRAWLER_OVERRIDES });
+    const docs: ArticleInput[] = Array.from({ length: 12 }, (_, i) => ({
+      canonicalUrl: `https://small.test/${i}`,
+      originalUrl: `https://small.test/${i}`,
+      title: `Small story ${i}`,
+      source: 'small',
+      publishedAt: new Date(Date.UTC(2024, 1, 1 + i)),
+      publishedAtSource: 'item',
+      fetchedAt: new Date(),
+      textSource: 'item_content',
+      extractionStatus: 'ok',
+      text: `The council met on day ${i} to vote on the rail budget. Members approved plan number ${i} after a debate about costs.`,
+    }));
+    await storeArticles(t.db, docs, { size: 5, stride: 3, minChars: 40 });
+  });
+  afterAll(async () => t?.cleanup());
+
+  it('indexes every snippet in a child process and reports its progress in the heartbeat', async () => {
+    const controller = new AbortController();
+    const tasks = await defaultTasks(t.db, t.config, { crawl: true, index: true });
+    const r = await runWorker({ db: t.db, tasks, pollMs: 10, signal: controller.signal, once: true });
+    expect(r.last.index, JSON.stringify(r.last.index)).toMatchObject({ ok: true, summary: { snippets: 12 } });
+    expect(await t.db.denseEntry.count()).toBe(await t.db.snippet.count());
+    const [w] = await listWorkers(t.db);
+    const loops = (w!.detail as { loops: Record<string, { passes: number; since: string; progressAt: string }> }).loops;
+    expect(loops.index!.passes).toBe(1);
+    expect(Date.parse(loops.index!.progressAt)).toBeGreaterThan(Date.parse(w!.startedAt));
+  }, 180_000);
+});
+
 describe('the real worker with an indexing backlog (9.5)', () => {
   let t: TestDb;
   let site: NewsSite;

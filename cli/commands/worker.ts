@@ -3,20 +3,22 @@
  * crawler checks the feeds that are due, the indexer indexes what changed (incrementally); each
  * sleeps `workerPollSeconds` between its passes. Side by side, so that a due or "Check now" feed is
  * fetched within seconds whatever the indexing backlog, and a slow host never holds the indexer.
- * Each loop has its own database connection (SQLite transactions are per connection). A heartbeat row
+ * With both loops, each indexing pass runs in a child process (worker-index-process.ts): embedding
+ * holds the event loop, and the crawl must not wait behind it. A heartbeat row
  * says what each loop does and when it last made progress, so that /api/health and the dashboard can
  * tell a busy worker from a stuck one. SIGINT/SIGTERM (or the supervisor going away) cancel the
  * passes in progress through an AbortSignal and end the loops cleanly: the heartbeat says "stopped".
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { createHttpClient, runCrawlOnce, type HttpClient } from '../../crawler';
 import { indexStatus, runIndex } from '../../indexer';
 import { getConfig, type Config } from '../../lib/config';
-import { createDb, getDb, type Db } from '../../lib/db/client';
+import { getDb, type Db } from '../../lib/db/client';
 import { describeError, isQuinError } from '../../lib/errors';
 import { createLogger, type Logger } from '../../lib/log';
 import { beat, pruneHeartbeats, workerId, type LoopBeat, type WorkerState } from '../../lib/web/worker-heartbeat';
+import { indexProcessTask, runIndexChild } from './worker-index-process';
 
 /** One loop of the worker: crawl due feeds, or index pending snippets. `progress` marks headway (a fetch, a batch). */
 export interface WorkerTask {
@@ -127,10 +129,7 @@ function progressFactory(progress: () => void) {
   return () => ({ tick: progress, setTotal: progress, done: progress });
 }
 
-/**
- * The indexer's incremental run: what changed since its last checkpoint, cancellable between
- * batches. Its own database connection, so that its transactions never mix with the crawler's.
- */
+/** The indexer's incremental run: what changed since its last checkpoint, cancellable between batches. */
 export function indexTask(db: Db, config: Config): WorkerTask {
   return {
     name: 'index',
@@ -172,21 +171,11 @@ export function crawlTask(db: Db, config: Config): WorkerTask {
   };
 }
 
-/** A second connection to the same database, set up as getDb sets up the first. */
-async function secondConnection(config: Config): Promise<Db> {
-  const db = createDb(config);
-  if (config.databaseProvider === 'sqlite') await db.$executeRawUnsafe('PRAGMA foreign_keys = ON');
-  return db;
-}
-
-/** The real loops: the crawler on `db`, the indexer on a connection of its own. */
+/** The real loops: the crawler here, the indexer in a child process when both run (else here). */
 export async function defaultTasks(db: Db, config: Config, opts: { crawl: boolean; index: boolean }): Promise<WorkerTask[]> {
   const tasks: WorkerTask[] = [];
   if (opts.crawl) tasks.push(crawlTask(db, config));
-  if (opts.index) {
-    const own = await secondConnection(config);
-    tasks.push({ ...indexTask(own, config), close: () => own.$disconnect() });
-  }
+  if (opts.index) tasks.push(opts.crawl ? indexProcessTask(config) : indexTask(db, config));
   return tasks;
 }
 
@@ -197,7 +186,9 @@ export function register(program: Command): void {
     .option('--once', 'one pass of each loop, then exit')
     .option('--no-crawl', 'do not crawl feeds')
     .option('--no-index', 'do not update the indexes')
-    .action(async (opts: { once?: boolean; crawl: boolean; index: boolean }) => {
+    .addOption(new Option('--index-child', 'the indexing process a worker starts for itself (IPC)').hideHelp())
+    .action(async (opts: { once?: boolean; crawl: boolean; index: boolean; indexChild?: boolean }) => {
+      if (opts.indexChild) return runIndexChild(indexTask);
       const config = getConfig();
       const db = await getDb(config);
       const log = createLogger('worker');
