@@ -22,6 +22,8 @@ export interface FeedHealth {
   lastErrorCode: string | null;
   lastErrorAt: string | null;
   lastHttpStatus: number | null;
+  /** What had to be forgiven to read the last document (XML read leniently), or null. */
+  parseWarning: string | null;
   /** The feed's own polling hint (ttl, Cache-Control), minutes. */
   hintMinutes: number | null;
   itemsSeen: number;
@@ -123,6 +125,7 @@ export async function listFeedHealth(db: Db): Promise<FeedHealth[]> {
     lastErrorCode: f.lastErrorCode,
     lastErrorAt: iso(f.lastErrorAt),
     lastHttpStatus: f.lastHttpStatus,
+    parseWarning: f.parseWarning,
     hintMinutes: f.hintMinutes,
     itemsSeen: f.itemsSeen,
     itemsNew: f.itemsNew,

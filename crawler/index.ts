@@ -22,7 +22,7 @@ export { runCrawlOnce, crawlLoop, type CrawlOptions, type CrawlRunSummary, type 
 export type { FeedRunResult } from './crawl-feed';
 export { probeFeed, type FeedProbe } from './probe';
 export { parseFeed, type ParsedFeed, type FeedItem, type FeedFormat } from './feed-parser';
-export { createHttpClient, type HttpClient, type FetchResponse } from './http';
+export { assertUrlAllowed, createHttpClient, type HttpClient, type FetchResponse } from './http';
 export { importCorpus, IMPORT_FORMATS, type ImportSummary } from './import';
 export { parseReutersSgml, type ReutersDoc } from './import/reuters';
 export { extractArticle, type ExtractedPage } from './extract';

@@ -129,6 +129,13 @@ export const SETTINGS = {
   adminUser: s('web', 'QUIN_ADMIN_USER', 'admin', z.string().min(1), 'Admin user name.'),
   adminPasswordHash: s('web', 'QUIN_ADMIN_PASSWORD_HASH', undefined, optionalString, 'scrypt hash of the admin password (`quin admin hash-password`).'),
   sessionSecret: s('web', 'QUIN_SESSION_SECRET', undefined, optionalString, 'Secret that signs session cookies (generated into the data dir when unset).'),
+  metricsToken: s(
+    'web',
+    'QUIN_METRICS_TOKEN',
+    undefined,
+    optionalString,
+    'Bearer token that unlocks the admin families of `/metrics` (admin sign-in attempts); unset, they are never shown.',
+  ),
   searchRateLimit: s('web', 'QUIN_SEARCH_RATE_LIMIT', 60, int(1), 'Searches per minute per client.'),
   seedFeeds: s(
     'web',
@@ -147,7 +154,7 @@ export const SETTINGS = {
   sessionHours: s('web', 'QUIN_SESSION_HOURS', 12, int(1, 24 * 30), 'Lifetime of an admin session.'),
   loginRateLimit: s('web', 'QUIN_LOGIN_RATE_LIMIT', 10, int(1), 'Admin sign-in attempts per 15 minutes per client.'),
   worker: s('web', 'QUIN_WORKER', true, bool, '`npm start` also runs the background crawler + indexer (`quin worker`).'),
-  workerPollSeconds: s('web', 'QUIN_WORKER_POLL_SECONDS', 15, num(0.1, 3600), 'Pause of the worker between two crawl + index passes.'),
+  workerPollSeconds: s('web', 'QUIN_WORKER_POLL_SECONDS', 15, num(0.1, 3600), 'Pause of each worker loop (crawl, index) between two of its passes.'),
 } satisfies Record<string, Setting>;
 
 type Settings = typeof SETTINGS;

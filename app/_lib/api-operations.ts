@@ -213,7 +213,8 @@ export function apiOperations(limits: SearchLimits): ApiOperation[] {
       method: 'get',
       path: '/metrics',
       operationId: 'metrics',
-      summary: 'Prometheus metrics: search latency, crawl counters and errors by feed status, index sizes, worker up.',
+      summary:
+        'Prometheus metrics: search latency, crawl counters and errors by feed status, index sizes, worker up and stuck, Node.js process. Admin sign-in counters only with `Authorization: Bearer <QUIN_METRICS_TOKEN>`.',
       tags: ['operations'],
       auth: 'public',
       responses: { 200: { description: 'Prometheus text exposition format 0.0.4.', contentType: 'text/plain; version=0.0.4' } },

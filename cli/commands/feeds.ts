@@ -3,10 +3,12 @@ import type { Command } from 'commander';
 import {
   addFeed,
   addSeedFeeds,
+  assertUrlAllowed,
   feedListForExport,
   findFeed,
   importFeedList,
   listFeedHealth,
+  normalizeFeedUrl,
   OPML_MAX_BYTES,
   parseOpml,
   pauseFeed,
@@ -72,6 +74,8 @@ export function register(program: Command): void {
     .action(async (url: string, opts: { interval?: string; check?: boolean }) => {
       const config = getConfig();
       const interval = parseInterval(opts.interval, config.feedIntervalMinutes);
+      // Refused at once, --check or not: the crawl would refuse every fetch of it anyway.
+      await assertUrlAllowed(new URL(normalizeFeedUrl(url)), config.allowPrivateHosts);
       if (opts.check) {
         const probe = await probeFeed(url, config);
         process.stdout.write(`${probe.format} feed "${probe.title ?? '(untitled)'}" with ${probe.items} items\n`);

@@ -9,6 +9,8 @@ export interface E2EState {
   dbPath: string;
   adminUser: string;
   adminPassword: string;
+  /** QUIN_METRICS_TOKEN of the server under test (unlocks the admin families of /metrics). */
+  metricsToken: string;
   feedUrl: string;
   notAFeedUrl: string;
   flakyFeedUrl: string;

@@ -44,6 +44,7 @@ export const feedHealth = z.object({
   lastErrorCode: z.string().nullable().describe('Error code from lib/errors.ts, e.g. FETCH_TIMEOUT, FEED_PARSE_ERROR.'),
   lastErrorAt: z.string().nullable(),
   lastHttpStatus: z.number().int().nullable(),
+  parseWarning: z.string().nullable().describe('What had to be forgiven to read the last document (XML that was not well-formed, read leniently), or null.'),
   hintMinutes: z.number().int().nullable().describe("The feed's own polling hint (RSS ttl, Cache-Control), minutes."),
   itemsSeen: z.number().int(),
   itemsNew: z.number().int(),
