@@ -82,7 +82,11 @@ export function searchRequestFields(limits: SearchLimits = PUBLIC_LIMITS) {
     k: numberField(z.number().int().min(1).max(limits.maxK)).default(10).describe('Results per page.'),
     page: numberField(z.number().int().min(1).max(maxPage)).default(1).describe(`1-based page (page · k at most ${MAX_DEPTH}).`),
     halfLifeDays: halfLifeField.optional().describe('Half-life of the time decay in days, or `off`. Default: the server setting (QUIN_HALF_LIFE_DAYS).'),
-    asOf: dateField.optional().describe('"Now" for the time decay and maxAgeDays (reproducible results). Default: the current time.'),
+    asOf: dateField
+      .optional()
+      .describe(
+        '"Now" for the time decay and maxAgeDays (reproducible results), and the archive as it was that day: nothing published after it is searched (a bare date means the end of that day; undated text is left out, as under any date bound). Default: the current time, no bound.',
+      ),
     from: dateField.optional().describe('Earliest publication date (inclusive).'),
     to: dateField.optional().describe('Latest publication date (inclusive; a bare date means the end of that day).'),
     maxAgeDays: numberField(z.number().min(0).max(MAX_HALF_LIFE_DAYS)).optional().describe('Only articles at most this many days older than asOf.'),

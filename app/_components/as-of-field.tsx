@@ -1,8 +1,9 @@
 'use client';
 /**
  * "As of" in the filter panel: what the archive said on a given day. The search counts recency from
- * that day (asOf) and, with JavaScript, also leaves out coverage published after it (the "to" date is
- * set to the same day unless an earlier one is chosen). Part of the search form's auto-applied filters.
+ * that day (asOf) and leaves out coverage published after it (the server bounds the publication date
+ * by asOf). With JavaScript the "to" date is also set to that day unless an earlier one is chosen, so
+ * the bound shows in "Published between". Part of the search form's auto-applied filters.
  */
 import type { ChangeEvent } from 'react';
 

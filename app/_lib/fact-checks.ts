@@ -4,7 +4,7 @@
  * candidates are embedded). The reviews' words are kept in memory and re-read when the table changes.
  */
 import type { Models } from '../../lib/db/client';
-import { analyzeQuery, contentWords, decideMatches, rankByWords, type FactCheckMatch } from '../../ranking';
+import { analyzeQuery, contentWords, decideMatches, rankByWords, toInstant, type FactCheckMatch } from '../../ranking';
 import { searchContext, services } from './services';
 
 type Review = Models.ClaimReviewModel;
@@ -75,8 +75,12 @@ function view(m: FactCheckMatch<Review>): FactCheck {
   };
 }
 
-/** The fact-checks that rated the query's claim (questions are matched on their statement too). */
-export async function factChecksFor(q: string): Promise<FactCheck[]> {
+/**
+ * The fact-checks that rated the query's claim (questions are matched on their statement too).
+ * `asOf` (YYYY-MM-DD or an ISO time): only reviews published by then, as the search's "as of" does
+ * with articles; a review without a date is left out under it.
+ */
+export async function factChecksFor(q: string, asOf?: string): Promise<FactCheck[]> {
   const { config } = await services();
   let claim: string;
   try {
@@ -84,7 +88,10 @@ export async function factChecksFor(q: string): Promise<FactCheck[]> {
   } catch {
     return [];
   }
-  const { reviews, words } = await reviewsNow();
+  const all = await reviewsNow();
+  const until = toInstant(asOf, 'end');
+  const reviews = until ? all.reviews.filter((r) => r.reviewedAt !== null && r.reviewedAt <= until) : all.reviews;
+  const words = all.words;
   if (!reviews.length) return [];
   const ranked = rankByWords(claim, reviews, EMBEDDED, words);
   if (!ranked.length) return [];

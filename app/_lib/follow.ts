@@ -9,6 +9,7 @@ import { isBusyError } from '../../crawler';
 import type { Db } from '../../lib/db/client';
 import { createLogger } from '../../lib/log';
 import { formatDay } from '../../lib/web/time-format';
+import { toInstant } from '../../ranking';
 import type { SearchResponse } from '../../ranking/types';
 import type { FollowQuery } from '../api/follow/schema';
 import { atomFeed, uuidUrn, type AtomEntry } from './atom';
@@ -27,15 +28,28 @@ const FORGET_AFTER_DAYS = 180;
 
 const LABEL: Record<string, string> = { SUPPORTED: 'supported', REFUTED: 'refuted', MIXED: 'mixed evidence', NOT_ENOUGH_EVIDENCE: 'not enough evidence' };
 
-/** The followed search's identity: its canonical filters (paging, sort and asOf left out). */
-export function followKey(q: FollowQuery): { id: string; params: string } {
+/**
+ * "As of" on a followed search: the feed reports what is new at each poll, so recency counts from the
+ * poll, but nothing published after the "as of" day may appear: the day becomes the `to` date (when
+ * it is the earlier bound) and asOf itself is dropped.
+ */
+export function asOfAsTo<T extends { asOf?: string | undefined; to?: string | undefined }>(q: T): Omit<T, 'asOf'> {
+  const { asOf, ...rest } = q;
+  const bound = toInstant(asOf, 'end');
+  const to = toInstant(rest.to, 'end');
+  return bound && (!to || bound < to) ? { ...rest, to: asOf } : rest;
+}
+
+/** The followed search's identity: its canonical filters (paging and sort left out, asOf folded into `to`). */
+export function followKey(query: FollowQuery): { id: string; params: string } {
+  const q = asOfAsTo(query);
   const href = searchHref({ q: q.q, halfLifeDays: q.halfLifeDays, from: q.from, to: q.to, maxAgeDays: q.maxAgeDays, sources: q.sources });
   const params = href.split('?')[1] ?? '';
   return { id: crypto.createHash('sha256').update(params).digest('hex').slice(0, 32), params };
 }
 
 export function followHref(q: Pick<FollowQuery, 'q'> & Partial<FollowQuery>): string {
-  const { params } = followKey({ halfLifeDays: undefined, from: undefined, to: undefined, maxAgeDays: undefined, sources: undefined, ...q });
+  const { params } = followKey({ halfLifeDays: undefined, asOf: undefined, from: undefined, to: undefined, maxAgeDays: undefined, sources: undefined, ...q });
   return `/api/follow?${params}`;
 }
 
@@ -105,7 +119,7 @@ const byNewest = (a: Omit<EntryRow, 'id'>, b: Omit<EntryRow, 'id'>) => b.firstSe
 export async function pollFollow(q: FollowQuery, now = new Date()): Promise<FollowPoll> {
   const { db } = await services();
   const { id, params } = followKey(q);
-  const response = await runSearch({ ...q, k: FOLLOW_K, page: 1, sort: 'relevance' });
+  const response = await runSearch({ ...asOfAsTo(q), k: FOLLOW_K, page: 1, sort: 'relevance' });
   const [follow, recorded] = await Promise.all([
     db.follow.findUnique({ where: { id } }),
     db.followEntry.findMany({ where: { followId: id }, orderBy: [{ firstSeenAt: 'desc' }, { id: 'desc' }], take: KEEP_ENTRIES }),

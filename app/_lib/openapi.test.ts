@@ -71,9 +71,10 @@ describe('OpenAPI document', () => {
     }
     const names = (p: string) => doc.paths[p]!.get!.parameters!.map((x) => x.name);
     expect(names('/api/export')).toEqual([...Object.keys(searchQuery.shape).filter((n) => n !== 'coverage'), 'format']);
-    expect(names('/api/follow')).toEqual(['q', 'halfLifeDays', 'from', 'to', 'maxAgeDays', 'sources']);
+    // asOf bounds the publication date everywhere (issue 11.2): the follow feed and the fact-checks take it too.
+    expect(names('/api/follow')).toEqual(['q', 'halfLifeDays', 'asOf', 'from', 'to', 'maxAgeDays', 'sources']);
     expect(names('/api/stories')).toEqual(['q', 'halfLifeDays', 'asOf', 'from', 'to', 'maxAgeDays', 'sources']);
-    expect(names('/api/fact-checks')).toEqual(['q']);
+    expect(names('/api/fact-checks')).toEqual(['q', 'asOf']);
     // The export pages like the search: the same depth limit (page · k at most 5000).
     expect(exportQueryFor(limits).safeParse({ q: 'x', k: '100', page: '50' }).success).toBe(true);
     expect(exportQueryFor(limits).safeParse({ q: 'x', k: '100', page: '51' }).success).toBe(false);

@@ -32,7 +32,7 @@ export default async function SearchPage({ searchParams }: Props) {
   const parsed = parsePageParams(raw, limits);
   const [data, factChecks] = await Promise.all([
     loadSearchPage(parsed, clientKey(await headers())),
-    parsed.ok ? factChecksFor(parsed.query.q).catch(() => []) : Promise.resolve([]),
+    parsed.ok ? factChecksFor(parsed.query.q, parsed.query.asOf).catch(() => []) : Promise.resolve([]),
   ]);
   const query = parsed.ok ? parsed.query : { q: parsed.q };
   return (

@@ -9,6 +9,6 @@ export const dynamic = 'force-dynamic';
 /** GET /api/fact-checks?q=…: the published fact-checks that rated this claim. */
 export const GET = api(async (req) => {
   await checkSearchRate(clientOf(req));
-  const { q } = await parseSearchPart(searchParamsObject(new URL(req.url).searchParams), factChecksQueryFor);
-  return jsonResponse({ query: q, factChecks: await factChecksFor(q) });
+  const { q, asOf } = await parseSearchPart(searchParamsObject(new URL(req.url).searchParams), factChecksQueryFor);
+  return jsonResponse({ query: q, factChecks: await factChecksFor(q, asOf) });
 });

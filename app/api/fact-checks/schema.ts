@@ -4,8 +4,8 @@ import type { FactCheck } from '../../_lib/fact-checks';
 import { PUBLIC_LIMITS, type SearchLimits } from '../../../ranking/schema';
 import { searchFieldsFor } from '../search/schema';
 
-/** The search's query text at these limits (the server's QUIN_MAX_QUERY_CHARS). */
-export const factChecksQueryFor = (limits: SearchLimits) => searchFieldsFor(limits).pick({ q: true });
+/** The search's query text at these limits (the server's QUIN_MAX_QUERY_CHARS), and its "as of" day (only reviews published by then). */
+export const factChecksQueryFor = (limits: SearchLimits) => searchFieldsFor(limits).pick({ q: true, asOf: true });
 export const factChecksQuery = factChecksQueryFor(PUBLIC_LIMITS);
 
 export const factCheck = z.object({
