@@ -1,6 +1,13 @@
 import Link from 'next/link';
+import { connection } from 'next/server';
 
-export default function NotFound() {
+/**
+ * Rendered on request, never prerendered: the Content-Security-Policy's nonce is made per request
+ * (proxy.ts) and Next can put it on its scripts only when it renders the page for that request; a
+ * static 404 page would carry scripts the policy blocks.
+ */
+export default async function NotFound() {
+  await connection();
   return (
     <div className="card empty">
       <h2>Page not found</h2>

@@ -3,22 +3,21 @@
  * corpora → the crawler's import readers and store (sentences, windows, FTS5 triggers) → `runIndex`
  * (FAISS). Snippets are cut with stride 1 (windows of 5 sentences starting at every sentence; the
  * product uses stride 3) so that the shared news corpora reach 100k snippets of the product's length.
- * Beyond what the corpora hold (~141k), synthetic articles are made by drawing sentences from them.
+ * Beyond what the corpora hold (~141k), synthetic articles are made by recombining their real
+ * sentences (20 drawn at random per article), which the report says.
  *
- * Dense vectors: the bulk comes from the substitute encoder (bench/substitute-encoder.ts), written into
- * a private vector cache under the configured encoder's id before `runIndex`, so that the indexer
- * finds every sentence cached and builds FAISS exactly as it would from real vectors.
+ * Dense vectors are the configured encoder's own (default: the static encoder), computed by
+ * `runIndex` as the product computes them; nothing is substituted.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { IMPORT_FORMATS, makeSnippets, splitSentences, storeArticles, type ArticleInput } from '../crawler';
-import { createEncoder, runIndex, snippetSentences, VectorCache, type IndexRunStats } from '../indexer';
+import { runIndex, type IndexRunStats } from '../indexer';
 import { loadConfig, type Config } from '../lib/config';
 import { createDb, type Db } from '../lib/db/client';
 import { migrate } from '../lib/db/migrate';
 import { sharedDataDir } from '../lib/paths';
-import { substituteEncoder } from './substitute-encoder';
 
 export const BENCH_WINDOW = { size: 5, stride: 1, minChars: 40 };
 
@@ -43,7 +42,7 @@ export async function sharedArticles(): Promise<ArticleInput[]> {
   return out.sort((a, b) => (rank(a.canonicalUrl) < rank(b.canonicalUrl) ? -1 : 1));
 }
 
-const sentencesOf = (a: ArticleInput) => a.sentences ?? splitSentences(a.text ?? '');
+export const sentencesOf = (a: ArticleInput) => a.sentences ?? splitSentences(a.text ?? '');
 
 /** A small seeded PRNG (mulberry32): the same synthetic corpus on every machine. */
 function prng(seed: number): () => number {
@@ -112,33 +111,26 @@ export interface BuiltBench {
   snippets: number;
   articles: number;
   synthetic: number;
-  sentences: number;
   importSeconds: number;
-  prefillSeconds: number;
   index: IndexRunStats;
 }
 
-async function prefillVectors(db: Db, config: Config): Promise<{ sentences: number; seconds: number }> {
-  const started = Date.now();
-  const encoder = await createEncoder(config);
-  const cache = new VectorCache(config.cacheDir, encoder.id, encoder.dim);
-  const substitute = substituteEncoder(encoder.dim);
-  const seen = new Set<string>();
-  let lastId = 0;
-  try {
-    for (;;) {
-      const rows = await db.snippet.findMany({ where: { id: { gt: lastId } }, orderBy: { id: 'asc' }, take: 5000, select: { id: true, text: true, sentenceSpans: true, title: true } });
-      if (!rows.length) break;
-      lastId = rows.at(-1)!.id;
-      const texts = [...new Set(rows.flatMap((r) => [...snippetSentences(r), r.title.trim()]).filter((t) => t && !seen.has(t)))];
-      texts.forEach((t) => seen.add(t));
-      if (texts.length) cache.put(texts, await substitute.embed(texts));
-    }
-  } finally {
-    cache.close();
-    await encoder.close?.();
-  }
-  return { sentences: seen.size, seconds: (Date.now() - started) / 1000 };
+/** The bench data dir's configuration (its own database; encoder and FAISS settings from `base`). */
+export function benchConfig(dir: string, base: Config): Config {
+  return loadConfig({
+    env: {},
+    configFile: null,
+    overrides: {
+      dataDir: dir,
+      databaseUrl: `file:${path.join(dir, 'quin.db')}`,
+      cacheDir: base.encoder === 'static' ? path.join(dir, 'cache') : base.cacheDir,
+      encoder: base.encoder,
+      encoderModel: base.encoderModel,
+      faissFactory: base.faissFactory,
+      faissExactMax: base.faissExactMax,
+      faissNprobe: base.faissNprobe,
+    },
+  });
 }
 
 export async function buildBench(n: number, root: string, base: Config): Promise<BuiltBench> {
@@ -146,30 +138,14 @@ export async function buildBench(n: number, root: string, base: Config): Promise
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   const chosen = await chooseArticles(n);
-  const config = loadConfig({
-    env: {},
-    configFile: null,
-    overrides: { dataDir: dir, databaseUrl: `file:${path.join(dir, 'quin.db')}`, cacheDir: path.join(dir, 'cache'), encoder: base.encoder, encoderModel: base.encoderModel, faissFactory: base.faissFactory, faissExactMax: base.faissExactMax },
-  });
+  const config = benchConfig(dir, base);
   await migrate(config);
   const db = createDb(config);
   await db.$queryRawUnsafe('PRAGMA journal_mode = WAL');
-  let started = Date.now();
+  const started = Date.now();
   for (let i = 0; i < chosen.articles.length; i += 500) await storeArticles(db, chosen.articles.slice(i, i + 500), BENCH_WINDOW);
+  chosen.articles.length = 0; // the texts are in the database now
   const importSeconds = (Date.now() - started) / 1000;
-  const prefill = await prefillVectors(db, config);
-  started = Date.now();
   const index = await runIndex(db, config, { progress: false });
-  return {
-    dir,
-    config,
-    db,
-    snippets: await db.snippet.count(),
-    articles: await db.article.count(),
-    synthetic: chosen.synthetic,
-    sentences: prefill.sentences,
-    importSeconds,
-    prefillSeconds: prefill.seconds,
-    index,
-  };
+  return { dir, config, db, snippets: await db.snippet.count(), articles: await db.article.count(), synthetic: chosen.synthetic, importSeconds, index };
 }

@@ -1,30 +1,29 @@
 /**
- * `npm run bench:search [-- --sizes 10000,100000 --queries 200 --write-docs]`
+ * `npm run bench:search [-- --sizes 100000,1000000 --queries 200 --write-docs]`
  *
- * For each corpus size (one child process each, so that peak memory is per size): builds the corpus
- * (bench/build.ts), then measures search latency through the product's search() with its default
- * settings (top 500 per index, score fusion, time decay, evidence sentences, one result per article,
- * k = 10; no reranker, no verdict) for BM25, dense and hybrid queries, plus hybrid with the real
- * USE-lite query embedding, the encoder's own throughput on a sample of corpus sentences, indexing
- * throughput, index sizes and peak memory. Prints a Markdown table; --write-docs puts it in
- * docs/benchmarks.md between the bench:search markers.
+ * For each corpus size, two child processes (so that each phase's peak memory is its own):
+ * 1. build: the corpus through the product's path (bench/build.ts: import → FTS5 → `runIndex`: the
+ *    BM25 accelerator, the configured encoder's vectors, FAISS) — end-to-end time and peak RSS;
+ * 2. serve: the indexes opened as the web server opens them (`openSearchContext`), then search
+ *    latency through `search()` for BM25, dense and hybrid queries — each including its query
+ *    embedding by the configured encoder — and hybrid with reranking, and with reranking and the
+ *    verdict; the encoder's throughput on corpus sentences; index sizes; peak RSS.
+ * Prints a Markdown table; --write-docs puts it in docs/benchmarks.md between the bench:search markers.
  */
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { closeSearchIndexes, indexStatus, openSearchIndexes, runIndex, snippetSentences, type Encoder } from '../indexer';
-import type { DenseIndex } from '../indexer/types';
+import { closeSearchIndexes, indexStatus, snippetSentences, type Encoder } from '../indexer';
 import { loadConfig } from '../lib/config';
+import { createDb } from '../lib/db/client';
 import { closeLoadedModels } from '../lib/models';
 import { projectRoot, sharedDataDir } from '../lib/paths';
-import { rankingOptions, search, type SearchContext } from '../ranking';
-import { buildBench, type BuiltBench } from './build';
-import { modelBenchMarkdown, writeModelDocs } from './models';
-import { formatBenchMarkdown, type BenchResult } from './report';
+import { openSearchContext, search, type SearchContext } from '../ranking';
+import { benchConfig, buildBench } from './build';
+import { formatBenchMarkdown, type BenchBuild, type BenchResult, type BenchServe } from './report';
 import { summarize } from './stats';
-import { substituteEncoder } from './substitute-encoder';
 
 const MARK = 'BENCH_RESULT ';
 
@@ -53,12 +52,14 @@ export function benchQueries(n: number): string[] {
   return out;
 }
 
-async function timeQueries(queries: readonly string[], ctx: SearchContext, mode: 'bm25' | 'dense' | 'hybrid') {
+type Mode = { mode: 'bm25' | 'dense' | 'hybrid'; rerank: boolean; verdict: boolean };
+
+async function timeQueries(queries: readonly string[], ctx: SearchContext, m: Mode) {
   const ms: number[] = [];
   const stages: Record<string, number[]> = {};
   for (const [i, q] of queries.entries()) {
     const t = performance.now();
-    const res = await search({ q, mode, k: 10, rerank: false, verdict: false }, ctx);
+    const res = await search({ q, mode: m.mode, k: 10, rerank: m.rerank, verdict: m.verdict }, ctx);
     const took = performance.now() - t;
     if (i < 10) continue; // warm-up
     ms.push(took);
@@ -68,109 +69,93 @@ async function timeQueries(queries: readonly string[], ctx: SearchContext, mode:
   return { latency: summarize(ms), stagesP50: per((s) => s.p50), stagesP95: per((s) => s.p95) };
 }
 
-/** Share of the reference index's top k that the other index also returns (dense queries, substitute vectors). */
-async function denseRecall(queries: readonly string[], encoder: Encoder, approx: DenseIndex, exact: DenseIndex, ks: number[]): Promise<Record<string, number>> {
-  const sums = ks.map(() => 0);
-  for (const q of queries) {
-    const [v] = await encoder.embed([q]);
-    const [a, e] = [await approx.search(v!, Math.max(...ks)), await exact.search(v!, Math.max(...ks))];
-    ks.forEach((k, i) => {
-      const truth = new Set(e.slice(0, k).map((h) => h.snippetId));
-      sums[i]! += truth.size ? a.slice(0, k).filter((h) => truth.has(h.snippetId)).length / truth.size : 1;
-    });
-  }
-  return Object.fromEntries(ks.map((k, i) => [`@${k}`, Math.round((sums[i]! / queries.length) * 1000) / 1000]));
-}
-
-async function encoderSample(built: BuiltBench, real: Encoder, n: number) {
-  const rows = await built.db.snippet.findMany({ select: { text: true, sentenceSpans: true, title: true }, take: 20_000 });
+async function encoderSample(ctx: SearchContext, encoder: Encoder, n: number) {
+  const rows = await ctx.db.snippet.findMany({ select: { text: true, sentenceSpans: true, title: true }, take: 20_000 });
   const pool = [...new Set(rows.flatMap((r) => snippetSentences(r)))];
   const rank = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
-  const sample = pool.sort((a, b) => (rank(a) < rank(b) ? -1 : 1)).slice(0, n).sort((a, b) => a.length - b.length);
+  const sample = pool.sort((a, b) => (rank(a) < rank(b) ? -1 : 1)).slice(0, n);
   const t = performance.now();
-  for (let i = 0; i < sample.length; i += 32) await real.embed(sample.slice(i, i + 32));
+  for (let i = 0; i < sample.length; i += 32) await encoder.embed(sample.slice(i, i + 32));
   const seconds = (performance.now() - t) / 1000;
-  return { sentences: sample.length, seconds: Math.round(seconds * 10) / 10, sentencesPerSecond: Math.round((sample.length / seconds) * 10) / 10 };
+  return { sentences: sample.length, seconds: round(seconds), sentencesPerSecond: Math.round(sample.length / seconds) };
 }
 
-async function child(size: number, root: string, nQueries: number, sample: number, altFactory: string | undefined): Promise<BenchResult> {
+async function buildPhase(size: number, root: string): Promise<BenchBuild> {
   const base = loadConfig({ env: { ...process.env, DATABASE_URL: '', ELASTICSEARCH_URL: '' } });
   const built = await buildBench(size, root, base);
-  const indexes = await openSearchIndexes(built.config, built.db);
-  const real = indexes.encoder;
-  const sub = substituteEncoder(real.dim);
-  const withUse: Encoder = { id: `${real.id}+substitute`, dim: real.dim, embed: async (t) => (await real.embed(t), sub.embed(t)) };
-  const ctx = (encoder: Encoder): SearchContext => ({ indexes: { ...indexes, encoder }, db: built.db, provider: 'sqlite', options: rankingOptions(built.config) });
-  const queries = benchQueries(nQueries + 10);
-  const queryEmbed: number[] = [];
-  for (const q of queries.slice(0, 60)) {
-    const t = performance.now();
-    await real.embed([q]);
-    queryEmbed.push(performance.now() - t);
-  }
-  const bm25 = await timeQueries(queries, ctx(sub), 'bm25');
-  const dense = await timeQueries(queries, ctx(sub), 'dense');
-  const hybrid = await timeQueries(queries, ctx(sub), 'hybrid');
-  const hybridUse = await timeQueries(queries, ctx(withUse), 'hybrid');
-  const enc = await encoderSample(built, real, sample);
   const status = await indexStatus(built.db, built.config);
+  const dense = 'added' in built.index.dense ? built.index.dense : null;
   const dbFile = path.join(built.dir, 'quin.db');
-  let alt: BenchResult['alt'];
-  if (altFactory) {
-    // The same corpus with another FAISS index (e.g. HNSW where the default is exact): only the dense
-    // index is rebuilt, from the vectors already in the cache.
-    await closeSearchIndexes();
-    const altConfig = { ...built.config, faissFactory: altFactory };
-    const t = performance.now();
-    await runIndex(built.db, altConfig, { progress: false, rebuild: true });
-    const indexSeconds = round((performance.now() - t) / 1000);
-    const altIndexes = await openSearchIndexes(altConfig, built.db);
-    const altCtx = (encoder: Encoder): SearchContext => ({ indexes: { ...altIndexes, encoder }, db: built.db, provider: 'sqlite', options: rankingOptions(altConfig) });
-    const altSub = substituteEncoder(real.dim);
-    const [approx, exact] = /^Flat$/i.test(altFactory) ? [indexes.dense, altIndexes.dense] : [altIndexes.dense, indexes.dense];
-    const altUse: Encoder = { id: `${real.id}+substitute`, dim: real.dim, embed: async (t) => (await altIndexes.encoder.embed(t), altSub.embed(t)) };
-    alt = {
-      factory: altFactory,
-      indexSeconds,
-      faissBytes: (await indexStatus(built.db, altConfig)).dense.bytes,
-      recall: approx && exact ? await denseRecall(queries.slice(10, 110), altSub, approx, exact, [10, 100, 500]) : undefined,
-      latency: {
-        dense: (await timeQueries(queries, altCtx(altSub), 'dense')).latency,
-        hybrid: (await timeQueries(queries, altCtx(altSub), 'hybrid')).latency,
-        hybridUse: (await timeQueries(queries, altCtx(altUse), 'hybrid')).latency,
-      },
-    };
-  }
-  const dense_ = 'added' in built.index.dense ? built.index.dense : null;
-  const result: BenchResult = {
+  await built.db.$disconnect();
+  return {
     size,
     snippets: built.snippets,
     articles: built.articles,
     synthetic: built.synthetic,
-    sentences: built.sentences,
-    queries: queries.length - 10,
     import: { seconds: round(built.importSeconds), snippetsPerSecond: Math.round(built.snippets / built.importSeconds) },
-    index: { seconds: round(built.index.seconds), denseSnippetsPerSecond: Math.round(built.index.snippetsPerSecond), factory: dense_?.factory ?? null, prefillSeconds: round(built.prefillSeconds) },
-    sizes: { databaseBytes: fileBytes(dbFile) + fileBytes(`${dbFile}-wal`), bm25Bytes: status.bm25.bytes, faissBytes: status.dense.bytes },
-    latency: { bm25: bm25.latency, dense: dense.latency, hybrid: hybrid.latency, hybridUse: hybridUse.latency, queryEmbed: summarize(queryEmbed.slice(10)) },
-    stagesP50: { bm25: bm25.stagesP50, dense: dense.stagesP50, hybrid: hybrid.stagesP50, hybridUse: hybridUse.stagesP50 },
-    stagesP95: { bm25: bm25.stagesP95, dense: dense.stagesP95, hybrid: hybrid.stagesP95, hybridUse: hybridUse.stagesP95 },
-    encoder: { id: real.id, ...enc },
-    peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
-    alt,
+    index: { seconds: round(built.index.seconds), bm25Seconds: round(built.index.bm25.seconds), denseSeconds: round(dense?.seconds ?? 0), factory: dense?.factory ?? null, encoder: built.index.encoder },
+    sizes: { databaseBytes: fileBytes(dbFile) + fileBytes(`${dbFile}-wal`), bm25Bytes: status.bm25.bytes, faissBytes: status.dense.bytes, acceleratorBytes: fileBytes(`${dbFile}.bm25-impact`) },
+    peakRssMB: peakRssMB(),
+    loadAverage: loadAverage(),
+  };
+}
+
+async function servePhase(size: number, root: string, nQueries: number, sample: number): Promise<BenchServe> {
+  const base = loadConfig({ env: { ...process.env, DATABASE_URL: '', ELASTICSEARCH_URL: '' } });
+  const config = benchConfig(path.join(root, `bench-${size}`), base);
+  const db = createDb(config);
+  const started = performance.now();
+  const ctx = await openSearchContext(config, db);
+  const openSeconds = round((performance.now() - started) / 1000);
+  const encoder = ctx.indexes.encoder;
+  const queries = benchQueries(nQueries + 10);
+  const few = queries.slice(0, Math.min(queries.length, 70)); // reranking and verdicts cost ~0.1–1 s a query
+  const queryEmbed: number[] = [];
+  for (const q of queries.slice(0, 60)) {
+    const t = performance.now();
+    await encoder.embed([q]);
+    queryEmbed.push(performance.now() - t);
+  }
+  const plain = (mode: Mode['mode']) => timeQueries(queries, ctx, { mode, rerank: false, verdict: false });
+  const bm25 = await plain('bm25');
+  const dense = await plain('dense');
+  const hybrid = await plain('hybrid');
+  const rerank = ctx.reranker ? await timeQueries(few, ctx, { mode: 'hybrid', rerank: true, verdict: false }) : null;
+  const verdict = ctx.verdict ? await timeQueries(few, ctx, { mode: 'hybrid', rerank: true, verdict: true }) : null;
+  const enc = await encoderSample(ctx, encoder, sample);
+  const out: BenchServe = {
+    queries: queries.length - 10,
+    openSeconds,
+    latency: { bm25: bm25.latency, dense: dense.latency, hybrid: hybrid.latency, rerank: rerank?.latency ?? null, verdict: verdict?.latency ?? null, queryEmbed: summarize(queryEmbed.slice(10)) },
+    stagesP50: { bm25: bm25.stagesP50, dense: dense.stagesP50, hybrid: hybrid.stagesP50, ...(rerank ? { rerank: rerank.stagesP50 } : {}), ...(verdict ? { verdict: verdict.stagesP50 } : {}) },
+    stagesP95: { bm25: bm25.stagesP95, dense: dense.stagesP95, hybrid: hybrid.stagesP95, ...(rerank ? { rerank: rerank.stagesP95 } : {}), ...(verdict ? { verdict: verdict.stagesP95 } : {}) },
+    models: { reranker: ctx.reranker?.id ?? null, nli: ctx.verdict?.id ?? null },
+    encoder: { id: encoder.id, ...enc },
+    peakRssMB: peakRssMB(),
+    loadAverage: loadAverage(),
   };
   await closeSearchIndexes();
-  await built.db.$disconnect();
-  return result;
+  await closeLoadedModels();
+  await db.$disconnect();
+  return out;
 }
 
 const round = (x: number) => Math.round(x * 10) / 10;
 const fileBytes = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
+const peakRssMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
+const loadAverage = () => os.loadavg().map((v) => Math.round(v * 10) / 10);
+
+function runChild(args: string[]): unknown {
+  const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, '--child', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+  const line = r.stdout.split('\n').find((l) => l.startsWith(MARK));
+  if (r.status !== 0 || !line) throw new Error(`bench child ${args.join(' ')} failed (exit ${r.status})`);
+  return JSON.parse(line.slice(MARK.length));
+}
 
 async function main() {
   const root = path.resolve(arg('root', path.join(os.tmpdir(), 'quin-bench')));
   const queries = Number(arg('queries', '200'));
-  const sample = Number(arg('sample', '300'));
+  const sample = Number(arg('sample', '20000'));
   if (process.argv.includes('--render')) {
     // Re-renders the tables of an earlier run (out/bench/search.json) after a change of wording only.
     const saved = JSON.parse(fs.readFileSync(path.resolve(arg('render', path.join(projectRoot(), 'out', 'bench', 'search.json'))), 'utf8')) as { machine: string; command: string; date?: string; results: BenchResult[] };
@@ -180,31 +165,23 @@ async function main() {
     return;
   }
   if (process.argv.includes('--child')) {
-    const result = await child(Number(arg('size', '10000')), root, queries, sample, process.argv.includes('--alt-factory') ? arg('alt-factory', 'Flat') : undefined);
+    const size = Number(arg('size', '10000'));
+    const result = arg('phase', 'build') === 'build' ? await buildPhase(size, root) : await servePhase(size, root, queries, sample);
     process.stdout.write(`${MARK}${JSON.stringify(result)}\n`);
     return;
   }
   const sizes = arg('sizes', '10000,100000').split(',').map(Number);
-  // Also measure this FAISS index on corpora of at least --alt-from snippets (default: the exact index
-  // from 100k, where the default `auto` picks HNSW32), with the approximate index's recall against it.
-  const altFactory = arg('alt-factory', 'Flat') === 'none' ? undefined : arg('alt-factory', 'Flat');
-  const altFrom = Number(arg('alt-from', '100000'));
   const results: BenchResult[] = [];
   for (const size of sizes) {
-    process.stderr.write(`bench:search: ${size} snippets …\n`);
-    const alt = altFactory && size >= altFrom ? ['--alt-factory', altFactory] : [];
-    const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, '--child', '--size', String(size), '--root', root, '--queries', String(queries), '--sample', String(sample), ...alt], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    const line = r.stdout.split('\n').find((l) => l.startsWith(MARK));
-    if (r.status !== 0 || !line) throw new Error(`bench child for ${size} failed (exit ${r.status})`);
-    results.push(JSON.parse(line.slice(MARK.length)) as BenchResult);
+    process.stderr.write(`bench:search: building ${size} snippets …\n`);
+    const build = runChild(['--phase', 'build', '--size', String(size), '--root', root]) as BenchBuild;
+    process.stderr.write(`bench:search: built ${JSON.stringify(build)}\nbench:search: searching ${size} snippets …\n`);
+    const serve = runChild(['--phase', 'serve', '--size', String(size), '--root', root, '--queries', String(queries), '--sample', String(sample)]) as BenchServe;
+    results.push({ build, serve });
     if (!process.argv.includes('--keep')) fs.rmSync(path.join(root, `bench-${size}`), { recursive: true, force: true });
   }
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}`;
-  const command = `npm run bench:search -- --sizes ${sizes.join(',')} --queries ${queries}${altFactory === 'Flat' && altFrom === 100_000 ? '' : ` --alt-factory ${altFactory ?? 'none'} --alt-from ${altFrom}`}`;
+  const command = `npm run bench:search -- --sizes ${sizes.join(',')} --queries ${queries}`;
   const date = new Date().toISOString().slice(0, 10);
   const md = formatBenchMarkdown(results, { machine, command, date });
   const outDir = path.join(projectRoot(), 'out', 'bench');
@@ -212,11 +189,6 @@ async function main() {
   fs.writeFileSync(path.join(outDir, 'search.json'), JSON.stringify({ machine, command, date, results }, null, 2) + '\n');
   process.stdout.write(md + '\n');
   if (process.argv.includes('--write-docs')) writeDocs(md);
-  // The model stages (reranking 50 / 100 candidates, NLI for one claim): bench/models.ts.
-  const models = await modelBenchMarkdown(loadConfig(), Math.min(queries, 30));
-  process.stdout.write(models + '\n');
-  if (process.argv.includes('--write-docs')) writeModelDocs(models);
-  await closeLoadedModels();
 }
 
 export const DOC_START = '<!-- bench:search:start (generated by `npm run bench:search -- --write-docs`) -->';

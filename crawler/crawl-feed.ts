@@ -5,7 +5,7 @@
  * feed's ETag and counters; each article with its snippets, item status and counters; the final
  * status with its event. A crash at any point leaves a consistent state that the next run continues.
  */
-import { isQuinError } from '../lib/errors';
+import { isQuinError, type QuinError } from '../lib/errors';
 import type { CrawlContext, Feed, FeedItemRow } from './context';
 import { errorCode, errorStatus, errorText, recordEvent } from './events';
 import { parseFeed, type ParsedFeed } from './feed-parser';
@@ -18,12 +18,15 @@ import { transaction, type Tx } from './db-retry';
 export interface FeedRunResult {
   feedId: number;
   url: string;
-  outcome: 'ok' | 'not_modified' | 'error';
+  /** `paused`: not fetched, because its host (or its URL) asked for a pause; rescheduled for the pause's end. */
+  outcome: 'ok' | 'not_modified' | 'error' | 'paused';
   httpStatus: number | null;
   itemsSeen: number;
   itemsNew: number;
   articlesExtracted: number;
   articlesFailed: number;
+  /** Items left for the next check because their host asked for a pause. */
+  articlesDeferred: number;
   snippetsMade: number;
   durationMs: number;
   errorCode?: string;
@@ -79,6 +82,7 @@ async function rememberItems(ctx: CrawlContext, feed: Feed, parsed: ParsedFeed, 
         title: feed.title ?? parsed.title,
         siteUrl: parsed.siteUrl ?? feed.siteUrl,
         hintMinutes: hintMinutes(parsed, res),
+        parseWarning: parsed.warnings.length ? parsed.warnings.join('; ').slice(0, 1000) : null,
         itemsSeen: { increment: parsed.items.length },
         itemsNew: { increment: fresh.length },
       },
@@ -106,6 +110,7 @@ async function fetchArticles(ctx: CrawlContext, feed: Feed, totals: FeedRunResul
       totals.articlesExtracted++;
       totals.snippetsMade += r.snippets;
     } else if (r.status === 'failed') totals.articlesFailed++;
+    else if (r.status === 'deferred') totals.articlesDeferred++;
     if (Date.now() - renewedAt > leaseMs / 3) {
       if (!(await renewLease(ctx.db, feed.id, ctx.owner, ctx.config.feedLeaseSeconds))) {
         ctx.log.warn('lost the lease on a feed; leaving it to its new holder', { feed: feed.url });
@@ -193,6 +198,27 @@ async function recordFailure(ctx: CrawlContext, feed: Feed, r: FeedRunResult, er
   return result;
 }
 
+/**
+ * The feed was not fetched because its host or URL asked for a pause (Retry-After) that has not
+ * ended: it is due again when the pause ends (within the backoff cap). Nothing was asked of the
+ * server, so its failure count and status stay as they are.
+ */
+async function recordPaused(ctx: CrawlContext, feed: Feed, r: FeedRunResult, err: QuinError): Promise<FeedRunResult> {
+  const now = ctx.now();
+  const retryAfterMs = typeof err.details?.retryAfterMs === 'number' ? err.details.retryAfterMs : 0;
+  const waitMs = Math.min(ctx.config.backoffMaxMinutes * 60_000, Math.max(retryAfterMs, 60_000));
+  const result: FeedRunResult = { ...r, outcome: 'paused', errorCode: err.code, error: errorText(err) };
+  await transaction(ctx.db, async (tx) => {
+    await tx.feed.updateMany({
+      where: { id: feed.id, leaseOwner: ctx.owner },
+      data: { nextCheckAt: new Date(now.getTime() + waitMs), lastError: result.error, lastErrorCode: result.errorCode, lastErrorAt: now },
+    });
+    await recordEvent(tx, { ...eventOf(result), outcome: 'skipped', error: err });
+  });
+  ctx.log.info('feed skipped: its host asked for a pause', { feed: feed.url, next: new Date(now.getTime() + waitMs).toISOString() });
+  return result;
+}
+
 export async function crawlFeed(ctx: CrawlContext, feed: Feed): Promise<FeedRunResult> {
   const started = Date.now();
   const r: FeedRunResult = {
@@ -204,6 +230,7 @@ export async function crawlFeed(ctx: CrawlContext, feed: Feed): Promise<FeedRunR
     itemsNew: 0,
     articlesExtracted: 0,
     articlesFailed: 0,
+    articlesDeferred: 0,
     snippetsMade: 0,
     durationMs: 0,
   };
@@ -221,6 +248,7 @@ export async function crawlFeed(ctx: CrawlContext, feed: Feed): Promise<FeedRunR
     if (res.notModified) r.outcome = 'not_modified';
     else {
       const parsed = await parseFeed(res.body, { url: res.url, headerCharset: res.charset, now: ctx.now() });
+      if (parsed.warnings.length) ctx.log.warn('feed read with warnings', { feed: feed.url, warnings: parsed.warnings.join('; ') });
       r.itemsSeen = parsed.items.length;
       r.itemsNew = await rememberItems(ctx, feed, parsed, res);
       hint = hintMinutes(parsed, res);
@@ -236,6 +264,7 @@ export async function crawlFeed(ctx: CrawlContext, feed: Feed): Promise<FeedRunR
   } catch (e) {
     if (isQuinError(e, 'CANCELLED')) throw e;
     r.durationMs = Date.now() - started;
+    if (isQuinError(e, 'FETCH_PAUSED')) return recordPaused(ctx, feed, r, e);
     return recordFailure(ctx, feed, r, e);
   }
 }

@@ -249,6 +249,41 @@ describe(`articles: fallbacks, dates and links (${provider})`, () => {
   });
 });
 
+describe(`JSON Feed and forgiving XML through the crawl (${provider})`, () => {
+  it('crawls JSON Feeds served as application/feed+json and as application/json', async () => {
+    const json = (name: string) =>
+      JSON.stringify({
+        version: 'https://jsonfeed.org/version/1.1',
+        title: `JSON ${name}`,
+        items: [1, 2].map((n) => ({ id: `${name}-${n}`, url: site.url(`/ext/json-${name}/story-${n}`), title: `${name} ${n}`, date_published: '2024-02-05T09:00:00Z' })),
+      });
+    site.route('/feed.json', send(json('a'), { type: 'application/feed+json' }));
+    site.route('/plain.json', send(json('b'), { type: 'application/json; charset=utf-8' }));
+    const a = await addFeed(t.db, site.url('/feed.json'), { intervalMinutes: 30 });
+    const b = await addFeed(t.db, site.url('/plain.json'), { intervalMinutes: 30 });
+    const r = await runCrawlOnce(t.db, t.config, { feedIds: [a.id, b.id] });
+    expect(r).toMatchObject({ feeds: 2, ok: 2, failed: 0, itemsNew: 4, articlesExtracted: 4 });
+    expect(await t.db.feed.findUniqueOrThrow({ where: { id: a.id } })).toMatchObject({ title: 'JSON a', parseWarning: null });
+    expect(await t.db.article.findFirstOrThrow({ where: { feedId: b.id, title: 'b 2' } })).toMatchObject({
+      publishedAt: new Date('2024-02-05T09:00:00Z'),
+      textSource: 'readability',
+    });
+  });
+
+  it('stores what a truncated feed still holds, shows the warning on the feed, and clears it when the feed is whole again', async () => {
+    let body = fs.readFileSync(testdata('forgiving', 'truncated.rss'), 'utf8').replaceAll('https://news.test', `${site.origin}/ext`);
+    site.route('/truncated.rss', (_q, res) => void res.writeHead(200, { 'Content-Type': 'application/rss+xml' }).end(body));
+    const feed = await addFeed(t.db, site.url('/truncated.rss'), { intervalMinutes: 30 });
+    expect(await runCrawlOnce(t.db, t.config, { feedIds: [feed.id] })).toMatchObject({ ok: 1, itemsNew: 2, articlesExtracted: 2 });
+    const [health] = (await listFeedHealth(t.db)).filter((f) => f.id === feed.id);
+    expect(health).toMatchObject({ status: 'active', consecutiveFailures: 0, parseWarning: expect.stringMatching(/Unclosed root tag.*read leniently/) });
+    body = body.replace(/<item>\s*<title>Cut in the mid$/, '</channel></rss>');
+    await refreshFeedNow(t.db, feed.id);
+    expect(await runCrawlOnce(t.db, t.config, { feedIds: [feed.id] })).toMatchObject({ ok: 1, itemsNew: 0 });
+    expect((await t.db.feed.findUniqueOrThrow({ where: { id: feed.id } })).parseWarning).toBeNull();
+  });
+});
+
 describe(`scheduling, leases and admin verbs (${provider})`, () => {
   it('marks a feed that keeps failing as broken, keeps it listed and still schedules it at the cap', async () => {
     site.route('/flaky.rss', send('down', { status: 503, headers: { 'Retry-After': '120' } }));
@@ -271,6 +306,27 @@ describe(`scheduling, leases and admin verbs (${provider})`, () => {
     serveFixtureFeed('/flaky.rss', 'bare-ampersand.rss');
     await runCrawlOnce(t.db, config, { feedIds: [feed.id] });
     expect(await t.db.feed.findUniqueOrThrow({ where: { id: feed.id } })).toMatchObject({ status: 'active', consecutiveFailures: 0 });
+  });
+
+  it('fetches a feed that becomes due during a pass in that pass, not the next one', async () => {
+    const slow = await startNewsSite({ pageDelayMs: 400 });
+    const other = await startNewsSite();
+    try {
+      const items = [0, 1, 2, 3].map((i) => `<item><title>Slow ${i}</title><link>${slow.url(`/ext/slow-pass/${i}`)}</link></item>`).join('');
+      slow.route('/slow-pass.rss', send(`<rss version="2.0"><channel><title>Slow</title>${items}</channel></rss>`, { type: 'application/rss+xml' }));
+      other.route('/late.rss', send('<rss version="2.0"><channel><title>Late</title></channel></rss>', { type: 'application/rss+xml' }));
+      await t.db.feed.updateMany({ data: { nextCheckAt: new Date(Date.now() + 3600_000) } });
+      await addFeed(t.db, slow.url('/slow-pass.rss'), { intervalMinutes: 30 });
+      const pass = runCrawlOnce(t.db, t.config);
+      await new Promise((r) => setTimeout(r, 500));
+      const late = await addFeed(t.db, other.url('/late.rss'), { intervalMinutes: 30 });
+      const s = await pass;
+      expect(s).toMatchObject({ feeds: 2, ok: 2 });
+      expect((await t.db.feed.findUniqueOrThrow({ where: { id: late.id } })).lastSuccessAt).not.toBeNull();
+    } finally {
+      await slow.close();
+      await other.close();
+    }
   });
 
   it('pauses, resumes and refreshes feeds', async () => {

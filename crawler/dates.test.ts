@@ -16,6 +16,13 @@ describe('parseDate', () => {
     ['Sep 24, 2018 7:42 PM', '2018-09-24T19:42:00.000Z'],
   ])('%s', (raw, iso) => expect(parseDate(raw)?.toISOString()).toBe(iso));
 
+  it('rejects zone offsets that cannot exist instead of shifting the date by days', () => {
+    for (const s of ['Mon, 09 Apr 2018 18:55:38 +9999', 'Mon, 09 Apr 2018 18:55:38 -1500', '2018-04-09T18:55:38+99:99', '2018-04-09T18:55:38+05:75', 'Apr 9, 2018 6:55 PM +9999'])
+      expect(parseDate(s), s).toBeNull();
+    expect(parseDate('Mon, 09 Apr 2018 18:55:38 +1400')?.toISOString()).toBe('2018-04-09T04:55:38.000Z');
+    expect(parseDate('Mon, 09 Apr 2018 18:55:38 -1200')?.toISOString()).toBe('2018-04-10T06:55:38.000Z');
+  });
+
   it('returns null for what is not a date, and for impossible days', () => {
     for (const s of ['', 'yesterday', '1', '31 Feb 2020 10:00 GMT', 'Mon, 09 Foo 2018 18:55:38 GMT']) expect(parseDate(s), s).toBeNull();
   });

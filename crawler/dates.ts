@@ -38,10 +38,16 @@ function fold(s: string): string {
   return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }
 
+// Real offsets run from -12:00 to +14:00; "+9999" would shift a date by more than four days.
+const MAX_OFFSET_MIN = 14 * 60;
+
 function zoneOffset(token: string | undefined): number | null {
   if (!token) return 0;
   const m = /^([+-])(\d{2}):?(\d{2})$/.exec(token);
-  if (m) return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+  if (m) {
+    const minutes = Number(m[2]) * 60 + Number(m[3]);
+    return Number(m[3]) > 59 || minutes > MAX_OFFSET_MIN ? null : (m[1] === '-' ? -1 : 1) * minutes;
+  }
   const z = ZONES[fold(token)];
   return z === undefined ? null : z;
 }
@@ -80,6 +86,8 @@ export function parseDate(input: string | null | undefined): Date | null {
   if (m) {
     const month = MONTHS[fold(m[2]!).replace(/\.$/, '')];
     const off = zoneOffset(m[7]);
+    // A date whose zone is a numeric offset that cannot exist is unreadable (not guessed at below).
+    if (off === null && /^[+-]/.test(m[7] ?? '')) return null;
     if (month !== undefined && off !== null) {
       return build(fullYear(+m[3]!, m[3]!.length), month, +m[1]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0), off);
     }
@@ -88,6 +96,7 @@ export function parseDate(input: string | null | undefined): Date | null {
   if (m) {
     const month = MONTHS[fold(m[1]!)];
     const off = zoneOffset(m[8]);
+    if (off === null && /^[+-]/.test(m[8] ?? '')) return null;
     if (month !== undefined && off !== null) {
       let h = +(m[4] ?? 0);
       const ampm = m[7]?.toLowerCase();

@@ -4,7 +4,7 @@
  * process writes) and PostgreSQL serialization failures and deadlocks. Everything else is thrown.
  */
 import type { Db } from '../lib/db/client';
-import { sleep } from './http/host-queue';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The transaction client handed to interactive transactions. */
 export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];

@@ -8,6 +8,7 @@
 import { Readability } from '@mozilla/readability';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { chooseCanonical } from './canonical';
+import { extractClaimReviews, type ClaimReviewData } from './claim-review';
 import { inlineText } from './html-text';
 import { normalizeWhitespace } from './sentences';
 import { readPageMeta, type PageMeta } from './page-meta';
@@ -18,6 +19,8 @@ export interface ExtractedPage extends Omit<PageMeta, 'canonical'> {
   text: string;
   /** rel=canonical when on the same site, else the page URL; tracking parameters stripped. */
   canonicalUrl: string;
+  /** Published fact-checks (schema.org ClaimReview) the page carries. */
+  claimReviews: ClaimReviewData[];
 }
 
 // Readability gives up on documents with more elements than this (huge pages are rarely articles).
@@ -107,6 +110,7 @@ export function extractArticle(html: string, pageUrl: string, now = new Date()):
       author: meta.author ?? (inlineText(article?.byline) || null),
       siteName: meta.siteName ?? (inlineText(article?.siteName) || null),
       language: meta.language,
+      claimReviews: extractClaimReviews(ld, pageUrl, now),
     };
   } finally {
     dom.window.close();

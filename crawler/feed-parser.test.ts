@@ -16,6 +16,20 @@ const fixture = (name: string) => fs.readFileSync(path.join(__dirname, 'testdata
 // Fixed "now" so that plausibility checks do not drift with the calendar.
 const NOW = new Date('2025-01-01T00:00:00Z');
 
+/** A feed whose DTD declares an entity and whose text repeats it 5,000 times (a quadratic blow-up). */
+function quadraticEntityFeed(): Buffer {
+  return Buffer.from(
+    `<?xml version="1.0"?>\n<!DOCTYPE rss [<!ENTITY a "${'x'.repeat(5000)}">]>\n<rss version="2.0"><channel><title>Q</title><item><title>Blow-up</title><link>https://news.test/q</link><description>${'&a;'.repeat(5000)}</description></item></channel></rss>`,
+  );
+}
+
+/** The same attack with its doctype misplaced inside the channel, where only a forgiving parser goes. */
+function misplacedDoctypeFeed(): Buffer {
+  return Buffer.from(
+    `<rss version="2.0"><channel><title>M</title><!DOCTYPE x [<!ENTITY a "aaaaaaaaaa">]><item><title>Refs</title><link>https://news.test/m</link><description>${'&a;'.repeat(2000)}</description></item></channel></rss>`,
+  );
+}
+
 function summarizeItem(i: FeedItem | undefined) {
   return i && { key: i.key, link: i.link, title: i.title, published: i.published?.toISOString() ?? null, publishedRaw: i.publishedRaw };
 }
@@ -122,8 +136,16 @@ describe('feed parsing of hostile and unusual documents', () => {
   const parse = (name: string, headerCharset?: string) =>
     parseFeed(fixture(name), { url: 'https://news.test/feed.xml', headerCharset, now: NOW });
 
-  it('reports malformed XML with its position', async () => {
-    await expect(parse('malformed.xml')).rejects.toMatchObject({
+  it('reads a malformed document leniently and says what was wrong, with its position', async () => {
+    const feed = await parse('malformed.xml');
+    expect(feed.title).toBe('Broken feed');
+    expect(feed.items.map((i) => [i.title, i.link])).toEqual([['An item whose element is never closed', 'https://news.test/broken/1']]);
+    expect(feed.warnings).toEqual([expect.stringMatching(/^not well-formed XML \(Unexpected close tag \(line 8, column \d+\)\), read leniently/)]);
+  });
+
+  it('reports malformed XML with its position when a lenient read recovers nothing', async () => {
+    const broken = Buffer.from('<?xml version="1.0"?>\n<rss version="2.0"><channel><item><title></titl></item></channel>');
+    await expect(parseFeed(broken, { url: 'https://x.test/' })).rejects.toMatchObject({
       code: 'FEED_PARSE_ERROR',
       message: expect.stringMatching(/malformed XML: .*line \d+/),
     });
@@ -196,9 +218,183 @@ describe('feed parsing of hostile and unusual documents', () => {
     expect(feed.items).toHaveLength(5);
   });
 
+  it('never remembers the previous document: bad, good and hostile documents in alternation give the same answers (13.2)', async () => {
+    const docs: [string, Buffer][] = [
+      ['malformed', fixture('malformed.xml')],
+      ['unrecoverable', Buffer.from('<rss version="2.0"><channel><item><title></titl></item></channel>')],
+      ['good', fixture('bare-ampersand.rss')],
+      ['quadratic', quadraticEntityFeed()],
+      ['html', fixture('html-page.html')],
+      ['truncated', fixture('forgiving/truncated.rss')],
+    ];
+    const once = async ([name, body]: [string, Buffer]) => {
+      try {
+        const f = await parseFeed(body, { url: 'https://news.test/feed.xml', now: NOW });
+        return `${name}: ok ${f.items.length} items, ${f.warnings.length} warnings, first "${f.items[0]?.title ?? ''}"`;
+      } catch (e) {
+        return `${name}: ${isQuinError(e) ? e.code : 'THROWN'} ${(e as Error).message}`;
+      }
+    };
+    const first = await Promise.all(docs.map(once));
+    expect(first.map((r) => r.split(':')[0] + ':' + r.split(' ')[1])).toEqual([
+      'malformed:ok',
+      'unrecoverable:FEED_PARSE_ERROR',
+      'good:ok',
+      'quadratic:FEED_PARSE_ERROR',
+      'html:FEED_PARSE_ERROR',
+      'truncated:ok',
+    ]);
+    for (let round = 0; round < 40; round++) {
+      const order = round % 2 ? [...docs].reverse() : docs;
+      const results = new Map<string, string>();
+      for (const d of order) results.set(d[0], await once(d));
+      expect(docs.map(([name]) => results.get(name)), `round ${round}`).toEqual(first);
+    }
+  });
+
+  it('refuses entity declarations (quadratic blow-up, XXE, a doctype hidden after the root) and never keeps "&a;" as text', async () => {
+    for (const body of [quadraticEntityFeed(), fixture('forgiving/xxe.rss'), misplacedDoctypeFeed()]) {
+      const err = await parseFeed(body, { url: 'https://news.test/', now: NOW }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'FEED_PARSE_ERROR', message: expect.stringMatching(/declares XML entities/) });
+    }
+    // An entity declaration shown as text (escaped, or in CDATA) is no declaration.
+    const shown = Buffer.from(
+      '<rss version="2.0"><channel><title>XML tips</title><item><title>Entities</title><link>https://news.test/tip</link><description>&lt;!ENTITY a "x"&gt; and <![CDATA[<!ENTITY b "y">]]></description></item></channel></rss>',
+    );
+    expect((await parseFeed(shown, { url: 'https://news.test/', now: NOW })).items.map((i) => i.title)).toEqual(['Entities']);
+  });
+
   it('finds the root element behind declarations, comments and doctypes', () => {
     expect(rootElement('<?xml version="1.0"?>\n<!-- c --><!DOCTYPE rss PUBLIC "x" "y"><rss>')).toBe('rss');
     expect(rootElement('<?xml version="1.0"?><rdf:RDF xmlns:rdf="x">')).toBe('rdf:RDF');
     expect(rootElement('plain text')).toBeNull();
+  });
+});
+
+describe('real-feed details (13.4)', () => {
+  const parse = (name: string) => parseFeed(fixture(name), { url: 'https://news.test/feed.xml', now: NOW });
+
+  it('reads Atom titles and summaries of type="xhtml" (markup in a div, namespace prefixes included)', async () => {
+    const feed = await parse('atom-xhtml.atom');
+    expect(feed.title).toBe('The XHTML Gazette');
+    expect(feed.items.map((i) => i.title)).toEqual(['Less: bold & more', 'Plain words in a div']);
+    expect(feed.items[0]).toMatchObject({ textSource: 'item_description', text: 'First paragraph of the summary.\nSecond <one>.' });
+  });
+
+  it('uses an RSS guid that is a permalink as the link (isPermaLink absent or true), and only then', async () => {
+    const feed = await parse('rss-guid-permalink.rss');
+    expect(feed.items.map((i) => [i.title, i.link])).toEqual([
+      ['Permalink guid, attribute absent', 'https://news.test/guid/1'],
+      ['Permalink guid, isPermaLink true', 'https://news.test/guid/2'],
+      ['Not a permalink', null],
+      ['A guid that is no URL', null],
+      ['A link beats the guid', 'https://news.test/link/5'],
+    ]);
+  });
+
+  it('takes itunes:summary as the item text when it is the longest', async () => {
+    const [item] = (await parse('podcast-itunes.rss')).items;
+    expect(item).toMatchObject({ textSource: 'item_description', text: expect.stringMatching(/^The council voted on the budget on Monday/) });
+  });
+
+  it('takes a Media RSS media:description (inside media:group, as YouTube writes it) as the item text', async () => {
+    const [item] = (await parse('youtube-media.atom')).items;
+    expect(item).toMatchObject({
+      title: 'Flood defences explained',
+      link: 'https://www.youtube.com/watch?v=abc123',
+      text: 'The river rose two metres overnight. Engineers explain how the new barrier held back the water and what the town plans next.',
+      published: new Date('2024-02-05T08:00:00Z'),
+    });
+  });
+
+  it('refuses a +9999 zone offset instead of shifting the date by 100 hours', async () => {
+    const body = Buffer.from(
+      '<rss version="2.0"><channel><title>z</title><item><title>Odd zone</title><link>https://news.test/z</link><pubDate>Mon, 05 Feb 2024 09:00:00 +9999</pubDate></item></channel></rss>',
+    );
+    const [item] = (await parseFeed(body, { url: 'https://news.test/', now: NOW })).items;
+    expect(item).toMatchObject({ published: null, dateProblem: 'unreadable', publishedRaw: 'Mon, 05 Feb 2024 09:00:00 +9999' });
+  });
+});
+
+describe('JSON Feed 1.0 and 1.1 (11.11)', () => {
+  it('reads a JSON Feed 1.1 like RSS and Atom: links, ids, HTML or text content, dates, authors', async () => {
+    const feed = await parseFeed(fixture('jsonfeed-1.1.json'), { url: 'https://news.test/feed.json', now: NOW });
+    expect(feed).toMatchObject({ format: 'json', title: 'JSON Gazette', siteUrl: 'https://news.test/', language: 'en-GB' });
+    expect(feed.items).toHaveLength(2);
+    expect(feed.items[0]).toMatchObject({
+      key: 'https://news.test/json/1',
+      link: 'https://news.test/json/1',
+      title: 'Rail line approved',
+      author: 'Ada Reporter',
+      published: new Date('2024-02-05T08:00:00Z'),
+      textSource: 'item_content',
+      text: 'The council approved the rail line on Monday.\nWork starts in spring.',
+    });
+    expect(feed.items[1]).toMatchObject({
+      key: '2',
+      link: 'https://news.test/json/2',
+      published: new Date('2024-02-06T10:00:00Z'),
+      text: 'A text-only item: prices rose 3% & wages 2%.\nA second line.',
+    });
+    expect(feed.warnings).toEqual(['1 JSON Feed items without an id were skipped']);
+  });
+
+  it('reads JSON Feed 1.0 (one author object, external_url)', async () => {
+    const feed = await parseFeed(fixture('jsonfeed-1.0.json'), { url: 'https://old.news.test/feed.json', now: NOW });
+    expect(feed.items[0]).toMatchObject({ link: 'https://elsewhere.test/story', author: 'Single Author', published: new Date('2019-05-01T16:00:00Z') });
+  });
+
+  it('says clearly what is wrong with JSON that is not a JSON Feed', async () => {
+    const parseJson = (s: string) => parseFeed(Buffer.from(s), { url: 'https://x.test/' });
+    await expect(parseJson('{"version": "https://jsonfeed.org/version/1.1", "items": ')).rejects.toMatchObject({
+      code: 'FEED_PARSE_ERROR',
+      message: expect.stringMatching(/malformed JSON/),
+    });
+    await expect(parseJson('{"name": "package.json"}')).rejects.toMatchObject({ message: expect.stringMatching(/not a JSON Feed: version/) });
+    await expect(parseJson('{"version": "https://jsonfeed.org/version/1.1", "title": "x"}')).rejects.toMatchObject({
+      message: expect.stringMatching(/not a JSON Feed: items/),
+    });
+  });
+});
+
+describe('forgiving XML (11.12)', () => {
+  const parse = (name: string) => parseFeed(fixture(`forgiving/${name}`), { url: 'https://news.test/feed.xml', now: NOW });
+
+  it('reads single-quoted, spaced, unquoted and valueless attributes', async () => {
+    const feed = await parse('quotes-and-attributes.rss');
+    expect(feed.items.map((i) => [i.key, i.link, i.published?.toISOString() ?? null])).toEqual([
+      ['q-1', 'https://news.test/q/1', '2024-02-05T09:00:00.000Z'],
+      ['https://news.test/q/2', 'https://news.test/q/2', null],
+    ]);
+    expect(feed.warnings[0]).toMatch(/read leniently/);
+  });
+
+  it('reads unescaped ampersands and HTML entities nobody declared; an unknown one stays as written', async () => {
+    const feed = await parse('ampersands-and-entities.rss');
+    expect(feed.title).toBe('Café & Co — news');
+    expect(feed.siteUrl).toBe('https://news.test/?a=1&b=2');
+    expect(feed.items[0]).toMatchObject({
+      title: 'AT&T and the ‘deal’ today',
+      link: 'https://news.test/e/1?x=1&y=2',
+      text: 'Prices rose & fell; the &bogus; entity stays as written.',
+    });
+  });
+
+  it('keeps unescaped HTML inside a description as its text, and reads on after a mismatched close tag', async () => {
+    const feed = await parse('unescaped-html.rss');
+    expect(feed.items.map((i) => [i.title, i.text])).toEqual([
+      ['Line breaks in the description', 'First line\nsecond line\na paragraph never closed'],
+      ['After the broken one', ''],
+    ]);
+  });
+
+  it('reads a truncated document up to its last whole item, dropping the item the cut went through', async () => {
+    const feed = await parse('truncated.rss');
+    expect(feed.items.map((i) => i.title)).toEqual(['Complete item', 'Second complete item']);
+    expect(feed.warnings[0]).toMatch(/Unclosed root tag.*read leniently/);
+  });
+
+  it('keeps a strict read (and no warning) for well-formed documents', async () => {
+    expect((await parseFeed(fixture('atom-xhtml.atom'), { url: 'https://news.test/' })).warnings).toEqual([]);
   });
 });

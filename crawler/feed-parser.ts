@@ -1,19 +1,21 @@
 /**
- * Feed documents to items: RSS 2.0, RSS 0.9x (also without a version attribute), RDF/RSS 1.0 and
- * Atom, in any declared (or undeclared) charset, with dates in the forms real feeds use. rss-parser
- * does the XML walking; this module decodes the bytes first, says clearly what a document is when it
- * is not a feed, and reads the raw date fields itself (rss-parser's own date handling only knows
- * English RFC 822 and throws on a malformed Atom date). Pure: bytes in, a ParsedFeed or a
- * FEED_PARSE_ERROR out.
+ * Feed documents to items: RSS 2.0, RSS 0.9x (also without a version attribute), RDF/RSS 1.0, Atom
+ * and JSON Feed 1.0/1.1, in any declared (or undeclared) charset, with dates in the forms real feeds
+ * use. feed-xml.ts reads the XML (strictly, else leniently with a warning), feed-json.ts the JSON;
+ * this module decodes the bytes first, says clearly what a document is when it is not a feed, and
+ * maps the raw fields to items itself (dates: rss-parser's own date handling only knows English
+ * RFC 822 and throws on a malformed Atom date). Pure, and without state between two calls: bytes in,
+ * a ParsedFeed or a FEED_PARSE_ERROR out.
  */
 import crypto from 'node:crypto';
-import Parser from 'rss-parser';
 import { createError } from '../lib/errors';
 import { decodeBody, type CharsetSource } from './charset';
 import { isPlausibleDate, parseDate } from './dates';
+import { looksLikeJson, parseJsonFeed } from './feed-json';
+import { parseXmlFeed, type Raw } from './feed-xml';
 import { htmlToText, inlineText } from './html-text';
 
-export type FeedFormat = 'rss' | 'rdf' | 'atom';
+export type FeedFormat = 'rss' | 'rdf' | 'atom' | 'json';
 
 export interface FeedItem {
   /** Stable identity within the feed: guid/id, else the link, else a hash of title and text. */
@@ -27,7 +29,8 @@ export interface FeedItem {
   publishedRaw: string | null;
   /** Why a raw date was not used: it could not be read, or it is implausible (future, pre-1980). */
   dateProblem: 'unreadable' | 'implausible' | null;
-  /** The item's own text as plain text (content:encoded / Atom content, else description/summary). */
+  /** The item's own text as plain text: the longest of content:encoded / Atom content, description /
+   * summary, itunes:summary and Media RSS media:description. */
   text: string;
   textSource: 'item_content' | 'item_description' | null;
 }
@@ -42,21 +45,9 @@ export interface ParsedFeed {
   charset: string;
   charsetSource: CharsetSource;
   items: FeedItem[];
+  /** What had to be forgiven to read the document (not well-formed XML read leniently, JSON items skipped). */
+  warnings: string[];
 }
-
-type Raw = Record<string, unknown>;
-
-// Atom dates are renamed before rss-parser sees them: it calls new Date(x).toISOString() on them,
-// which throws on anything the engine cannot read and fails the whole feed.
-const RENAMED: Record<string, string> = { published: 'quin-published', updated: 'quin-updated' };
-
-const parser = new Parser<Raw, Raw>({
-  customFields: {
-    feed: ['sy:updatePeriod', 'sy:updateFrequency', 'quin-updated'] as never,
-    item: ['quin-published', 'quin-updated', 'dc:date', 'description', 'summary', 'id', 'author', 'dc:creator'] as never,
-  },
-  xml2js: { tagNameProcessors: [(name: string) => RENAMED[name] ?? name] },
-});
 
 function str(v: unknown): string | null {
   if (typeof v === 'string') return v.trim() || null;
@@ -87,7 +78,7 @@ function alternateFeeds(html: string): string[] {
   return out;
 }
 
-function classify(text: string): FeedFormat {
+function classify(text: string): Exclude<FeedFormat, 'json'> {
   const root = rootElement(text);
   if (!root) {
     throw createError('FEED_PARSE_ERROR', text.trim() ? 'not a feed: no XML element found' : 'not a feed: the document is empty');
@@ -106,37 +97,7 @@ function classify(text: string): FeedFormat {
       },
     );
   }
-  throw createError('FEED_PARSE_ERROR', `not a feed: the root element is <${root}>, expected <rss>, <rdf:RDF> or <feed>`);
-}
-
-function xmlError(e: unknown): Error {
-  const msg = (e as Error).message ?? String(e);
-  const [first, ...rest] = msg.split('\n');
-  const pos = rest.join(' ').match(/Line:\s*(\d+)\s*Column:\s*(\d+)/);
-  return createError(
-    'FEED_PARSE_ERROR',
-    `malformed XML: ${first}${pos ? ` (line ${Number(pos[1]) + 1}, column ${pos[2]})` : ''}`,
-    undefined,
-    e,
-  );
-}
-
-// A bare "&" (not starting an entity) is the most common reason a real feed is not well-formed.
-const BARE_AMP = /&(?!(?:[A-Za-z][A-Za-z0-9]*|#\d+|#x[0-9A-Fa-f]+);)/g;
-
-async function parseXml(text: string, format: FeedFormat): Promise<Raw> {
-  // RSS without a version attribute (seen in real feeds) has the RSS 2.0 structure.
-  const prepared = format === 'rss' ? text.replace(/<rss\b(?![^>]*\bversion\s*=)/, '<rss version="2.0"') : text;
-  try {
-    return (await parser.parseString(prepared)) as unknown as Raw;
-  } catch (e) {
-    if (!BARE_AMP.test(prepared)) throw xmlError(e);
-    try {
-      return (await parser.parseString(prepared.replace(BARE_AMP, '&amp;'))) as unknown as Raw;
-    } catch {
-      throw xmlError(e);
-    }
-  }
+  throw createError('FEED_PARSE_ERROR', `not a feed: the root element is <${root}>, expected <rss>, <rdf:RDF> or <feed> (or a JSON Feed)`);
 }
 
 function absolute(link: string | null, base: string): string | null {
@@ -176,18 +137,46 @@ function itemDate(raw: Raw, now: Date): Pick<FeedItem, 'published' | 'publishedR
     : { published: null, publishedRaw: null, dateProblem: null };
 }
 
+/** An RSS guid that is a permalink (isPermaLink "true" or absent) and an http(s) URL, else null. */
+function permalinkGuid(raw: Raw, base: string): string | null {
+  const node = (raw['quin-guid'] as unknown[] | undefined)?.[0];
+  const value = str(node);
+  if (!value || !/^https?:\/\//i.test(value)) return null;
+  const attr = (node as { $?: { isPermaLink?: string } } | undefined)?.$?.isPermaLink;
+  return attr === undefined || attr.trim().toLowerCase() === 'true' ? absolute(value, base) : null;
+}
+
+/** Media RSS descriptions, on the item or inside its media:group (YouTube). */
+function mediaDescription(raw: Raw): string | null {
+  const direct = str(raw['quin-media-description']);
+  if (direct) return direct;
+  const group = (raw['quin-media-group'] as Raw[] | undefined)?.[0];
+  return group ? str(group['media:description']) : null;
+}
+
+type TextSource = FeedItem['textSource'];
+
+/** The longest of the item's texts (plain text), the first on a tie: content, description, itunes:summary, media:description. */
+function itemText(raw: Raw, format: FeedFormat): { text: string; textSource: TextSource } {
+  const candidates: [string | null, Exclude<TextSource, null>][] = [
+    [format === 'atom' ? str(raw.content) : str(raw['content:encoded']), 'item_content'],
+    [format === 'atom' ? str(raw.summary) : str(raw.description), 'item_description'],
+    [str(raw['itunes:summary']), 'item_description'],
+    [mediaDescription(raw), 'item_description'],
+  ];
+  let best: { text: string; textSource: TextSource } = { text: '', textSource: null };
+  for (const [html, source] of candidates) {
+    const text = htmlToText(html);
+    if (text.length > best.text.length) best = { text, textSource: source };
+  }
+  return best;
+}
+
 function toItem(raw: Raw, format: FeedFormat, base: string, now: Date): FeedItem {
-  const link = absolute(str(raw.link) ?? str(raw['rdf:about']), base);
+  const link = absolute(str(raw.link) ?? str(raw['rdf:about']), base) ?? (format === 'rss' ? permalinkGuid(raw, base) : null);
   const guid = str(raw.guid) ?? str(raw.id) ?? str(raw['rdf:about']);
   const title = inlineText(str(raw.title));
-  const content = htmlToText(format === 'atom' ? str(raw.content) : str(raw['content:encoded']));
-  const description = htmlToText(format === 'atom' ? str(raw.summary) : str(raw.description));
-  const [text, textSource] =
-    content && content.length >= description.length
-      ? [content, 'item_content' as const]
-      : description
-        ? [description, 'item_description' as const]
-        : ['', null];
+  const { text, textSource } = itemText(raw, format);
   const key = guid ?? link ?? (title || text ? `sha1:${crypto.createHash('sha1').update(`${title}\n${text}`).digest('hex')}` : '');
   return {
     key,
@@ -208,24 +197,38 @@ export interface ParseFeedOptions {
   now?: Date;
 }
 
+/** The document as raw fields: JSON Feed, or XML (RSS, RDF, Atom) read strictly or leniently. */
+async function rawFeed(text: string): Promise<{ format: FeedFormat; feed: Raw; warnings: string[]; strictError: Error | null }> {
+  if (looksLikeJson(text)) {
+    const { feed, skipped } = parseJsonFeed(text);
+    return { format: 'json', feed, warnings: skipped ? [`${skipped} JSON Feed items without an id were skipped`] : [], strictError: null };
+  }
+  const format = classify(text);
+  const { feed, warning, strictError } = await parseXmlFeed(text.trimStart(), format);
+  return { format, feed, warnings: warning ? [warning] : [], strictError };
+}
+
 export async function parseFeed(body: Buffer, opts: ParseFeedOptions): Promise<ParsedFeed> {
   const decoded = decodeBody(body, opts.headerCharset);
   const text = decoded.text.replace(/^\uFEFF/, '');
-  const format = classify(text);
-  const feed = await parseXml(text.trimStart(), format);
+  const { format, feed, warnings, strictError } = await rawFeed(text);
   const siteUrl = absolute(str(feed.link), opts.url);
   const now = opts.now ?? new Date();
   const items = ((feed.items as Raw[] | undefined) ?? [])
     .map((i) => toItem(i, format, siteUrl ?? opts.url, now))
     .filter((i) => i.key !== '');
+  const title = inlineText(str(feed.title)) || null;
+  // A lenient read that found neither a title nor an item recovered nothing: the document's own error stands.
+  if (strictError && !title && items.length === 0) throw strictError;
   return {
     format,
-    title: inlineText(str(feed.title)) || null,
+    title,
     siteUrl,
     language: str(feed.language),
     ttlMinutes: ttlMinutes(feed),
     charset: decoded.charset,
     charsetSource: decoded.source,
     items,
+    warnings,
   };
 }

@@ -3,11 +3,15 @@
  * (`quin feeds list`, `quin stats`) and the web dashboard read these same functions.
  */
 import type { Db } from '../lib/db/client';
+import { feedState, RECENT_ITEMS, type FeedState, type RecentItems } from './feed-state';
 
 export interface FeedHealth {
   id: number;
   url: string;
   title: string | null;
+  siteUrl: string | null;
+  /** Folder in the feed list (from OPML). */
+  category: string | null;
   status: string;
   intervalMinutes: number;
   lastCheckedAt: string | null;
@@ -18,6 +22,8 @@ export interface FeedHealth {
   lastErrorCode: string | null;
   lastErrorAt: string | null;
   lastHttpStatus: number | null;
+  /** What had to be forgiven to read the last document (XML read leniently), or null. */
+  parseWarning: string | null;
   /** The feed's own polling hint (ttl, Cache-Control), minutes. */
   hintMinutes: number | null;
   itemsSeen: number;
@@ -28,23 +34,87 @@ export interface FeedHealth {
   articles: number;
   /** Items listed by the feed whose article is still to be fetched. */
   pendingItems: number;
+  /** ok | new | degraded | failing | broken | paused (crawler/feed-state.ts). */
+  state: FeedState;
+  /** Why the state is not ok. */
+  stateReason: string | null;
+  /** What became of the latest items (degraded: they do not become articles). */
+  recentItems: RecentItems;
+  /** Start of the current run of failed checks (the first failure after the last success). */
+  failingSince: string | null;
+  createdAt: string;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** Broken feeds first, then failing ones, then by id. */
+/** What became of each feed's latest RECENT_ITEMS items, and the newest failure's reason. */
+async function recentItemsByFeed(db: Db): Promise<Map<number, RecentItems>> {
+  const latest = `SELECT feed_id, status, last_error, ROW_NUMBER() OVER (PARTITION BY feed_id ORDER BY first_seen_at DESC, id DESC) AS rn FROM feed_items`;
+  const [counts, errors] = await Promise.all([
+    db.$queryRawUnsafe<{ feed_id: number; status: string; n: bigint | number }[]>(
+      `SELECT feed_id, status, COUNT(*) AS n FROM (${latest}) t WHERE rn <= ${RECENT_ITEMS} GROUP BY feed_id, status`,
+    ),
+    db.$queryRawUnsafe<{ feed_id: number; last_error: string }[]>(
+      `SELECT feed_id, last_error FROM (${latest} WHERE status = 'failed' AND last_error IS NOT NULL) t WHERE rn = 1`,
+    ),
+  ]);
+  const out = new Map<number, RecentItems>();
+  const get = (id: number) => out.get(id) ?? out.set(id, { settled: 0, stored: 0, failed: 0, pending: 0, lastError: null }).get(id)!;
+  for (const c of counts) {
+    const r = get(Number(c.feed_id));
+    const n = Number(c.n);
+    if (c.status === 'pending') r.pending += n;
+    else if (c.status === 'failed') {
+      r.failed += n;
+      r.settled += n;
+    } else if (c.status === 'stored' || c.status === 'duplicate' || c.status === 'unchanged') {
+      r.stored += n;
+      r.settled += n;
+    }
+  }
+  for (const e of errors) get(Number(e.feed_id)).lastError = e.last_error;
+  return out;
+}
+
+/** When each failing feed's current run of failures began: its first failed check after the last success. */
+async function failingSinceByFeed(db: Db, feeds: { id: number; consecutiveFailures: number; lastSuccessAt: Date | null; lastErrorAt: Date | null }[]) {
+  const failing = feeds.filter((f) => f.consecutiveFailures > 0);
+  const firsts = await Promise.all(
+    failing.map((f) =>
+      db.crawlEvent.findFirst({
+        where: { feedId: f.id, kind: 'feed', outcome: 'error', createdAt: { gt: f.lastSuccessAt ?? new Date(0) } },
+        orderBy: { createdAt: 'asc' },
+        select: { createdAt: true },
+      }),
+    ),
+  );
+  return new Map(failing.map((f, i) => [f.id, firsts[i]?.createdAt ?? f.lastErrorAt]));
+}
+
+const EMPTY_ITEMS: RecentItems = { settled: 0, stored: 0, failed: 0, pending: 0, lastError: null };
+const STATE_RANK: Record<FeedState, number> = { broken: 0, failing: 1, degraded: 2, new: 3, ok: 4, paused: 5 };
+
+/** Broken feeds first, then failing, degraded, new, ok and paused ones, then by id. */
 export async function listFeedHealth(db: Db): Promise<FeedHealth[]> {
-  const [feeds, pending] = await Promise.all([
+  const [feeds, pending, recent] = await Promise.all([
     db.feed.findMany({ include: { _count: { select: { articles: true } } } }),
     db.feedItem.groupBy({ by: ['feedId'], where: { status: 'pending' }, _count: { _all: true } }),
+    recentItemsByFeed(db),
   ]);
   const pendingBy = new Map(pending.map((p) => [p.feedId, p._count._all]));
-  const rank = (s: string, failures: number) => (s === 'broken' ? 0 : failures > 0 ? 1 : s === 'paused' ? 3 : 2);
-  feeds.sort((a, b) => rank(a.status, a.consecutiveFailures) - rank(b.status, b.consecutiveFailures) || a.id - b.id);
-  return feeds.map((f) => ({
+  const failingSince = await failingSinceByFeed(db, feeds);
+  const rows = feeds.map((f) => {
+    const recentItems = recent.get(f.id) ?? EMPTY_ITEMS;
+    const view = feedState({ ...f, lastSuccessAt: iso(f.lastSuccessAt), recentItems });
+    return { f, recentItems, view };
+  });
+  rows.sort((a, b) => STATE_RANK[a.view.state] - STATE_RANK[b.view.state] || a.f.id - b.f.id);
+  return rows.map(({ f, recentItems, view }) => ({
     id: f.id,
     url: f.url,
     title: f.title,
+    siteUrl: f.siteUrl,
+    category: f.category,
     status: f.status,
     intervalMinutes: f.intervalMinutes,
     lastCheckedAt: iso(f.lastCheckedAt),
@@ -55,6 +125,7 @@ export async function listFeedHealth(db: Db): Promise<FeedHealth[]> {
     lastErrorCode: f.lastErrorCode,
     lastErrorAt: iso(f.lastErrorAt),
     lastHttpStatus: f.lastHttpStatus,
+    parseWarning: f.parseWarning,
     hintMinutes: f.hintMinutes,
     itemsSeen: f.itemsSeen,
     itemsNew: f.itemsNew,
@@ -63,6 +134,11 @@ export async function listFeedHealth(db: Db): Promise<FeedHealth[]> {
     snippetsMade: f.snippetsMade,
     articles: f._count.articles,
     pendingItems: pendingBy.get(f.id) ?? 0,
+    state: view.state,
+    stateReason: view.reason,
+    recentItems,
+    failingSince: iso(failingSince.get(f.id) ?? null),
+    createdAt: f.createdAt.toISOString(),
   }));
 }
 
@@ -107,7 +183,10 @@ export async function crawlStats(db: Db): Promise<CrawlStats> {
 export interface DayIngestion {
   /** UTC day, YYYY-MM-DD. */
   day: string;
+  /** Articles fetched by the crawler (imported corpora are counted in `imported`). */
   articles: number;
+  /** Articles from `quin import`. */
+  imported: number;
   snippets: number;
   feedChecks: number;
   feedErrors: number;
@@ -117,7 +196,7 @@ function provider(db: Db): 'sqlite' | 'postgres' {
   return (db as unknown as { _activeProvider?: string })._activeProvider === 'postgresql' ? 'postgres' : 'sqlite';
 }
 
-/** Rows created per UTC day since `since`, by table (articles, snippets) or by crawl-event filter. */
+/** Rows created per UTC day since `since`, by table (articles, snippets), with an optional extra filter. */
 async function countPerDay(db: Db, table: 'articles' | 'snippets' | 'crawl_events', since: Date, where = ''): Promise<Map<string, number>> {
   const pg = provider(db) === 'postgres';
   const day = pg ? `to_char("created_at", 'YYYY-MM-DD')` : `substr("created_at", 1, 10)`;
@@ -130,8 +209,9 @@ async function countPerDay(db: Db, table: 'articles' | 'snippets' | 'crawl_event
 export async function ingestionPerDay(db: Db, days = 30, now = new Date()): Promise<DayIngestion[]> {
   const n = Math.max(1, Math.min(Math.floor(days), 366));
   const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (n - 1)));
-  const [articles, snippets, checks, errors] = await Promise.all([
-    countPerDay(db, 'articles', since),
+  const [articles, imported, snippets, checks, errors] = await Promise.all([
+    countPerDay(db, 'articles', since, ` AND "text_source" <> 'import'`),
+    countPerDay(db, 'articles', since, ` AND "text_source" = 'import'`),
     countPerDay(db, 'snippets', since),
     countPerDay(db, 'crawl_events', since, ` AND "kind" = 'feed'`),
     countPerDay(db, 'crawl_events', since, ` AND "kind" = 'feed' AND "outcome" = 'error'`),
@@ -141,6 +221,7 @@ export async function ingestionPerDay(db: Db, days = 30, now = new Date()): Prom
     return {
       day,
       articles: articles.get(day) ?? 0,
+      imported: imported.get(day) ?? 0,
       snippets: snippets.get(day) ?? 0,
       feedChecks: checks.get(day) ?? 0,
       feedErrors: errors.get(day) ?? 0,

@@ -62,6 +62,14 @@ beforeAll(async () => {
   );
   site.route('/empty-page', serveFile(testdata('pages', 'empty.html'), { type: 'text/html' }));
   site.route('/feeds/malformed.xml', serveFile(testdata('malformed.xml')));
+  // A quadratic entity blow-up: 5,000 references to a 5,000-character entity.
+  site.route(
+    '/feeds/entities.xml',
+    send(
+      `<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY a "${'x'.repeat(5000)}">]><rss version="2.0"><channel><title>E</title><item><title>Blow-up</title><link>${site.origin}/ext/blow</link><description>${'&a;'.repeat(5000)}</description></item></channel></rss>`,
+      { type: 'application/rss+xml' },
+    ),
+  );
   site.route('/feeds/html', serveFile(testdata('html-page.html'), { type: 'text/html; charset=utf-8' }));
   site.route('/feeds/404', send('not here', { status: 404 }));
   site.route('/feeds/410', send('gone for good', { status: 410 }));
@@ -85,6 +93,7 @@ beforeAll(async () => {
   for (const [name, url] of [
     ['hang', site.url('/feeds/hang')],
     ['malformed', site.url('/feeds/malformed.xml')],
+    ['entities', site.url('/feeds/entities.xml')],
     ['html', site.url('/feeds/html')],
     ['404', site.url('/feeds/404')],
     ['410', site.url('/feeds/410')],
@@ -126,7 +135,7 @@ describe(`hostile feeds (${provider})`, () => {
   });
 
   it.each([
-    ['malformed', 'FEED_PARSE_ERROR', /malformed XML/],
+    ['entities', 'FEED_PARSE_ERROR', /declares XML entities/],
     ['html', 'FEED_PARSE_ERROR', /HTML page.*rss\/top\.xml/],
     ['404', 'FETCH_HTTP_STATUS', /HTTP 404/],
     ['410', 'FETCH_HTTP_STATUS', /HTTP 410/],
@@ -145,6 +154,12 @@ describe(`hostile feeds (${provider})`, () => {
     expect(await t.db.feedItem.count({ where: { feedId: feedIds[name] } })).toBe(0);
     const event = await t.db.crawlEvent.findFirstOrThrow({ where: { feedId: feedIds[name], kind: 'feed' } });
     expect(event).toMatchObject({ outcome: 'error', errorCode: code });
+  });
+
+  it('reads a malformed feed leniently and shows the warning; never stores entity references as text', async () => {
+    expect(health.malformed).toMatchObject({ status: 'active', consecutiveFailures: 0, itemsSeen: 1, parseWarning: expect.stringMatching(/read leniently/) });
+    expect(await t.db.article.count({ where: { text: { contains: '&a;' } } })).toBe(0);
+    expect(await t.db.feedItem.count({ where: { title: 'Blow-up' } })).toBe(0);
   });
 
   it('never asked the robots-forbidden host for the feed', () => {

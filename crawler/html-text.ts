@@ -3,97 +3,15 @@
  * block elements become line breaks (so that sentence splitting sees paragraphs), scripts, styles
  * and tags go, entities are decoded. Pure.
  */
+import { decodeHTMLStrict } from 'entities';
 
-const NAMED: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  ndash: '–',
-  mdash: '—',
-  hellip: '…',
-  lsquo: '‘',
-  rsquo: '’',
-  ldquo: '“',
-  rdquo: '”',
-  laquo: '«',
-  raquo: '»',
-  bull: '•',
-  middot: '·',
-  copy: '©',
-  reg: '®',
-  trade: '™',
-  deg: '°',
-  euro: '€',
-  pound: '£',
-  yen: '¥',
-  cent: '¢',
-  sect: '§',
-  times: '×',
-  divide: '÷',
-  frac12: '½',
-  frac14: '¼',
-  frac34: '¾',
-  shy: '',
-  zwnj: '',
-  zwj: '',
-  aacute: 'á',
-  eacute: 'é',
-  iacute: 'í',
-  oacute: 'ó',
-  uacute: 'ú',
-  Aacute: 'Á',
-  Eacute: 'É',
-  Iacute: 'Í',
-  Oacute: 'Ó',
-  Uacute: 'Ú',
-  agrave: 'à',
-  egrave: 'è',
-  igrave: 'ì',
-  ograve: 'ò',
-  ugrave: 'ù',
-  Agrave: 'À',
-  Egrave: 'È',
-  acirc: 'â',
-  ecirc: 'ê',
-  icirc: 'î',
-  ocirc: 'ô',
-  ucirc: 'û',
-  atilde: 'ã',
-  otilde: 'õ',
-  ntilde: 'ñ',
-  Atilde: 'Ã',
-  Otilde: 'Õ',
-  Ntilde: 'Ñ',
-  auml: 'ä',
-  euml: 'ë',
-  iuml: 'ï',
-  ouml: 'ö',
-  uuml: 'ü',
-  Auml: 'Ä',
-  Ouml: 'Ö',
-  Uuml: 'Ü',
-  szlig: 'ß',
-  ccedil: 'ç',
-  Ccedil: 'Ç',
-  oslash: 'ø',
-  Oslash: 'Ø',
-  aring: 'å',
-  Aring: 'Å',
-  aelig: 'æ',
-  AElig: 'Æ',
-};
-
+/**
+ * Every HTML5 named and numeric reference (the `entities` package), the terminating semicolon
+ * required (a URL's "&copy=2" stays as written). Invisible formatting characters (soft hyphen,
+ * zero-width joiners) and the replacement character of an invalid reference are dropped.
+ */
 export function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : '';
-    }
-    return NAMED[name] ?? whole;
-  });
+  return decodeHTMLStrict(s).replace(/\u00ad|\u200b|\u200c|\u200d|\ufffd/g, '');
 }
 
 const BLOCK = /<\/?(?:p|div|br|hr|li|ul|ol|h[1-6]|blockquote|pre|tr|table|section|article|header|footer|figure|figcaption|dd|dt)\b[^>]*>/gi;

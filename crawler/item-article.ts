@@ -15,7 +15,8 @@ import { extractArticle, type ExtractedPage } from './extract';
 import { transaction, type Tx } from './db-retry';
 import { storeArticle, type ArticleInput, type PublishedAtSource, type StoreResult, type TextSource } from './store';
 
-export type ItemStatus = 'stored' | 'duplicate' | 'failed' | 'skipped';
+/** `deferred`: the page was not asked for (its host asked for a pause); the item stays pending, no attempt used. */
+export type ItemStatus = 'stored' | 'duplicate' | 'failed' | 'skipped' | 'deferred';
 
 export interface ItemOutcome {
   status: ItemStatus;
@@ -30,6 +31,19 @@ interface PageResult {
   page: ExtractedPage | null;
   event: EventInput | null;
   error: QuinError | null;
+}
+
+/**
+ * The page itself was not refused: its host or URL is paused, its turn at the host came too late, or
+ * the host asked for a pause (429, or a pause asked for at its robots.txt). Such an item is left for
+ * the next check without using an attempt. (A page's own 503 does use one: a page that is always
+ * "in maintenance" must end in its fallback text, not wait forever.)
+ */
+function notAsked(e: unknown): boolean {
+  if (isQuinError(e, 'FETCH_PAUSED')) return true;
+  if (isQuinError(e, 'FETCH_TIMEOUT')) return e.details?.phase === 'queue';
+  if (!isQuinError(e, 'FETCH_HTTP_STATUS') || typeof e.details?.retryAfterMs !== 'number') return false;
+  return e.details.status === 429 || e.details.robots === true;
 }
 
 interface ChosenText {
@@ -132,6 +146,7 @@ export async function processItem(ctx: CrawlContext, feed: Feed, item: FeedItemR
   }
 
   const { page, event, error } = item.link ? await fetchPage(ctx, feed, item.link) : { page: null, event: null, error: null };
+  if (error && notAsked(error)) return { status: 'deferred', articleId: null, snippets: 0, fallback: false, error: errorText(error) };
   const chosen = chooseText(page?.text ?? '', item.fallbackText, item.fallbackSource, ctx.config.minArticleChars);
   if (!chosen) {
     const why = error
@@ -156,6 +171,7 @@ export async function processItem(ctx: CrawlContext, feed: Feed, item: FeedItemR
     textSource: chosen.textSource,
     extractionStatus: chosen.extractionStatus,
     text: chosen.text,
+    claimReviews: page?.claimReviews,
   };
 
   let outcome: ItemOutcome | null = null;

@@ -26,7 +26,9 @@ export interface FeedProbe {
 export async function probeFeed(url: string, config: Config, opts: { http?: HttpClient; signal?: AbortSignal } = {}): Promise<FeedProbe> {
   const normalized = normalizeFeedUrl(url);
   const http = opts.http ?? createHttpClient(config);
-  const res = await http.fetch({ url: normalized, expect: 'feed', signal: opts.signal });
+  const res = await http.fetch({ url: normalized, expect: 'feed', signal: opts.signal }).finally(() => {
+    if (!opts.http) void http.close();
+  });
   const feed = await parseFeed(res.body, { url: res.url, headerCharset: res.charset });
   const dates = feed.items.map((i) => i.published?.getTime()).filter((t): t is number => t !== undefined);
   return {

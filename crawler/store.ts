@@ -6,6 +6,7 @@
  */
 import crypto from 'node:crypto';
 import type { Db } from '../lib/db/client';
+import { saveClaimReviews, type ClaimReviewData } from './claim-review-store';
 import { isBusyError, isUniqueViolation, withDbRetry, type Tx } from './db-retry';
 import { makeSnippets, type WindowOptions } from './snippets';
 import { splitSentences } from './sentences';
@@ -30,6 +31,8 @@ export interface ArticleInput {
   /** Either the full text (split here) or sentences already split (e.g. SciFact). */
   text?: string;
   sentences?: string[];
+  /** Published fact-checks found on the page (stored with the article). */
+  claimReviews?: ClaimReviewData[];
 }
 
 export type StoreOutcome = 'created' | 'updated' | 'unchanged' | 'empty';
@@ -132,18 +135,23 @@ async function storeOne(
 ): Promise<StoreResult> {
   const prior = byUrl.get(p.input.canonicalUrl);
   if (p.snippets.length === 0) return { outcome: 'empty', articleId: prior?.id ?? null, snippets: 0 };
-  if (prior && prior.contentHash === p.hash) return { outcome: 'unchanged', articleId: prior.id, snippets: 0 };
+  if (prior && prior.contentHash === p.hash) {
+    await saveClaimReviews(tx, prior.id, p.input.claimReviews);
+    return { outcome: 'unchanged', articleId: prior.id, snippets: 0 };
+  }
   if (prior) {
     const { canonicalUrl: _u, fetchedAt: _f, ...changes } = articleData(p);
     await tx.article.update({ where: { id: prior.id }, data: { ...changes, fetchedAt: p.input.fetchedAt } });
     await tx.snippet.deleteMany({ where: { articleId: prior.id } });
     await tx.snippet.createMany({ data: snippetRows(p, prior.id) });
     byUrl.set(p.input.canonicalUrl, { ...prior, contentHash: p.hash });
+    await saveClaimReviews(tx, prior.id, p.input.claimReviews);
     return { outcome: 'updated', articleId: prior.id, snippets: p.snippets.length };
   }
   const created = await tx.article.create({ data: articleData(p), select: { id: true } });
   await tx.snippet.createMany({ data: snippetRows(p, created.id) });
   byUrl.set(p.input.canonicalUrl, { id: created.id, canonicalUrl: p.input.canonicalUrl, contentHash: p.hash });
+  await saveClaimReviews(tx, created.id, p.input.claimReviews);
   return { outcome: 'created', articleId: created.id, snippets: p.snippets.length };
 }
 

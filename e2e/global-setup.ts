@@ -23,6 +23,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   fs.writeFileSync(serverLog, '');
   const adminPassword = crypto.randomBytes(12).toString('base64url');
+  const metricsToken = crypto.randomBytes(18).toString('base64url');
   const nliModel = fs.existsSync(path.join(ROOT, 'models', 'quin-nli', 'model.onnx')) ? 'quin-nli' : null;
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -41,6 +42,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     QUIN_ADMIN_USER: 'editor',
     QUIN_ADMIN_PASSWORD_HASH: await hashPassword(adminPassword),
     QUIN_SESSION_SECRET: crypto.randomBytes(24).toString('base64url'),
+    QUIN_METRICS_TOKEN: metricsToken,
     // Tests act as distinct clients through X-Forwarded-For (rate limits); the browser as 127.0.0.1.
     QUIN_TRUST_PROXY: 'true',
     QUIN_SEARCH_RATE_LIMIT: '120',
@@ -59,9 +61,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     dbPath: path.join(dataDir, 'quin.db'),
     adminUser: 'editor',
     adminPassword,
+    metricsToken,
     feedUrl: feeds.feedUrl,
     notAFeedUrl: feeds.notAFeedUrl,
     flakyFeedUrl: feeds.flakyFeedUrl,
+    degradedFeedUrl: feeds.degradedFeedUrl,
+    linksPageUrl: feeds.linksPageUrl,
+    factCheckFeedUrl: feeds.factCheckFeedUrl,
     nliModel,
     corpus,
     serverLog,

@@ -29,3 +29,14 @@ export function duplicates(values: Iterable<number>): number[] {
 export function sampleIds(ids: readonly number[], n = 5): string {
   return `${ids.length}${ids.length ? ` (e.g. ${ids.slice(0, n).join(', ')}${ids.length > n ? ', …' : ''})` : ''}`;
 }
+
+/** Messages for ids missing from, stale in, or doubled in an index (empty when it matches). */
+export function idProblems(label: string, dbIds: readonly number[], indexIds: readonly number[]): string[] {
+  const { missing, stale } = diffIds(dbIds, indexIds);
+  const dup = duplicates(indexIds);
+  const out: string[] = [];
+  if (missing.length) out.push(`${label}: ${sampleIds(missing)} snippets missing`);
+  if (stale.length) out.push(`${label}: ${sampleIds(stale)} entries for snippets that no longer exist`);
+  if (dup.length) out.push(`${label}: ${sampleIds(dup)} snippets indexed more than once`);
+  return out;
+}

@@ -41,6 +41,30 @@ function fsyncDir(dir: string): void {
   }
 }
 
+/**
+ * Has `write` fill a temporary file beside `file` (e.g. a native writer), then makes it durable and
+ * renames it into place: the same guarantees as writeFileAtomic without the bytes in memory.
+ */
+export function writeAtomicWith(file: string, write: (tmp: string) => void): void {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true });
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  try {
+    write(tmp);
+    const fd = fs.openSync(tmp, 'r+');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+  fs.renameSync(tmp, file);
+  fsyncDir(dir);
+}
+
 /** Writes `buf` to `file` atomically and durably. */
 export function writeFileAtomic(file: string, buf: Buffer): void {
   const dir = path.dirname(file);

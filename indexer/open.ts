@@ -9,17 +9,18 @@ import { sqlitePath, type Config } from '../lib/config';
 import type { Db } from '../lib/db/client';
 import { isQuinError } from '../lib/errors';
 import { createLogger } from '../lib/log';
+import type { Bm25Backend, Bm25Location } from './bm25/backend';
 import { ElasticsearchIndex } from './bm25/elasticsearch';
 import { FTS_FILE_NAME, Fts5Index } from './bm25/fts5';
 import { DenseReader } from './dense/dense-index';
 import { createEncoder } from './encoders';
 import { indexesDir } from './files';
-import type { Bm25Index, Encoder, SearchIndexes } from './types';
-import { VectorCache } from './vectors/cache';
+import type { Encoder, SearchIndexes } from './types';
+import { openSentenceStore } from './vectors/store';
 
 const log = createLogger('indexes');
 
-export type Bm25Location = 'fts5' | 'fts5-file' | 'elasticsearch';
+export type { Bm25Location } from './bm25/backend';
 
 export function bm25Location(config: Pick<Config, 'elasticsearchUrl' | 'databaseProvider'>): Bm25Location {
   if (config.elasticsearchUrl) return 'elasticsearch';
@@ -30,26 +31,23 @@ export function ftsFilePath(dataDir: string): string {
   return path.join(indexesDir(dataDir), FTS_FILE_NAME);
 }
 
-export function openBm25(config: Config): Fts5Index | ElasticsearchIndex {
+/** The configured BM25 backend; every caller uses it through Bm25Backend only. */
+export function openBm25(config: Config): Bm25Backend {
+  const fts = { titleWeight: config.bm25TitleWeight, impactMin: config.bm25ImpactMin };
   switch (bm25Location(config)) {
     case 'elasticsearch':
       return new ElasticsearchIndex({ url: config.elasticsearchUrl!, index: config.elasticsearchIndex, titleBoost: config.bm25TitleWeight, timeoutMs: config.elasticsearchTimeoutMs });
     case 'fts5':
-      return new Fts5Index(sqlitePath(config), 'content', { titleWeight: config.bm25TitleWeight });
+      return new Fts5Index(sqlitePath(config), 'content', fts);
     default:
-      return new Fts5Index(ftsFilePath(config.dataDir), 'file', { titleWeight: config.bm25TitleWeight });
+      return new Fts5Index(ftsFilePath(config.dataDir), 'file', fts);
   }
-}
-
-async function closeBm25(bm25: Bm25Index): Promise<void> {
-  if (bm25 instanceof Fts5Index) bm25.close();
-  else if (bm25 instanceof ElasticsearchIndex) await bm25.close();
 }
 
 /** The dense reader, or null when FAISS cannot serve (binding missing, index of another encoder). */
 async function openDense(db: Db, config: Config, encoder: Encoder): Promise<DenseReader | null> {
   try {
-    return await DenseReader.open(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim });
+    return await DenseReader.open(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim, nprobe: config.faissNprobe });
   } catch (e) {
     if (!isQuinError(e)) throw e;
     log.warn(`dense index unavailable, searching with BM25 only: ${e.message}`);
@@ -59,16 +57,17 @@ async function openDense(db: Db, config: Config, encoder: Encoder): Promise<Dens
 
 async function open(config: Config, db: Db): Promise<SearchIndexes> {
   const encoder = await createEncoder(config);
-  const cache = new VectorCache(config.cacheDir, encoder.id, encoder.dim);
+  const cache = openSentenceStore(config.cacheDir, encoder);
   const bm25 = openBm25(config);
-  const dense = await openDense(db, config, encoder);
+  // QUIN_ES_DENSE: Elasticsearch holds the vectors too and answers the dense side with kNN.
+  const dense = config.elasticsearchDense && bm25.denseView ? await bm25.denseView() : await openDense(db, config, encoder);
   return {
     bm25,
     dense,
     encoder,
     sentenceVectors: { get: async (sentences) => cache.get(sentences) },
     async close() {
-      await closeBm25(bm25);
+      await bm25.close();
       cache.close();
       await encoder.close?.();
     },
@@ -78,7 +77,7 @@ async function open(config: Config, db: Db): Promise<SearchIndexes> {
 const opened = new Map<string, Promise<SearchIndexes>>();
 
 function keyOf(config: Config): string {
-  return [config.dataDir, config.databaseUrlResolved, config.encoder, config.encoderModel ?? '', config.elasticsearchUrl ?? '', config.elasticsearchIndex, config.bm25TitleWeight, config.cacheDir].join('|');
+  return [config.dataDir, config.databaseUrlResolved, config.encoder, config.encoderModel ?? '', config.elasticsearchUrl ?? '', config.elasticsearchIndex, config.elasticsearchDense, config.bm25TitleWeight, config.cacheDir].join('|');
 }
 
 /** The process's indexes for this configuration: opened on first call, then the same object. */

@@ -8,16 +8,17 @@ import type { Config } from '../lib/config';
 import type { Db } from '../lib/db/client';
 import { createLogger } from '../lib/log';
 import { createProgress, type Progress } from '../lib/progress';
-import { ElasticsearchIndex } from './bm25/elasticsearch';
-import { Fts5Index, type ImpactRefresh } from './bm25/fts5';
-import { syncElasticsearch, syncFtsFile, type Bm25SyncStats } from './bm25/sync';
+import type { Bm25SyncStats, SnippetVectorSource } from './bm25/backend';
+import type { SnippetRow } from './state';
+import type { Pooling } from './vectors/pooling';
+import { snippetVectors } from './vectors/snippet-vectors';
 import { syncDense, type DenseSyncStats } from './dense/sync';
 import { faissAvailable } from './dense/faiss-native';
 import { createEncoder } from './encoders';
 import { acquireIndexLock } from './files';
 import { bm25Location, openBm25 } from './open';
 import { countSnippets } from './state';
-import { VectorCache } from './vectors/cache';
+import { openSentenceStore } from './vectors/store';
 
 const log = createLogger('index');
 
@@ -67,14 +68,30 @@ export async function runIndex(db: Db, config: Config, opts: RunIndexOptions = {
   try {
     const snippets = await countSnippets(db);
     log.info('indexing', { snippets, bm25: bm25Location(config), encoder: config.encoder });
-    const bm25 = await syncBm25(db, config, opts, factory, snippets);
     let dense: IndexRunStats['dense'];
-    if (!faissAvailable()) {
+    let encoderId: string = config.encoder;
+    let bm25: Bm25SyncStats;
+    if (config.elasticsearchUrl && config.elasticsearchDense) {
+      // Elasticsearch holds the vectors too: they go with the documents, FAISS is not used.
+      const encoder = await createEncoder(config);
+      encoderId = encoder.id;
+      const cache = openSentenceStore(config.cacheDir, encoder);
+      try {
+        const of = async (rows: readonly SnippetRow[]) => (await snippetVectors(rows, encoder, cache, config.densePooling as Pooling, { batchSize: config.embedBatchSize, signal: opts.signal })).vectors;
+        bm25 = await syncBm25(config, db, opts, factory, { id: encoder.id, dim: encoder.dim, of });
+      } finally {
+        cache.close();
+      }
+      dense = { skipped: 'the vectors are in Elasticsearch (QUIN_ES_DENSE)' };
+    } else if (!faissAvailable()) {
+      bm25 = await syncBm25(config, db, opts, factory);
       dense = { skipped: 'FAISS binding not built (bash scripts/setup.d/40-faiss.sh)' };
       log.warn(`dense index skipped: ${dense.skipped}`);
     } else {
+      bm25 = await syncBm25(config, db, opts, factory);
       const encoder = await createEncoder(config);
-      const cache = new VectorCache(config.cacheDir, encoder.id, encoder.dim);
+      encoderId = encoder.id;
+      const cache = openSentenceStore(config.cacheDir, encoder);
       const t = tracker(factory, 'dense index', 'snippets');
       try {
         dense = await syncDense(db, config, encoder, cache, { signal: opts.signal, rebuild: opts.rebuild, onProgress: (d, n) => t.update(d, n) });
@@ -90,7 +107,7 @@ export async function runIndex(db: Db, config: Config, opts: RunIndexOptions = {
       snippets,
       bm25,
       dense,
-      encoder: config.encoder === 'onnx' ? `onnx:${config.encoderModel}` : 'use-lite',
+      encoder: encoderId,
       seconds: (Date.now() - started) / 1000,
       snippetsPerSecond: denseStats && denseStats.seconds > 0 ? denseStats.added / denseStats.seconds : 0,
       sentencesPerSecond: denseStats && denseStats.embedSeconds > 0 ? denseStats.sentencesEmbedded / denseStats.embedSeconds : 0,
@@ -101,36 +118,14 @@ export async function runIndex(db: Db, config: Config, opts: RunIndexOptions = {
   }
 }
 
-function logImpact(r: ImpactRefresh): void {
-  if (r.built) log.info('BM25 accelerator rebuilt', { seconds: r.seconds });
-}
-
-async function syncBm25(db: Db, config: Config, opts: RunIndexOptions, factory: ProgressFactory | undefined, snippetsIn: number): Promise<Bm25SyncStats> {
-  const where = bm25Location(config);
+async function syncBm25(config: Config, db: Db, opts: RunIndexOptions, factory: ProgressFactory | undefined, vectors?: SnippetVectorSource): Promise<Bm25SyncStats> {
   const bm25 = openBm25(config);
-  if (bm25 instanceof Fts5Index && bm25.mode === 'content') {
-    // Triggers keep it in step; only an explicit rebuild touches it.
-    const started = Date.now();
-    try {
-      if (opts.rebuild) bm25.rebuildContent();
-      logImpact(bm25.refreshImpact(config.bm25ImpactMin));
-    } finally {
-      bm25.close();
-    }
-    return { backend: 'fts5', added: opts.rebuild ? snippetsIn : 0, removed: 0, seconds: (Date.now() - started) / 1000 };
-  }
-  const t = tracker(factory, `BM25 (${where})`, 'snippets');
-  const sync = { batchSize: config.indexBatchSize, signal: opts.signal, rebuild: opts.rebuild, onProgress: (d: number, n: number) => t.update(d, n) };
+  const t = tracker(factory, `BM25 (${bm25.location})`, 'snippets');
   try {
-    const stats =
-      bm25 instanceof ElasticsearchIndex
-        ? await syncElasticsearch(db, bm25, { url: config.elasticsearchUrl!, index: config.elasticsearchIndex }, sync)
-        : await syncFtsFile(db, bm25, sync);
-    if (bm25 instanceof Fts5Index) logImpact(bm25.refreshImpact(config.bm25ImpactMin));
+    const stats = await bm25.sync(db, { batchSize: config.indexBatchSize, signal: opts.signal, rebuild: opts.rebuild, onProgress: (d, n) => t.update(d, n), vectors });
     t.finish();
     return stats;
   } finally {
-    if (bm25 instanceof ElasticsearchIndex) await bm25.close();
-    else bm25.close();
+    await bm25.close();
   }
 }

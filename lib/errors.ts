@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   FETCH_BLOCKED: { status: 403, summary: 'address not allowed' },
   FETCH_ROBOTS: { status: 403, summary: 'disallowed by robots.txt' },
   FETCH_HTTP_STATUS: { status: 502, summary: 'unexpected HTTP status' },
+  FETCH_PAUSED: { status: 503, summary: 'the server asked for a pause (Retry-After); not asked again before it ends' },
   FETCH_CONTENT_TYPE: { status: 415, summary: 'unexpected content type' },
   FETCH_REDIRECTS: { status: 508, summary: 'too many redirects or a redirect loop' },
   EXTRACTION_FAILED: { status: 422, summary: 'no article text could be extracted' },

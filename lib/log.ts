@@ -1,9 +1,12 @@
 /**
- * Minimal structured logger. Lines go to stderr so that `--json` output on stdout stays clean.
- * On a terminal the format is human-readable; otherwise one JSON object a line (easy to grep and
- * to ship). QUIN_LOG_LEVEL / QUIN_LOG_FORMAT override; read directly from the environment so that
- * logging works before (and while) the configuration is validated.
+ * Structured logging with pino. Lines go to stderr so that `--json` output on stdout stays clean.
+ * On a terminal the format is human-readable (`INFO  [scope] message key=value`); otherwise one JSON
+ * object a line (`{"level","t","scope",...fields,"msg"}`: easy to grep and to ship). QUIN_LOG_LEVEL /
+ * QUIN_LOG_FORMAT override; read directly from the environment, at each line, so that logging works
+ * before (and while) the configuration is validated.
  */
+import pino from 'pino';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
@@ -28,24 +31,44 @@ function useJson(): boolean {
 }
 
 function formatValue(v: unknown): string {
-  if (v instanceof Error) return JSON.stringify(v.message);
   if (typeof v === 'string') return /\s/.test(v) ? JSON.stringify(v) : v;
   return JSON.stringify(v);
 }
 
+/** pino's JSON line as the terminal format. */
+function asText(line: string): string {
+  const { level, scope, msg, t: _t, ...fields } = JSON.parse(line) as Record<string, unknown>;
+  const extra = Object.entries(fields)
+    .map(([k, v]) => `${k}=${formatValue(v)}`)
+    .join(' ');
+  return `${String(level).toUpperCase().padEnd(5)} [${String(scope)}] ${String(msg)}${extra ? ' ' + extra : ''}\n`;
+}
+
+// One pino instance for the process; each scope is a child. Written through process.stderr (tests
+// and supervisors capture it there), in the format chosen when the line is written.
+const root = pino(
+  {
+    level: 'debug',
+    base: undefined,
+    messageKey: 'msg',
+    timestamp: () => `,"t":"${new Date().toISOString()}"`,
+    formatters: { level: (label) => ({ level: label }) },
+  },
+  { write: (line: string) => void process.stderr.write(useJson() ? line : asText(line)) },
+);
+
+/** Error values become their message (a stack in a log line is for errorResponse alone). */
+function plain(fields: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fields ?? {})) out[k] = v instanceof Error ? v.message : v;
+  return out;
+}
+
 export function createLogger(scope = 'quin'): Logger {
+  const p = root.child({ scope });
   const write = (level: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[level] < ORDER[currentLevel()]) return;
-    if (useJson()) {
-      const rec: Record<string, unknown> = { t: new Date().toISOString(), level, scope, msg };
-      for (const [k, v] of Object.entries(fields ?? {})) rec[k] = v instanceof Error ? v.message : v;
-      process.stderr.write(JSON.stringify(rec) + '\n');
-    } else {
-      const extra = Object.entries(fields ?? {})
-        .map(([k, v]) => `${k}=${formatValue(v)}`)
-        .join(' ');
-      process.stderr.write(`${level.toUpperCase().padEnd(5)} [${scope}] ${msg}${extra ? ' ' + extra : ''}\n`);
-    }
+    p[level](plain(fields), msg);
   };
   return {
     debug: (m, f) => write('debug', m, f),

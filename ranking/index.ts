@@ -4,7 +4,7 @@
  */
 export { search, SCORE_NORMALIZATION } from './pipeline';
 export { searchRequestSchema, searchResponseSchema, PUBLIC_LIMITS, MAX_DEPTH, type SearchRequestSchema } from './schema';
-export { parseRequest, requestSchemaFor, limitsOf, toInstant, PARAM_LABELS, type RequestIssue } from './request';
+export { parseRequest, requestError, requestSchemaFor, limitsOf, toInstant, PARAM_LABELS, type RequestIssue } from './request';
 export { minMax, minMaxScaler } from './normalize';
 export { openSearchContext, type OpenContextOptions } from './open';
 export { rankingOptions, EVAL_PAGE_SIZE, type RankingOptions, type SearchContext, type FusionMethod } from './context';
@@ -14,5 +14,7 @@ export { recencyFactor, recencyOf, medianAge } from './decay';
 export { pickEvidence, snippetSentences, EVIDENCE_COSINE_WEIGHT } from './evidence';
 export { loadRows, loadMeta, type DbProvider } from './snippets';
 export { weeklyCoverage } from './coverage';
+export { contentWords, decideMatches, rankByWords, MIN_DENSE, MIN_WORDS, type FactCheckCandidate, type FactCheckMatch } from './fact-checks';
+export { groupStories, clusterStories, DEFAULT_STORY_OPTIONS, type Story, type StoryArticle, type StoryInput, type StoryOptions } from './stories';
 export type { RerankStage, RerankCandidate, RerankScore, VerdictStage, StageContext } from './stages';
 export type * from './types';

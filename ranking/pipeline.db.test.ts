@@ -109,7 +109,9 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-const run = (req: Partial<SearchRequest> & { q: string }) => search({ asOf: ASOF, ...req }, ctx);
+// The clock is fixed at ASOF (ctx.now). Not `asOf: ASOF`: that also bounds the publication date, which
+// leaves undated text out (see the "as of" test).
+const run = (req: Partial<SearchRequest> & { q: string }) => search(req, ctx);
 const urls = (res: SearchResponse) => res.results.map((r) => r.url.replace('https://news.example/', ''));
 
 describe('search pipeline (real indexes)', () => {
@@ -144,7 +146,7 @@ describe('search pipeline (real indexes)', () => {
   });
 
   it('gives the same answer for the same asOf, whatever the clock says', async () => {
-    const a = await run({ q: 'rocket launch delayed' });
+    const a = await run({ q: 'rocket launch delayed', asOf: ASOF });
     const b = await search({ q: 'rocket launch delayed', asOf: ASOF }, { ...ctx, now: () => new Date('2030-01-01') });
     expect(b.asOf).toBe(ASOF.toISOString());
     expect(b.results.map((r) => [r.snippetId, r.score])).toEqual(a.results.map((r) => [r.snippetId, r.score]));
@@ -160,6 +162,25 @@ describe('search pipeline (real indexes)', () => {
     const range = urls(await run({ q, from: daysAgo(500), to: daysAgo(300) }));
     expect(range).toEqual(['flood-old']);
     expect(urls(await run({ q, sources: ['Nobody'] }))).toEqual([]);
+  });
+
+  // Issue 11.2: "as of" is the archive as it was that day: nothing published later, in either index.
+  it('leaves out everything published after the "as of" day, by BM25 and by the dense index', async () => {
+    const asOf = daysAgo(15).toISOString().slice(0, 10);
+    const end = Date.parse(`${asOf}T23:59:59.999Z`);
+    const q = 'floods displaced people in Pakistan';
+    // Without the bound the 10-day-old flood story is found (so the bound has something to remove).
+    expect(urls(await run({ q, perArticle: 0 }))).toContain('flood-new');
+    for (const mode of ['hybrid', 'bm25', 'dense'] as const) {
+      const res = await run({ q, asOf, mode, perArticle: 0, k: 50, sort: 'newest', coverage: true });
+      expect(urls(res), mode).toContain('flood-old');
+      expect(urls(res), mode).not.toContain('flood-new');
+      for (const r of res.results) expect(r.publishedAt !== null && Date.parse(r.publishedAt) <= end, `${mode}: ${r.url} ${r.publishedAt}`).toBe(true);
+      expect(res.coverageUndated, mode).toBe(0);
+    }
+    // An explicit later "to" does not lift the bound; an earlier one narrows it.
+    expect(urls(await run({ q, asOf, to: ASOF }))).not.toContain('flood-new');
+    expect(urls(await run({ q: 'measles vaccine autism', asOf, to: daysAgo(40) }))).not.toContain('vaccine');
   });
 
   it('de-duplicates per article, pages, and sorts by date', async () => {
@@ -180,7 +201,7 @@ describe('search pipeline (real indexes)', () => {
 
   it('reads the same candidates through raw SQL and through the generated client', async () => {
     const fast = await run({ q: 'floods in Pakistan', perArticle: 0, k: 20 });
-    const typed = await search({ q: 'floods in Pakistan', asOf: ASOF, perArticle: 0, k: 20 }, { ...ctx, provider: undefined });
+    const typed = await search({ q: 'floods in Pakistan', perArticle: 0, k: 20 }, { ...ctx, provider: undefined });
     expect(fast.results.length).toBeGreaterThanOrEqual(3);
     expect(fast.results).toEqual(typed.results);
   });
@@ -202,13 +223,13 @@ describe('search pipeline (real indexes)', () => {
         return cands.map((c) => ({ rerank: c.publishedAt ? -c.publishedAt.getTime() : 0, relevance: c.publishedAt && c.publishedAt < daysAgo(100) ? 1 : 0.5 }));
       },
     };
-    const res = await search({ q: 'floods displaced people in Pakistan', asOf: ASOF, halfLifeDays: null, perArticle: 1 }, { ...ctx, reranker: preferOld });
+    const res = await search({ q: 'floods displaced people in Pakistan', halfLifeDays: null, perArticle: 1 }, { ...ctx, reranker: preferOld });
     expect(res.models.reranker).toBe('prefer-old');
     expect(urls(res)[0]).toBe('flood-old');
     const reranked = res.results.filter((r) => r.scores.rerank !== null);
     expect(reranked.length).toBeLessThanOrEqual(2);
     expect(res.results.slice(0, reranked.length).every((r) => r.scores.rerank !== null)).toBe(true);
-    const off = await search({ q: 'floods displaced people in Pakistan', asOf: ASOF, rerank: false }, { ...ctx, reranker: preferOld });
+    const off = await search({ q: 'floods displaced people in Pakistan', rerank: false }, { ...ctx, reranker: preferOld });
     expect(off.models.reranker).toBeNull();
   });
 
@@ -224,10 +245,10 @@ describe('search pipeline (real indexes)', () => {
   it('finds nothing for nonsense, with no verdict, although the dense index returns neighbours', async () => {
     const judged: SearchResult[][] = [];
     const stage: VerdictStage = { id: 'spy', depth: 5, verdict: async (results) => (judged.push(results), { label: 'NOT_ENOUGH_EVIDENCE', confidence: 1, evidence: { supports: [], refutes: [], neutral: [] }, model: 'spy' }) };
-    const nonsense = await search({ q: 'xqzvbnm plorf wuggle', asOf: ASOF, coverage: true }, { ...ctx, verdict: stage });
+    const nonsense = await search({ q: 'xqzvbnm plorf wuggle', coverage: true }, { ...ctx, verdict: stage });
     expect(nonsense).toMatchObject({ total: 0, results: [], verdict: null, coverage: [], coverageUndated: 0 });
     expect(nonsense.models.dense).toBe(true);
-    const claim = await search({ q: 'Xqzvbnm plorf wuggled the zorbing frimbles yesterday', asOf: ASOF }, { ...ctx, verdict: stage });
+    const claim = await search({ q: 'Xqzvbnm plorf wuggled the zorbing frimbles yesterday' }, { ...ctx, verdict: stage });
     expect(claim).toMatchObject({ kind: 'claim', total: 0, verdict: null, verdictStatus: 'no_match' });
     expect(judged).toEqual([]);
   });
@@ -258,7 +279,7 @@ describe('search pipeline (real indexes)', () => {
     // The verdict reads the story once.
     const judged: SearchResult[][] = [];
     const stage: VerdictStage = { id: 'spy', depth: 5, verdict: async (results) => (judged.push(results), { label: 'SUPPORTED', confidence: 0.9, evidence: { supports: [], refutes: [], neutral: [] }, model: 'spy' }) };
-    const claim = await search({ q: 'Sales of the slimmer PlayStation tripled', asOf: ASOF }, { ...ctx, verdict: stage });
+    const claim = await search({ q: 'Sales of the slimmer PlayStation tripled' }, { ...ctx, verdict: stage });
     expect(claim.verdictStatus).toBe('ok');
     expect(judged[0]!.filter((r) => r.url.includes('console-'))).toHaveLength(1);
   });
@@ -268,13 +289,13 @@ describe('search pipeline (real indexes)', () => {
     let calls = 0;
     const stage: VerdictStage = { id: 'spy', depth: 5, verdict: async () => (calls++, { label: 'SUPPORTED', confidence: 0.9, evidence: { supports: [], refutes: [], neutral: [] }, model: 'spy' }) };
     const vctx = { ...ctx, verdict: stage };
-    const keywords = await search({ q: 'PlayStation sales', asOf: ASOF }, vctx);
+    const keywords = await search({ q: 'PlayStation sales' }, vctx);
     expect(keywords).toMatchObject({ kind: 'keywords', verdict: null, verdictStatus: 'keywords' });
     expect(keywords.results.length).toBeGreaterThan(0);
-    const question = await search({ q: 'Did PlayStation sales triple?', asOf: ASOF }, vctx);
+    const question = await search({ q: 'Did PlayStation sales triple?' }, vctx);
     expect(question).toMatchObject({ kind: 'question', verdict: null, verdictStatus: 'question' });
     expect(calls).toBe(0);
-    const claim = await search({ q: 'PlayStation sales tripled after the slimmer model launched', asOf: ASOF }, vctx);
+    const claim = await search({ q: 'PlayStation sales tripled after the slimmer model launched' }, vctx);
     expect(claim).toMatchObject({ kind: 'claim', verdictStatus: 'ok', models: { nli: 'spy' } });
     expect(calls).toBe(1);
   });
@@ -298,7 +319,7 @@ describe('search pipeline (real indexes)', () => {
   // Issue 9.7: "why this result" adds up.
   it('breaks every final score into factors whose product is the final score', async () => {
     const boost: RerankStage = { id: 'boost', depth: 3, rerank: async (cands) => cands.map((c, i) => ({ rerank: 5 - i, relevance: 0.9 - i * 0.1 })) };
-    const res = await search({ q: 'floods displaced people in Pakistan', asOf: ASOF, k: 10 }, { ...ctx, reranker: boost });
+    const res = await search({ q: 'floods displaced people in Pakistan', k: 10 }, { ...ctx, reranker: boost });
     for (const r of res.results) {
       expect(r.scores.final).toBeCloseTo(r.scores.relevance! * r.scores.recency, 12);
       expect(r.score).toBe(r.scores.final);

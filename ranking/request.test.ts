@@ -29,6 +29,25 @@ describe('resolveRequest', () => {
     const r = resolveRequest({ q: 'x', asOf: new Date('2024-01-31T00:00:00Z'), maxAgeDays: 30, from: new Date('2023-01-01') }, opts, now);
     expect(r.from!.toISOString()).toBe('2024-01-01T00:00:00.000Z');
   });
+  // Issue 11.2: "as of" shows the archive as it was that day, so it also bounds the publication date.
+  it('makes asOf an upper bound on the publication date: the end of a bare day, else the instant', () => {
+    expect(resolveRequest({ q: 'x', asOf: '2024-03-10' }, opts, now).to!.toISOString()).toBe('2024-03-10T23:59:59.999Z');
+    expect(resolveRequest({ q: 'x', asOf: '2024-03-10T12:00:00Z' }, opts, now).to!.toISOString()).toBe('2024-03-10T12:00:00.000Z');
+    // The earlier of asOf and to bounds the search; without asOf the clock sets no bound.
+    expect(resolveRequest({ q: 'x', asOf: '2024-03-10', to: '2024-05-01' }, opts, now).to!.toISOString()).toBe('2024-03-10T23:59:59.999Z');
+    expect(resolveRequest({ q: 'x', asOf: '2024-03-10', to: '2024-02-01' }, opts, now).to!.toISOString()).toBe('2024-02-01T23:59:59.999Z');
+    expect(resolveRequest({ q: 'x' }, opts, now).to).toBeNull();
+    // Recency still counts from the start of the day.
+    expect(resolveRequest({ q: 'x', asOf: '2024-03-10' }, opts, now).asOf.toISOString()).toBe('2024-03-10T00:00:00.000Z');
+  });
+  it('says the range is empty when "from" is after the "as of" day, naming asOf', () => {
+    const e = failure({ from: '2024-04-01', asOf: '2024-03-10' });
+    expect(e.message).toBe('the date range is empty: the start date (from) 2024-04-01, after the "as of" date (asOf) 2024-03-10');
+    expect(e.details).toMatchObject({ reason: 'empty_range', param: 'from', end: 'asOf' });
+    expect(failure({ from: '2024-04-01', asOf: '2024-06-01', to: '2024-03-10' }).details).toMatchObject({ end: 'to' });
+    // maxAgeDays counts back from asOf, so it never empties the range by itself.
+    expect(resolveRequest({ q: 'x', asOf: '2024-03-10', maxAgeDays: 0 }, opts, now).from!.toISOString()).toBe('2024-03-10T00:00:00.000Z');
+  });
   it('turns the decay off with null, Infinity or "off"', () => {
     expect(resolveRequest({ q: 'x', halfLifeDays: null }, opts, now).halfLifeDays).toBeNull();
     expect(resolveRequest({ q: 'x', halfLifeDays: Infinity }, opts, now).halfLifeDays).toBeNull();

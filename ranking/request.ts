@@ -1,7 +1,8 @@
 /**
  * A SearchRequest → the parameters the pipeline runs with. Validation is the one request schema's
  * (ranking/schema.ts, with the limits of the ranking options); this adds what needs the clock: dates
- * as instants, maxAgeDays folded into `from`, the empty range. The query text itself is
+ * as instants, maxAgeDays folded into `from`, "as of" as an upper bound on the publication date, the
+ * empty range. The query text itself is
  * ranking/query.ts's job. Bad values become a QuinError in plain words that names the parameter, with
  * the machine details (zod's issues) in `details.issues` for the API's `error.issues`.
  */
@@ -18,7 +19,11 @@ export interface ResolvedRequest {
   page: number;
   asOf: Date;
   halfLifeDays: number | null;
-  /** Inclusive bounds after folding maxAgeDays into `from`. */
+  /**
+   * Inclusive bounds after folding maxAgeDays into `from` and asOf into `to`: nothing published after
+   * the "as of" day (the end of a bare day, else the instant) is searched, and undated text fails the
+   * bound like any date bound (it cannot be shown to predate that day).
+   */
   from: Date | null;
   to: Date | null;
   /** Source names (trimmed, matched exactly as stored); null = all. */
@@ -58,6 +63,7 @@ export const PARAM_LABELS: Record<string, string> = {
   mode: 'the retrieval mode (mode)',
   rerank: 'the reranker switch (rerank)',
   evidenceTop: 'results with evidence (evidenceTop)',
+  format: 'the export format (format)',
 };
 
 const schemas = new Map<string, SearchRequestSchema>();
@@ -132,24 +138,33 @@ export function toInstant(value: string | undefined, edge: 'start' | 'end'): Dat
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-function emptyRange(p: SearchParams, from: Date, to: Date): QuinError {
+/** `end`: which parameter set the upper bound (asOf when it is earlier than `to`, or alone). */
+function emptyRange(p: SearchParams, from: Date, to: Date, end: 'to' | 'asOf'): QuinError {
   const byAge = p.maxAgeDays !== undefined && (!p.from || toInstant(p.from, 'start')!.getTime() < from.getTime());
   const start = byAge ? `the last ${p.maxAgeDays} days (maxAgeDays) start on ${day(from)}` : `the start date (from) ${day(from)}`;
-  const message = `the date range is empty: ${start}, after the end date (to) ${day(to)}`;
-  const issues: RequestIssue[] = [{ path: byAge ? 'maxAgeDays' : 'from', code: 'empty_range', message: `from ${from.toISOString()} is after to ${to.toISOString()}` }];
-  return createError('INVALID_INPUT', message, { param: byAge ? 'maxAgeDays' : 'from', reason: 'empty_range', from: from.toISOString(), to: to.toISOString(), maxAgeDays: p.maxAgeDays ?? null, issues });
+  const until = end === 'asOf' ? `the "as of" date (asOf) ${day(to)}` : `the end date (to) ${day(to)}`;
+  const message = `the date range is empty: ${start}, after ${until}`;
+  const issues: RequestIssue[] = [{ path: byAge ? 'maxAgeDays' : 'from', code: 'empty_range', message: `from ${from.toISOString()} is after ${end} ${to.toISOString()}` }];
+  return createError('INVALID_INPUT', message, { param: byAge ? 'maxAgeDays' : 'from', reason: 'empty_range', end, from: from.toISOString(), to: to.toISOString(), maxAgeDays: p.maxAgeDays ?? null, issues });
+}
+
+/** The upper bound on the publication date: `to`, or the "as of" day when it is earlier (or alone). */
+function upperBound(p: SearchParams): { to: Date | null; end: 'to' | 'asOf' } {
+  const to = toInstant(p.to, 'end');
+  const asOf = toInstant(p.asOf, 'end');
+  return asOf && (!to || asOf < to) ? { to: asOf, end: 'asOf' } : { to, end: 'to' };
 }
 
 export function resolveRequest(req: SearchRequest, opts: RankingOptions, now: Date): ResolvedRequest {
   const p = parseRequest(req, limitsOf(opts));
   const asOf = toInstant(p.asOf, 'start') ?? now;
   let from = toInstant(p.from, 'start');
-  const to = toInstant(p.to, 'end');
+  const { to, end } = upperBound(p);
   if (p.maxAgeDays !== undefined) {
     const limit = new Date(asOf.getTime() - p.maxAgeDays * DAY_MS);
     if (!from || limit > from) from = limit;
   }
-  if (from && to && from > to) throw emptyRange(p, from, to);
+  if (from && to && from > to) throw emptyRange(p, from, to, end);
   return {
     q: p.q,
     k: p.k,

@@ -65,35 +65,49 @@ const sourcesField = z.preprocess(
   z.array(z.string().max(200)).max(50),
 );
 
-export function searchRequestSchema(limits: SearchLimits = PUBLIC_LIMITS) {
+/**
+ * The request's fields without the check across fields (page · k), for the contracts that take a part
+ * of the search's parameters (export, follow, stories, fact-checks): zod refuses pick/omit on a refined
+ * object, so they pick from these fields and add `withinDepth` back when they keep paging.
+ */
+export function searchRequestFields(limits: SearchLimits = PUBLIC_LIMITS) {
   const maxPage = Math.max(1, Math.floor(MAX_DEPTH / 10));
-  return z
-    .object({
-      q: z
-        .string({ error: 'the query must be text' })
-        .trim()
-        .min(1, 'the query is empty: type a claim or a question')
-        .max(limits.maxQueryChars, `the query is longer than ${limits.maxQueryChars} characters`)
-        .describe('The claim or question.'),
-      k: numberField(z.number().int().min(1).max(limits.maxK)).default(10).describe('Results per page.'),
-      page: numberField(z.number().int().min(1).max(maxPage)).default(1).describe(`1-based page (page · k at most ${MAX_DEPTH}).`),
-      halfLifeDays: halfLifeField.optional().describe('Half-life of the time decay in days, or `off`. Default: the server setting (QUIN_HALF_LIFE_DAYS).'),
-      asOf: dateField.optional().describe('"Now" for the time decay and maxAgeDays (reproducible results). Default: the current time.'),
-      from: dateField.optional().describe('Earliest publication date (inclusive).'),
-      to: dateField.optional().describe('Latest publication date (inclusive; a bare date means the end of that day).'),
-      maxAgeDays: numberField(z.number().min(0).max(MAX_HALF_LIFE_DAYS)).optional().describe('Only articles at most this many days older than asOf.'),
-      sources: sourcesField.optional().describe('Only these sources (repeat the parameter or separate with commas).'),
-      sort: z.enum(['relevance', 'newest']).default('relevance').describe('Time-aware relevance, or newest first.'),
-      verdict: boolField.optional().describe('Compute the verdict for claims (default true when a model is configured).'),
-      coverage: boolField.optional().describe('Also return the matching articles per week.'),
-      perArticle: numberField(z.number().int().min(0).max(1000)).optional().describe('Results per article (0 = no de-duplication). Default: QUIN_PER_ARTICLE.'),
-      mode: z.enum(['hybrid', 'bm25', 'dense']).optional().describe('Retrieval: both indexes (default) or one.'),
-      rerank: boolField.optional().describe('Use the reranker when one is configured (default true).'),
-      evidenceTop: numberField(z.number().int().min(0).max(limits.maxK)).optional().describe('How many results of the page get evidence sentences (default: all).'),
-    })
-    .superRefine((r, ctx) => {
-      if (r.page * r.k > MAX_DEPTH) ctx.addIssue({ code: 'custom', path: ['page'], message: `page ${r.page} of ${r.k} results goes deeper than result ${MAX_DEPTH}` });
-    });
+  return z.object({
+    q: z
+      .string({ error: 'the query must be text' })
+      .trim()
+      .min(1, 'the query is empty: type a claim or a question')
+      .max(limits.maxQueryChars, `the query is longer than ${limits.maxQueryChars} characters`)
+      .describe('The claim or question.'),
+    k: numberField(z.number().int().min(1).max(limits.maxK)).default(10).describe('Results per page.'),
+    page: numberField(z.number().int().min(1).max(maxPage)).default(1).describe(`1-based page (page · k at most ${MAX_DEPTH}).`),
+    halfLifeDays: halfLifeField.optional().describe('Half-life of the time decay in days, or `off`. Default: the server setting (QUIN_HALF_LIFE_DAYS).'),
+    asOf: dateField
+      .optional()
+      .describe(
+        '"Now" for the time decay and maxAgeDays (reproducible results), and the archive as it was that day: nothing published after it is searched (a bare date means the end of that day; undated text is left out, as under any date bound). Default: the current time, no bound.',
+      ),
+    from: dateField.optional().describe('Earliest publication date (inclusive).'),
+    to: dateField.optional().describe('Latest publication date (inclusive; a bare date means the end of that day).'),
+    maxAgeDays: numberField(z.number().min(0).max(MAX_HALF_LIFE_DAYS)).optional().describe('Only articles at most this many days older than asOf.'),
+    sources: sourcesField.optional().describe('Only these sources (repeat the parameter or separate with commas).'),
+    sort: z.enum(['relevance', 'newest']).default('relevance').describe('Time-aware relevance, or newest first.'),
+    verdict: boolField.optional().describe('Compute the verdict for claims (default true when a model is configured).'),
+    coverage: boolField.optional().describe('Also return the matching articles per week.'),
+    perArticle: numberField(z.number().int().min(0).max(1000)).optional().describe('Results per article (0 = no de-duplication). Default: QUIN_PER_ARTICLE.'),
+    mode: z.enum(['hybrid', 'bm25', 'dense']).optional().describe('Retrieval: both indexes (default) or one.'),
+    rerank: boolField.optional().describe('Use the reranker when one is configured (default true).'),
+    evidenceTop: numberField(z.number().int().min(0).max(limits.maxK)).optional().describe('How many results of the page get evidence sentences (default: all).'),
+  });
+}
+
+/** The depth check of a paged request: page · k at most MAX_DEPTH. */
+export function withinDepth(r: { page: number; k: number }, ctx: z.RefinementCtx): void {
+  if (r.page * r.k > MAX_DEPTH) ctx.addIssue({ code: 'custom', path: ['page'], message: `page ${r.page} of ${r.k} results goes deeper than result ${MAX_DEPTH}` });
+}
+
+export function searchRequestSchema(limits: SearchLimits = PUBLIC_LIMITS) {
+  return searchRequestFields(limits).superRefine(withinDepth);
 }
 
 export type SearchRequestSchema = ReturnType<typeof searchRequestSchema>;

@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import type { SearchQuery } from '../api/search/schema';
 import { searchHref } from '../_lib/search-url';
+import { AsOfField } from './as-of-field';
 import { FiltersDisclosure } from './search-form';
 
 export interface SourceOption {
@@ -37,7 +38,7 @@ export function Filters({ query, sources, defaultHalfLife }: { query: Partial<Se
   const selected = new Set(query.sources ?? []);
   const shown = [...sources.filter((s) => selected.has(s.name)), ...sources.filter((s) => !selected.has(s.name))];
   for (const name of selected) if (!shown.some((s) => s.name === name)) shown.unshift({ name, articles: 0 });
-  const filtered = query.halfLifeDays !== undefined || query.from || query.to || query.maxAgeDays !== undefined || selected.size > 0 || query.sort === 'newest';
+  const filtered = query.asOf !== undefined || query.halfLifeDays !== undefined || query.from || query.to || query.maxAgeDays !== undefined || selected.size > 0 || query.sort === 'newest';
 
   return (
     <aside className="filters card" aria-labelledby="filters-h">
@@ -95,6 +96,8 @@ export function Filters({ query, sources, defaultHalfLife }: { query: Partial<Se
             </div>
           </fieldset>
 
+          <AsOfField value={query.asOf} />
+
           {shown.length > 0 ? (
             <fieldset className="field">
               <legend>Sources</legend>
@@ -110,14 +113,13 @@ export function Filters({ query, sources, defaultHalfLife }: { query: Partial<Se
             </fieldset>
           ) : null}
         </div>
-        {query.asOf ? <input type="hidden" name="asOf" value={query.asOf} /> : null}
         {query.k && query.k !== 10 ? <input type="hidden" name="k" value={query.k} /> : null}
         <div className="row">
           <button type="submit" className="button button--quiet button--small">
             Apply
           </button>
           {filtered && query.q ? (
-            <Link className="button button--quiet button--small" href={searchHref({ q: query.q, asOf: query.asOf })}>
+            <Link className="button button--quiet button--small" href={searchHref({ q: query.q })}>
               Reset
             </Link>
           ) : null}

@@ -21,7 +21,8 @@ function formRaw(form: HTMLFormElement): RawParams {
   return raw;
 }
 
-export function SearchForm({ children, className }: { children: ReactNode; className?: string }) {
+/** `action`: the page the form shows its results on (/search, or /stories for the same search grouped into stories). */
+export function SearchForm({ children, className, action = '/search' }: { children: ReactNode; className?: string; action?: string }) {
   const router = useRouter();
   const formRef = useRef<HTMLFormElement>(null);
   const [pending, startTransition] = useTransition();
@@ -60,7 +61,7 @@ export function SearchForm({ children, className }: { children: ReactNode; class
       e.currentTarget.querySelector<HTMLInputElement>('input[name="q"]')?.focus();
       return;
     }
-    startTransition(() => router.push(`/search?${params.toString()}`));
+    startTransition(() => router.push(`${action}?${params.toString()}`));
   }
 
   /** Filters apply as soon as they change; "Custom" waits for its number of days. */
@@ -80,7 +81,7 @@ export function SearchForm({ children, className }: { children: ReactNode; class
 
   return (
     <Pending.Provider value={{ pending, slow }}>
-      <form ref={formRef} role="search" action="/search" method="get" onSubmit={onSubmit} onChange={onChange} className={className} aria-busy={pending}>
+      <form ref={formRef} role="search" action={action} method="get" onSubmit={onSubmit} onChange={onChange} className={className} aria-busy={pending}>
         {children}
       </form>
     </Pending.Provider>

@@ -5,6 +5,7 @@ import { processMetrics } from '../../lib/web/metrics';
 import { verifyPassword } from '../../lib/web/password';
 import { createSessionToken, csrfTokenFor, serializeCookie, SESSION_COOKIE, type Session } from '../../lib/web/session';
 import { isHttps } from '../../lib/web/auth';
+import { recordSession } from '../../lib/web/session-store';
 import { auth, services } from './services';
 
 function sameText(a: string, b: string): boolean {
@@ -20,7 +21,7 @@ export interface SignedIn {
 }
 
 export async function signIn(creds: { user: string; password: string }, client: string, req: Request): Promise<SignedIn> {
-  const { loginLimiter } = await services();
+  const { loginLimiter, db } = await services();
   const m = processMetrics().logins;
   const rate = loginLimiter.take(client);
   if (!rate.allowed) {
@@ -41,6 +42,7 @@ export async function signIn(creds: { user: string; password: string }, client: 
   m.inc({ outcome: 'ok' });
   loginLimiter.reset(client);
   const { token, session } = createSessionToken(a.secret, { user: a.user, fingerprint: a.fingerprint, ttlSeconds: a.ttlSeconds });
+  await recordSession(db, session, req.headers.get('user-agent'));
   const cookie = serializeCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'strict', secure: isHttps(req.headers, req.url), maxAge: a.ttlSeconds });
   return { session, cookie, csrfToken: csrfTokenFor(a.secret, session) };
 }

@@ -1,9 +1,13 @@
-/** Admin pages: the session from the cookie, or the 401 page (proxy.ts answers 401 first; this is the second check). */
+/**
+ * Admin pages: the session from the cookie, or the 401 page (proxy.ts answers 401 first for what it
+ * can tell from the signature alone; this check also refuses sessions that were signed out).
+ */
 import { cookies } from 'next/headers';
 import { unauthorized } from 'next/navigation';
 import { readFlash, type Flash } from '../../lib/web/flash';
 import { csrfTokenFor, SESSION_COOKIE, verifySessionToken, type Session } from '../../lib/web/session';
-import { auth } from './services';
+import { isSessionLive } from '../../lib/web/session-store';
+import { auth, services } from './services';
 
 export interface AdminPage {
   session: Session;
@@ -11,10 +15,17 @@ export interface AdminPage {
   flash: Flash | null;
 }
 
-export async function requireAdminPage(flashToken?: string | string[]): Promise<AdminPage> {
+/** The signed-in admin's live session, or null (no cookie, forged, expired, or signed out). */
+export async function currentSession(): Promise<Session | null> {
   const a = await auth();
-  const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  const session = a.hash ? verifySessionToken(a.secret, token, { user: a.user, fingerprint: a.fingerprint }) : null;
+  if (!a.hash) return null;
+  const signed = verifySessionToken(a.secret, (await cookies()).get(SESSION_COOKIE)?.value, { user: a.user, fingerprint: a.fingerprint });
+  return signed && (await isSessionLive((await services()).db, signed)) ? signed : null;
+}
+
+export async function requireAdminPage(flashToken?: string | string[]): Promise<AdminPage> {
+  const session = await currentSession();
   if (!session) unauthorized();
+  const a = await auth();
   return { session, csrf: csrfTokenFor(a.secret, session), flash: readFlash(a.secret, typeof flashToken === 'string' ? flashToken : undefined) };
 }

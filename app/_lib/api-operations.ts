@@ -6,11 +6,15 @@
 import { z } from 'zod';
 import type { ApiOperation } from '../../lib/web/openapi';
 import { loginBody, loginResponse } from '../api/auth/login/schema';
-import { logoutResponse } from '../api/auth/logout/schema';
+import { logoutBody, logoutResponse } from '../api/auth/logout/schema';
 import { addFeedBody, deleteFeedQuery, feedList, feedOne, feedRemoved, patchFeedBody } from '../api/feeds/schema';
 import { healthQuery, healthResponse } from '../api/health/schema';
 import { PUBLIC_LIMITS, type SearchLimits } from '../../ranking/schema';
+import { exportQueryFor, exportResponse } from '../api/export/schema';
+import { factChecksQueryFor, factChecksResponse } from '../api/fact-checks/schema';
+import { followQueryFor } from '../api/follow/schema';
 import { searchQueryFor, searchResponse } from '../api/search/schema';
+import { storiesQueryFor, storiesResponse } from '../api/stories/schema';
 
 export const apiError = z.object({
   error: z.object({
@@ -52,6 +56,68 @@ export function apiOperations(limits: SearchLimits): ApiOperation[] {
     },
     {
       method: 'get',
+      path: '/api/export',
+      operationId: 'exportSearch',
+      summary: "A search's results with their provenance (title, source, URL, date and where it came from, passage, evidence sentences, scores, stance) as CSV or JSON.",
+      tags: ['search'],
+      auth: 'public',
+      query: exportQueryFor(limits),
+      responses: {
+        200: {
+          description: 'The export (a download: Content-Disposition attachment). format=csv: text/csv, one row per passage; format=json: this schema.',
+          schema: exportResponse,
+        },
+        400: err('Invalid parameters, or a query that cannot be searched.'),
+        429: { ...err('Too many searches from this client.'), headers: retryAfter },
+        503: err('The indexes or models are not available yet.'),
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/follow',
+      operationId: 'followSearch',
+      summary: "Follow a claim: the search as an Atom 1.0 feed of new matching coverage, each entry with the verdict's state when it appeared (poll it with any feed reader).",
+      tags: ['search'],
+      auth: 'public',
+      query: followQueryFor(limits),
+      responses: {
+        200: { description: 'Atom 1.0 (RFC 4287).', contentType: 'application/atom+xml' },
+        400: err('Invalid parameters, or a query that cannot be searched.'),
+        429: { ...err('Too many searches from this client.'), headers: retryAfter },
+        503: err('The indexes or models are not available yet.'),
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/stories',
+      operationId: 'stories',
+      summary: 'The coverage matching a search grouped into stories (articles about the same event, by text similarity and time): first and latest report, sources, timeline.',
+      tags: ['search'],
+      auth: 'public',
+      query: storiesQueryFor(limits),
+      responses: {
+        200: { description: 'Stories, most relevant first.', schema: storiesResponse },
+        400: err('Invalid parameters, or a query that cannot be searched.'),
+        429: { ...err('Too many searches from this client.'), headers: retryAfter },
+        503: err('The indexes or models are not available yet.'),
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/fact-checks',
+      operationId: 'factChecks',
+      summary: 'Published fact-checks (schema.org ClaimReview on crawled or imported pages) that rated the claim: rating, reviewer, date, link.',
+      tags: ['search'],
+      auth: 'public',
+      query: factChecksQueryFor(limits),
+      responses: {
+        200: { description: 'The matching fact-checks, best match first (none: an empty list).', schema: factChecksResponse },
+        400: err('Invalid parameters.'),
+        429: { ...err('Too many searches from this client.'), headers: retryAfter },
+      },
+    },
+    {
+      method: 'get',
       path: '/api/feeds',
       operationId: 'listFeeds',
       summary: 'Every feed with its crawl health, broken feeds first.',
@@ -79,7 +145,7 @@ export function apiOperations(limits: SearchLimits): ApiOperation[] {
       method: 'patch',
       path: '/api/feeds',
       operationId: 'changeFeed',
-      summary: 'Pause, resume or check a feed now, or change its interval.',
+      summary: 'Pause, resume or check a feed now, or change its interval or title.',
       tags: ['feeds'],
       auth: 'admin',
       body: patchFeedBody,
@@ -124,10 +190,11 @@ export function apiOperations(limits: SearchLimits): ApiOperation[] {
       method: 'post',
       path: '/api/auth/logout',
       operationId: 'logout',
-      summary: 'End the admin session.',
+      summary: 'End the admin session on the server (a copy of its cookie is refused afterwards), or every session of the admin with everywhere=true.',
       tags: ['auth'],
       auth: 'admin',
-      responses: { 200: { description: 'Signed out; the cookie is cleared.', schema: logoutResponse }, ...ADMIN_ERRORS },
+      body: logoutBody,
+      responses: { 200: { description: 'Signed out; the cookie is cleared.', schema: logoutResponse }, 400: err('Invalid body.'), ...ADMIN_ERRORS },
     },
     {
       method: 'get',
@@ -146,7 +213,8 @@ export function apiOperations(limits: SearchLimits): ApiOperation[] {
       method: 'get',
       path: '/metrics',
       operationId: 'metrics',
-      summary: 'Prometheus metrics: search latency, crawl counters and errors by feed status, index sizes, worker up.',
+      summary:
+        'Prometheus metrics: search latency, crawl counters and errors by feed status, index sizes, worker up and stuck, Node.js process. Admin sign-in counters only with `Authorization: Bearer <QUIN_METRICS_TOKEN>`.',
       tags: ['operations'],
       auth: 'public',
       responses: { 200: { description: 'Prometheus text exposition format 0.0.4.', contentType: 'text/plain; version=0.0.4' } },

@@ -9,8 +9,10 @@ import { errorBody, errorResponse, searchParamsObject } from '../../lib/web/http
 import { processMetrics } from '../../lib/web/metrics';
 import { clientKey } from '../../lib/web/rate-limit';
 import type { Session } from '../../lib/web/session';
-import { requireAdminRequest } from '../../lib/web/auth';
-import { auth } from './services';
+import { requireAdminRequest, sessionOf } from '../../lib/web/auth';
+import { createError } from '../../lib/errors';
+import { isSessionLive } from '../../lib/web/session-store';
+import { auth, services } from './services';
 
 type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
 
@@ -39,7 +41,14 @@ export async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S
   return schema.parse(text.trim() === '' ? {} : JSON.parse(text));
 }
 
-/** The admin session; UNAUTHORIZED (401) or FORBIDDEN (403, CSRF / cross-site) otherwise. */
+/**
+ * The admin session; UNAUTHORIZED (401) when there is none or it was signed out (the cookie's session
+ * id is no longer in admin_sessions), FORBIDDEN (403, CSRF / cross-site) otherwise.
+ */
 export async function adminSession(req: Request, csrfToken?: string | null): Promise<Session> {
-  return requireAdminRequest(await auth(), req, csrfToken === undefined ? {} : { csrfToken });
+  const a = await auth();
+  // A signed-out session is refused as unauthenticated (401) before any CSRF question (403) arises.
+  const signed = sessionOf(a, req.headers.get('cookie'));
+  if (signed && !(await isSessionLive((await services()).db, signed))) throw createError('UNAUTHORIZED', 'this session was signed out: sign in again (POST /api/auth/login)');
+  return requireAdminRequest(a, req, csrfToken === undefined ? {} : { csrfToken });
 }

@@ -1,5 +1,6 @@
 /** Everything the crawl-health dashboard shows, gathered in one call. */
-import { crawlStats, ingestionPerDay, recentCrawlEvents, type CrawlStats, type DayIngestion } from '../../crawler';
+import { crawlStats, ingestionPerDay, recentCrawlEvents, seedState, type CrawlStats, type DayIngestion, type SeedState } from '../../crawler';
+import { seedList } from '../../lib/web/default-feeds';
 import { listWorkers, type WorkerStatus } from '../../lib/web/worker-heartbeat';
 import { indexInfo, type IndexInfo } from './index-info';
 import { servingIndexes, type Serving } from './serving';
@@ -26,6 +27,9 @@ export interface DashboardData {
   index: IndexInfo;
   workers: WorkerStatus[];
   models: { state: string; encoder: string | null; reranker: string | null; nli: string | null; bm25: string | null; serving: Serving | null };
+  /** Whether the default feeds were added, and why not; how many the list has. */
+  seed: { state: SeedState; count: number };
+  workerPollSeconds: number;
   now: string;
 }
 
@@ -57,12 +61,14 @@ export async function dashboardData(): Promise<DashboardData> {
   const { config, db } = await services();
   const stats = await crawlStats(db);
   const titles = new Map(stats.feedHealth.map((f) => [f.id, f.title ?? f.url]));
-  const [ingestion, events, index, workers, models] = await Promise.all([
+  const [ingestion, events, index, workers, models, seed] = await Promise.all([
     ingestionPerDay(db, 30),
     recentEvents(25, titles),
     indexInfo(config, db),
     listWorkers(db),
     modelsServing(),
+    seedState(db, config),
   ]);
-  return { stats, ingestion, events, index, workers, models, now: new Date().toISOString() };
+  const seedInfo = { state: seed, count: seedList(config.seedFeeds).length };
+  return { stats, ingestion, events, index, workers, models, seed: seedInfo, workerPollSeconds: config.workerPollSeconds, now: new Date().toISOString() };
 }

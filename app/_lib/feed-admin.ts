@@ -4,7 +4,12 @@
  */
 import {
   addFeed,
+  addSeedFeeds,
+  feedListForExport,
   findFeed,
+  importFeedList,
+  parseOpml,
+  writeOpml,
   listFeedHealth,
   normalizeFeedUrl,
   pauseFeed,
@@ -14,6 +19,7 @@ import {
   resumeFeed,
   setFeedInterval,
   type FeedHealth,
+  type FeedListImport,
 } from '../../crawler';
 import type { Config } from '../../lib/config';
 import type { Db } from '../../lib/db/client';
@@ -41,14 +47,31 @@ export interface AddFeedInput {
   title?: string;
 }
 
-/** The probe's failure as a 400 that says what to do about it. */
-function probeError(e: unknown): Error {
+/** The feeds an HTML page links to (rel=alternate), as absolute http(s) URLs, at most five. */
+export function discoveredFeeds(pageUrl: string, hrefs: unknown): string[] {
+  if (!Array.isArray(hrefs)) return [];
+  const out = new Set<string>();
+  for (const h of hrefs) {
+    if (typeof h !== 'string') continue;
+    try {
+      const u = new URL(h.replace(/&amp;/g, '&').trim(), pageUrl);
+      if (u.protocol === 'http:' || u.protocol === 'https:') out.add(normalizeFeedUrl(u.toString()));
+    } catch {
+      // an unusable href is simply not offered
+    }
+  }
+  return [...out].slice(0, 5);
+}
+
+/** The probe's failure as a 400 that says what to do about it (and, for an HTML page, which feeds it links to). */
+function probeError(e: unknown, url: string): Error {
   if (!isQuinError(e)) return e as Error;
   if (e.code === 'FETCH_BLOCKED') {
     return createError('INVALID_INPUT', `${e.message}: private, loopback and link-local addresses are refused (QUIN_ALLOW_PRIVATE_HOSTS=true allows them)`, { cause: e.code });
   }
   if (e.status >= 500 || e.code.startsWith('FETCH_') || e.code === 'FEED_PARSE_ERROR') {
-    return createError('INVALID_INPUT', `not added, the feed could not be read: ${e.message}`, { cause: e.code });
+    const found = discoveredFeeds(url, e.details?.alternates);
+    return createError('INVALID_INPUT', `not added, the feed could not be read: ${e.message}`, { cause: e.code, ...(found.length ? { found } : {}) });
   }
   return e;
 }
@@ -59,17 +82,20 @@ export async function addCheckedFeed(deps: FeedDeps, input: AddFeedInput): Promi
   const existing = await findFeed(db, url).catch(() => null);
   if (existing) throw createError('CONFLICT', `this feed is already crawled (id ${existing.id})`, { id: existing.id });
   const probe = await probeFeed(url, config).catch((e: unknown) => {
-    throw probeError(e);
+    throw probeError(e, url);
   });
   const feed = await addFeed(db, url, { intervalMinutes: input.intervalMinutes ?? config.feedIntervalMinutes, title: input.title || probe.title });
+  if (probe.siteUrl && /^https?:\/\//i.test(probe.siteUrl)) await db.feed.update({ where: { id: feed.id }, data: { siteUrl: probe.siteUrl } });
   return healthOf(deps, feed.id);
 }
 
 export type FeedAction = 'pause' | 'resume' | 'refresh';
 
-export async function changeFeed(deps: FeedDeps, id: number, change: { action?: FeedAction; intervalMinutes?: number }): Promise<FeedHealth> {
+export async function changeFeed(deps: FeedDeps, id: number, change: { action?: FeedAction; intervalMinutes?: number; title?: string }): Promise<FeedHealth> {
   const { db } = deps;
   if (change.intervalMinutes !== undefined) await setFeedInterval(db, id, change.intervalMinutes);
+  // An empty title goes back to the one the feed gives itself (filled in at its next check).
+  if (change.title !== undefined) await db.feed.update({ where: { id: (await findFeed(db, id)).id }, data: { title: change.title.trim() || null } });
   if (change.action === 'pause') await pauseFeed(db, id);
   if (change.action === 'resume') await resumeFeed(db, id);
   if (change.action === 'refresh') await refreshFeedNow(db, id);
@@ -79,4 +105,23 @@ export async function changeFeed(deps: FeedDeps, id: number, change: { action?: 
 export async function deleteFeed({ db }: FeedDeps, id: number): Promise<{ id: number; url: string }> {
   const feed = await removeFeed(db, id);
   return { id: feed.id, url: feed.url };
+}
+
+/** "Check all now": every feed that is not paused becomes due. */
+export async function refreshAllFeeds({ db }: FeedDeps): Promise<number> {
+  return (await db.feed.updateMany({ where: { status: { not: 'paused' } }, data: { nextCheckAt: new Date() } })).count;
+}
+
+/** Adds the feeds of an OPML file (hostile files refused with INVALID_INPUT and the reason). */
+export async function importOpml({ db, config }: FeedDeps, file: Buffer): Promise<FeedListImport> {
+  return importFeedList(db, parseOpml(file), { intervalMinutes: config.feedIntervalMinutes });
+}
+
+export async function exportOpml({ db }: FeedDeps): Promise<string> {
+  return writeOpml(await feedListForExport(db), { title: 'Quin news feeds' });
+}
+
+/** The admin asked for the default feeds (QUIN_SEED_FEEDS's list, or the default one). */
+export async function seedDefaultFeeds({ db, config }: FeedDeps): Promise<number> {
+  return addSeedFeeds(db, config);
 }

@@ -19,7 +19,7 @@ export interface HealthReport {
     database: Check & { latencyMs: number | null };
     indexes: Check & { snippets: number | null; pending: number | null; serving: Serving | null };
     models: Check & { state: ReturnType<typeof searchContextState>; encoder: string | null; reranker: string | null; nli: string | null };
-    worker: Check & { state: string | null; lastBeatAt: string | null; ageSeconds: number | null };
+    worker: Check & { state: string | null; lastBeatAt: string | null; ageSeconds: number | null; stuck: string | null };
   };
 }
 
@@ -66,11 +66,13 @@ export async function healthReport(): Promise<HealthReport> {
   const modelCheck = { ok: state === 'ready', detail: models.error ?? (state === 'ready' ? 'loaded' : state.replace('_', ' ')), state, ...models };
   delete (modelCheck as { error?: string }).error;
   const workerCheck = {
-    ok: !!worker?.up,
+    // A worker that beats but makes no progress (a loop stuck on something) is not healthy either.
+    ok: !!worker?.up && !worker.stuck,
     detail: workers.error ?? (worker ? (worker.up ? `${worker.state}` : `no heartbeat for ${Math.round(worker.ageSeconds)} s`) : 'no worker has run yet'),
     state: worker?.state ?? null,
     lastBeatAt: worker?.beatAt ?? null,
     ageSeconds: worker ? Math.round(worker.ageSeconds) : null,
+    stuck: worker?.stuck ?? null,
   };
   const ready = database.ok && indexes.ok;
   return {

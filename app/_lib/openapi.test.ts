@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../lib/web/openapi';
+import { exportQueryFor } from '../api/export/schema';
 import { searchQuery } from '../api/search/schema';
-import { API_OPERATIONS } from './api-operations';
+import { API_OPERATIONS, apiOperations } from './api-operations';
 
 const appDir = path.resolve(__dirname, '..');
 
@@ -59,6 +60,25 @@ describe('OpenAPI document', () => {
     // What the document says is accepted, the handler's schema accepts, and vice versa.
     expect(searchQuery.safeParse({ q: 'x', k: '100', sort: 'newest' }).success).toBe(true);
     expect(searchQuery.safeParse({ q: 'x', k: '101' }).success).toBe(false);
+  });
+
+  it("holds the journalists' operations to the search's own parameters and the server's limits", () => {
+    const limits = { maxQueryChars: 50, maxK: 100 };
+    const narrow = buildOpenApiDocument(apiOperations(limits), { title: 't', version: '1', description: 'd' }) as typeof doc;
+    for (const p of ['/api/search', '/api/export', '/api/follow', '/api/stories', '/api/fact-checks']) {
+      const q = narrow.paths[p]!.get!.parameters!.find((x) => x.name === 'q');
+      expect(q, p).toMatchObject({ required: true, schema: { type: 'string', minLength: 1, maxLength: 50 } });
+    }
+    const names = (p: string) => doc.paths[p]!.get!.parameters!.map((x) => x.name);
+    expect(names('/api/export')).toEqual([...Object.keys(searchQuery.shape).filter((n) => n !== 'coverage'), 'format']);
+    // asOf bounds the publication date everywhere (issue 11.2): the follow feed and the fact-checks take it too.
+    expect(names('/api/follow')).toEqual(['q', 'halfLifeDays', 'asOf', 'from', 'to', 'maxAgeDays', 'sources']);
+    expect(names('/api/stories')).toEqual(['q', 'halfLifeDays', 'asOf', 'from', 'to', 'maxAgeDays', 'sources']);
+    expect(names('/api/fact-checks')).toEqual(['q', 'asOf']);
+    // The export pages like the search: the same depth limit (page · k at most 5000).
+    expect(exportQueryFor(limits).safeParse({ q: 'x', k: '100', page: '50' }).success).toBe(true);
+    expect(exportQueryFor(limits).safeParse({ q: 'x', k: '100', page: '51' }).success).toBe(false);
+    expect(exportQueryFor(limits).safeParse({ q: 'x'.repeat(51) }).success).toBe(false);
   });
 
   it('marks admin operations with the session and CSRF schemes', () => {

@@ -28,6 +28,9 @@ describe('search problems for people', () => {
     const age = problemOf({ maxAgeDays: 7, to: '2018-04-30' });
     expect(age.message).toContain('“Maximum age” (the past 7 days) starts on 18 November 2025, after the “To” date (30 April 2018). Change “Maximum age” or the “To” date');
     expect(age.message).not.toMatch(/T\d\d:|Z\)/);
+    // "As of" bounds the publication date too: a "From" date after it names the "As of" control.
+    const asOf = problemOf({ from: '2025-01-01', asOf: '2024-06-01' });
+    expect(asOf.message).toBe('The “From” date (1 January 2025) is after the “As of” date (1 June 2024). Change the “From” date or the “As of” date under Refine, or remove one of them.');
   });
 
   it('says how long the query is and where to shorten it', () => {

@@ -16,7 +16,7 @@ const CONTROLS: Record<string, string> = {
   k: 'the number of results per page in the address',
   page: 'the page number (use the page links below the results)',
   halfLifeDays: '“Recency half-life” under Refine',
-  asOf: 'the “As of” date',
+  asOf: 'the “As of” date under Refine',
   from: 'the “From” date under “Published between”',
   to: 'the “To” date under “Published between”',
   maxAgeDays: '“Maximum age” under Refine',
@@ -29,12 +29,14 @@ const longDate = (iso: unknown) =>
 
 function emptyRange(d: Record<string, unknown>): SearchProblem {
   const byAge = d.param === 'maxAgeDays';
+  // The upper bound is "To", or "As of" when that day is earlier (nothing published after it is searched).
+  const end = d.end === 'asOf' ? '“As of”' : '“To”';
   const what = byAge
-    ? `“Maximum age” (the past ${String(d.maxAgeDays)} days) starts on ${longDate(d.from)}, after the “To” date (${longDate(d.to)}).`
-    : `The “From” date (${longDate(d.from)}) is after the “To” date (${longDate(d.to)}).`;
+    ? `“Maximum age” (the past ${String(d.maxAgeDays)} days) starts on ${longDate(d.from)}, after the ${end} date (${longDate(d.to)}).`
+    : `The “From” date (${longDate(d.from)}) is after the ${end} date (${longDate(d.to)}).`;
   return {
     title: 'No date can match these filters',
-    message: `${what} Change ${byAge ? '“Maximum age”' : 'the “From” date'} or the “To” date under Refine, or remove one of them.`,
+    message: `${what} Change ${byAge ? '“Maximum age”' : 'the “From” date'} or the ${end} date under Refine, or remove one of them.`,
   };
 }
 

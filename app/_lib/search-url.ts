@@ -3,6 +3,7 @@
  * turn a URL (or the filter form) into validated search parameters and back into a canonical URL that
  * leaves out empty fields and defaults. Used by the page (server) and the form (client).
  */
+import '../../lib/web/zod-browser';
 import { requestError } from '../../ranking/request';
 import { PUBLIC_LIMITS, type SearchLimits } from '../../ranking/schema';
 import { searchQueryFor, type SearchQuery } from '../api/search/schema';

@@ -3,9 +3,10 @@
  * contract's schema and the limits of the settings (the same the pipeline applies), then the ranking
  * pipeline, with the per-client rate limit and the latency histogram of /metrics.
  */
+import type { z } from 'zod';
 import { createError, isQuinError } from '../../lib/errors';
 import { processMetrics } from '../../lib/web/metrics';
-import { parseRequest, PUBLIC_LIMITS, search, type SearchLimits, type SearchParams, type SearchResponse } from '../../ranking';
+import { parseRequest, PUBLIC_LIMITS, requestError, search, type SearchLimits, type SearchParams, type SearchResponse } from '../../ranking';
 import { searchContext, services } from './services';
 
 /** The limits every search of this process is held to (QUIN_MAX_QUERY_CHARS, the public page size). */
@@ -16,6 +17,22 @@ export async function searchLimits(): Promise<SearchLimits> {
 /** Validates search parameters (query-string form); throws the QuinError the API and the page report. */
 export async function parseSearch(raw: unknown): Promise<SearchParams> {
   return parseRequest(raw, await searchLimits());
+}
+
+const partSchemas = new WeakMap<object, Map<string, z.ZodType>>();
+
+/**
+ * Validates the parameters of a contract built from the search's (export, follow, stories,
+ * fact-checks: `schemaFor(limits)`) at this server's limits, with the search's errors in plain words.
+ */
+export async function parseSearchPart<S extends z.ZodType>(raw: unknown, schemaFor: (limits: SearchLimits) => S): Promise<z.output<S>> {
+  const limits = await searchLimits();
+  const key = `${limits.maxQueryChars}:${limits.maxK}`;
+  const built = partSchemas.get(schemaFor) ?? partSchemas.set(schemaFor, new Map()).get(schemaFor)!;
+  const schema = (built.get(key) ?? built.set(key, schemaFor(limits)).get(key)!) as S;
+  const parsed = schema.safeParse(raw ?? {});
+  if (!parsed.success) throw requestError(parsed.error, limits, raw);
+  return parsed.data;
 }
 
 /** Throws RATE_LIMITED (with retryAfterSeconds in details) when the client has searched too often. */

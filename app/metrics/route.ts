@@ -3,7 +3,8 @@ import { api } from '../_lib/api';
 
 export const dynamic = 'force-dynamic';
 
-/** GET /metrics: Prometheus text exposition. */
-export const GET = api(async () => {
-  return new Response(await metricsText(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } });
+/** GET /metrics: Prometheus text exposition (admin families only with `Authorization: Bearer <QUIN_METRICS_TOKEN>`). */
+export const GET = api(async (req) => {
+  const { text, contentType } = await metricsText(req.headers.get('authorization'));
+  return new Response(text, { headers: { 'content-type': contentType, 'cache-control': 'no-store' } });
 });

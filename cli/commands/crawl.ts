@@ -17,7 +17,7 @@ const log = createLogger('crawl');
 export function summaryLine(s: CrawlRunSummary): string {
   const rate = s.durationMs > 0 ? (s.articlesExtracted / (s.durationMs / 1000)).toFixed(1) : '0';
   return (
-    `${s.feeds} feeds checked (${s.ok} ok, ${s.notModified} not modified, ${s.failed} failed${s.busy ? `, ${s.busy} busy elsewhere` : ''}); ` +
+    `${s.feeds} feeds checked (${s.ok} ok, ${s.notModified} not modified, ${s.failed} failed${s.paused ? `, ${s.paused} skipped: host asked for a pause` : ''}${s.busy ? `, ${s.busy} busy elsewhere` : ''}); ` +
     `${s.itemsNew} new items, ${s.articlesExtracted} articles (${rate}/s), ${s.articlesFailed} failed, ${s.snippetsMade} snippets in ${(s.durationMs / 1000).toFixed(1)}s` +
     (s.cancelled ? ' (stopped)' : '')
   );

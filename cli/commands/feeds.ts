@@ -1,5 +1,24 @@
+import fs from 'node:fs';
 import type { Command } from 'commander';
-import { addFeed, listFeedHealth, pauseFeed, probeFeed, refreshFeedNow, removeFeed, resumeFeed, type FeedHealth } from '../../crawler';
+import {
+  addFeed,
+  addSeedFeeds,
+  assertUrlAllowed,
+  feedListForExport,
+  findFeed,
+  importFeedList,
+  listFeedHealth,
+  normalizeFeedUrl,
+  OPML_MAX_BYTES,
+  parseOpml,
+  pauseFeed,
+  probeFeed,
+  refreshFeedNow,
+  removeFeed,
+  resumeFeed,
+  writeOpml,
+  type FeedHealth,
+} from '../../crawler';
 import { getConfig } from '../../lib/config';
 import { getDb } from '../../lib/db/client';
 import { createError } from '../../lib/errors';
@@ -7,19 +26,21 @@ import { formatTable, printJson } from '../output';
 
 const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : '—');
 
-/** The error column: only for a feed that is failing now (an old error of a healthy feed is history). */
+const cut = (s: string, n = 90) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** The problem column: the error of a feed failing now, or why a feed that is read is degraded (an old error of a healthy feed is history). */
 function errorCell(f: FeedHealth): string {
+  if (f.state === 'degraded') return cut(f.stateReason ?? '');
   if (f.consecutiveFailures === 0 || !f.lastError) return '';
-  const text = f.lastError.replace(/^[A-Z_]+: /, '');
-  return `${f.lastErrorCode ?? 'ERROR'}: ${text.length > 90 ? `${text.slice(0, 89)}…` : text}`;
+  return `${f.lastErrorCode ?? 'ERROR'}: ${cut(f.lastError.replace(/^[A-Z_]+: /, ''))}`;
 }
 
 export function feedsTable(rows: FeedHealth[]): string {
   return formatTable(
-    ['id', 'status', 'fails', 'last check', 'next check', 'items', 'new', 'pending', 'articles', 'failed', 'snippets', 'url', 'error'],
+    ['id', 'state', 'fails', 'last check', 'next check', 'items', 'new', 'pending', 'articles', 'failed', 'snippets', 'url', 'problem'],
     rows.map((f) => [
       f.id,
-      f.status,
+      f.state,
       f.consecutiveFailures,
       when(f.lastCheckedAt),
       when(f.nextCheckAt),
@@ -53,6 +74,8 @@ export function register(program: Command): void {
     .action(async (url: string, opts: { interval?: string; check?: boolean }) => {
       const config = getConfig();
       const interval = parseInterval(opts.interval, config.feedIntervalMinutes);
+      // Refused at once, --check or not: the crawl would refuse every fetch of it anyway.
+      await assertUrlAllowed(new URL(normalizeFeedUrl(url)), config.allowPrivateHosts);
       if (opts.check) {
         const probe = await probeFeed(url, config);
         process.stdout.write(`${probe.format} feed "${probe.title ?? '(untitled)'}" with ${probe.items} items\n`);
@@ -90,6 +113,60 @@ export function register(program: Command): void {
         process.stdout.write(`feed ${feed.id} ${verb}: ${feed.url}\n`);
       });
   }
+
+  feeds
+    .command('set')
+    .description("change a feed's title or polling interval")
+    .argument('<id|url>', 'feed id or URL')
+    .option('--title <title>', 'display name (an empty string: the title the feed gives itself at its next check)')
+    .option('--interval <minutes>', 'polling interval in minutes')
+    .action(async (idOrUrl: string, opts: { title?: string; interval?: string }) => {
+      if (opts.title === undefined && opts.interval === undefined) throw createError('INVALID_INPUT', 'give --title and/or --interval');
+      const db = await getDb(getConfig());
+      const feed = await findFeed(db, idOrUrl);
+      const data: { title?: string | null; intervalMinutes?: number } = {};
+      if (opts.title !== undefined) data.title = opts.title.trim().slice(0, 300) || null;
+      if (opts.interval !== undefined) data.intervalMinutes = parseInterval(opts.interval, feed.intervalMinutes);
+      const updated = await db.feed.update({ where: { id: feed.id }, data });
+      process.stdout.write(`feed ${updated.id}: "${updated.title ?? '(untitled)'}", every ${updated.intervalMinutes} min\n`);
+    });
+
+  feeds
+    .command('import')
+    .description('add the feeds of an OPML file (a feed reader\'s export); folders are kept, feeds already crawled are left as they are')
+    .argument('<file>', 'OPML file')
+    .option('--interval <minutes>', 'polling interval of the new feeds in minutes')
+    .option('--json', 'print the summary as JSON')
+    .action(async (file: string, opts: { interval?: string; json?: boolean }) => {
+      const config = getConfig();
+      const size = fs.statSync(file).size;
+      if (size > OPML_MAX_BYTES) throw createError('INVALID_INPUT', `not a usable OPML file: ${file} is ${size} bytes, more than the ${OPML_MAX_BYTES} allowed`);
+      const doc = parseOpml(fs.readFileSync(file));
+      const r = await importFeedList(await getDb(config), doc, { intervalMinutes: parseInterval(opts.interval, config.feedIntervalMinutes) });
+      if (opts.json) return printJson(r);
+      process.stdout.write(`${r.added.length} added, ${r.existing.length} already there, ${r.skipped.length} skipped (from ${doc.feeds.length + doc.skipped.length} feed outlines in ${file})\n`);
+      for (const s of r.skipped) process.stdout.write(`  skipped ${s.url ?? '(no URL)'}: ${s.reason}\n`);
+      if (r.added.length) process.stdout.write('The new feeds are checked at the next crawl (`quin crawl --once`, or the worker).\n');
+    });
+
+  feeds
+    .command('seed')
+    .description('add the default news feeds now (QUIN_SEED_FEEDS: the default list, or your own URLs); feeds already there are kept')
+    .action(async () => {
+      const config = getConfig();
+      const added = await addSeedFeeds(await getDb(config), config);
+      process.stdout.write(`${added} default feeds added; they are checked at the next crawl\n`);
+    });
+
+  feeds
+    .command('export')
+    .description('write the feed list as OPML 2.0 (folders as nested outlines)')
+    .option('--out <file>', 'write to this file instead of standard output')
+    .action(async (opts: { out?: string }) => {
+      const xml = writeOpml(await feedListForExport(await getDb(getConfig())), { title: 'Quin news feeds' });
+      if (opts.out) fs.writeFileSync(opts.out, xml);
+      else process.stdout.write(xml);
+    });
 
   feeds
     .command('remove')

@@ -15,11 +15,11 @@ export function register(program: Command): void {
       'after',
       `
 Formats (importing the same corpus again adds nothing):
-  jsonl     one {"id","title","text","url"?,"published"?,"source"?} object a line
+  jsonl     one {"id","title","text","url"?,"published"?,"source"?} object a line (a file, or a folder of them)
   scifact   SciFact corpus.jsonl (sentences kept as given)
   reuters   the Reuters-21578 folder of reut2-*.sgm files, or one file (1987 dates kept)
   bbc       the BBC News folder of topic folders of .txt files (first line = title; no dates)
-  huffpost  HuffPost News Category JSON lines (headline + short description, link, date)`,
+  huffpost  HuffPost News Category JSON lines (headline + short description, link, date): the file or its folder`,
     )
     .action(async (format: string, path: string, opts: { json?: boolean }) => {
       const config = getConfig();

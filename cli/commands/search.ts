@@ -57,7 +57,7 @@ export function register(program: Command): void {
     .option('--k <n>', 'results per page', '10')
     .option('--page <n>', 'page number (1-based)', '1')
     .option('--half-life-days <days>', 'time decay half-life in days, or "off" (default QUIN_HALF_LIFE_DAYS)')
-    .option('--as-of <date>', 'rank as if today were this date (reproducible results)')
+    .option('--as-of <date>', 'rank as if today were this date (reproducible results); nothing published after it is searched')
     .option('--from <date>', 'only snippets published on or after this date')
     .option('--to <date>', 'only snippets published on or before this date')
     .option('--max-age-days <days>', 'only snippets at most this many days older than --as-of (or now)')

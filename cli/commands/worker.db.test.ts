@@ -1,50 +1,72 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addFeed, storeArticles, type ArticleInput } from '../../crawler';
+import { listWorkers, stuckReason } from '../../lib/web/worker-heartbeat';
+import { TEST_CRAWLER_OVERRIDES } from '../../testing/crawler';
 import { createTestDb, type TestDb } from '../../testing/db';
-import { listWorkers } from '../../lib/web/worker-heartbeat';
-import { runWorker, type WorkerTask } from './worker';
+import { send } from '../../testing/http-server';
+import { startNewsSite, type NewsSite } from '../../testing/news-site';
+import { defaultTasks, runWorker, type WorkerTask } from './worker';
 
-describe('quin worker loop', () => {
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<number> {
+  const t0 = Date.now();
+  while (!(await check())) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await wait(100);
+  }
+  return Date.now() - t0;
+}
+
+describe('quin worker loops', () => {
   let t: TestDb;
   beforeAll(async () => {
     t = await createTestDb();
   });
   afterAll(async () => t.cleanup());
 
-  it('runs its tasks in order each pass, records failures and keeps going, beats, and stops cleanly', async () => {
-    const calls: string[] = [];
+  it('runs crawling and indexing side by side: the crawl goes on while a long indexing pass runs', async () => {
     const controller = new AbortController();
-    let passes = 0;
+    let crawls = 0;
+    let releaseIndex!: () => void;
+    const indexHeld = new Promise<void>((r) => (releaseIndex = r));
+    const states: string[] = [];
     const tasks: WorkerTask[] = [
       {
         name: 'crawl',
         async run() {
-          calls.push('crawl');
-          if (calls.length === 1) throw new Error('feed server down');
-          return { feeds: 1 };
+          crawls += 1;
+          if (crawls === 1) throw new Error('feed server down');
+          return { feeds: crawls };
         },
       },
       {
         name: 'index',
-        async run() {
-          calls.push('index');
-          // The heartbeat says what the worker is doing while it does it.
-          const [w] = await listWorkers(t.db);
-          expect(w!.state).toBe('indexing');
-          if (++passes === 2) controller.abort();
-          return { added: passes };
+        async run(_signal, progress) {
+          progress();
+          await indexHeld;
+          return { added: 1 };
         },
       },
     ];
-    const result = await runWorker({ db: t.db, tasks, pollMs: 10, signal: controller.signal, heartbeatMs: 5 });
-    expect(calls).toEqual(['crawl', 'index', 'crawl', 'index']);
-    expect(result.passes).toBe(2);
-    expect(result.last.crawl).toMatchObject({ ok: true, summary: { feeds: 1 } });
+    const done = runWorker({ db: t.db, tasks, pollMs: 10, signal: controller.signal, heartbeatMs: 5 });
+    await until('four crawl passes during one indexing pass', () => crawls >= 4, 10_000);
     const [w] = await listWorkers(t.db);
-    expect(w).toMatchObject({ pid: process.pid, state: 'stopped', up: false });
-    expect(w!.detail).toMatchObject({ passes: 2, index: { ok: true, summary: { added: 2 } } });
+    states.push(w!.state);
+    expect(w!.detail).toMatchObject({ loops: { index: { state: 'running', passes: 0 } } });
+    expect((w!.detail as { loops: { crawl: { passes: number } } }).loops.crawl.passes).toBeGreaterThanOrEqual(2);
+    expect(['indexing', 'crawling+indexing']).toContain(w!.state);
+    releaseIndex();
+    await until('the indexing pass to end', async () => ((await listWorkers(t.db))[0]!.detail as { index?: unknown }).index !== undefined, 5000);
+    controller.abort();
+    const result = await done;
+    expect(result.last.crawl).toMatchObject({ ok: true });
+    expect(result.last.index).toMatchObject({ ok: true, summary: { added: 1 } });
+    const [end] = await listWorkers(t.db);
+    expect(end).toMatchObject({ pid: process.pid, state: 'stopped', up: false, stuck: null });
   });
 
-  it('records a failing task in the heartbeat', async () => {
+  it('records a failing pass in the heartbeat', async () => {
     const controller = new AbortController();
     const tasks: WorkerTask[] = [
       {
@@ -78,4 +100,118 @@ describe('quin worker loop', () => {
     const [w] = await listWorkers(t.db);
     expect(w!.state).toBe('stopped');
   });
+
+  it('says "stuck" when a loop of a live worker makes no progress for too long', async () => {
+    const controller = new AbortController();
+    const tasks: WorkerTask[] = [{ name: 'crawl', run: (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))) }];
+    const done = runWorker({ db: t.db, tasks, pollMs: 10, signal: controller.signal, heartbeatMs: 50, stuckAfterSeconds: 1 });
+    await until('the worker to look stuck', async () => (await listWorkers(t.db))[0]!.stuck !== null, 10_000);
+    const [w] = await listWorkers(t.db);
+    expect(w).toMatchObject({ up: true, stuck: expect.stringMatching(/^crawl has made no progress for \d+ s$/) });
+    expect(w!.state).toMatch(/^stuck \(crawl has made no progress/);
+    controller.abort();
+    await done;
+    // Pure: a running loop that moved recently is not stuck; a waiting one never is.
+    const now = new Date('2026-01-01T00:10:00Z');
+    const loops = (progressAt: string, state = 'running') => ({ stuckAfterSeconds: 300, loops: { crawl: { state, progressAt } } });
+    expect(stuckReason(loops('2026-01-01T00:09:00Z'), now)).toBeNull();
+    expect(stuckReason(loops('2026-01-01T00:00:00Z'), now)).toBe('crawl has made no progress for 600 s');
+    expect(stuckReason(loops('2026-01-01T00:00:00Z', 'waiting'), now)).toBeNull();
+  });
+});
+
+describe('the real worker: its indexing process', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await createTestDb({ ...TEST_CRAWLER_OVERRIDES });
+    const docs: ArticleInput[] = Array.from({ length: 12 }, (_, i) => ({
+      canonicalUrl: `https://small.test/${i}`,
+      originalUrl: `https://small.test/${i}`,
+      title: `Small story ${i}`,
+      source: 'small',
+      publishedAt: new Date(Date.UTC(2024, 1, 1 + i)),
+      publishedAtSource: 'item',
+      fetchedAt: new Date(),
+      textSource: 'item_content',
+      extractionStatus: 'ok',
+      text: `The council met on day ${i} to vote on the rail budget. Members approved plan number ${i} after a debate about costs.`,
+    }));
+    await storeArticles(t.db, docs, { size: 5, stride: 3, minChars: 40 });
+  });
+  afterAll(async () => t?.cleanup());
+
+  it('indexes every snippet in a child process and reports its progress in the heartbeat', async () => {
+    const controller = new AbortController();
+    const tasks = await defaultTasks(t.db, t.config, { crawl: true, index: true });
+    const r = await runWorker({ db: t.db, tasks, pollMs: 10, signal: controller.signal, once: true });
+    expect(r.last.index, JSON.stringify(r.last.index)).toMatchObject({ ok: true, summary: { snippets: 12 } });
+    expect(await t.db.denseEntry.count()).toBe(await t.db.snippet.count());
+    const [w] = await listWorkers(t.db);
+    const loops = (w!.detail as { loops: Record<string, { passes: number; since: string; progressAt: string }> }).loops;
+    expect(loops.index!.passes).toBe(1);
+    expect(Date.parse(loops.index!.progressAt)).toBeGreaterThan(Date.parse(w!.startedAt));
+  }, 180_000);
+});
+
+describe('the real worker with an indexing backlog (9.5)', () => {
+  let t: TestDb;
+  let site: NewsSite;
+  beforeAll(async () => {
+    t = await createTestDb({ ...TEST_CRAWLER_OVERRIDES });
+    site = await startNewsSite();
+    // A backlog of 1,500 articles whose sentences nobody has embedded yet (the cache is this test's own).
+    const words = 'market policy court vote storm trade energy health school rail budget police water price city union'.split(' ');
+    const docs: ArticleInput[] = Array.from({ length: 1500 }, (_, i) => ({
+      canonicalUrl: `https://backlog.test/${i}`,
+      originalUrl: `https://backlog.test/${i}`,
+      title: `Backlog story ${i}`,
+      source: 'backlog',
+      publishedAt: new Date(Date.UTC(2024, 0, 1 + (i % 300))),
+      publishedAtSource: 'item',
+      fetchedAt: new Date(),
+      textSource: 'item_content',
+      extractionStatus: 'ok',
+      text: Array.from(
+        { length: 6 },
+        (_, j) => `Report ${i}-${j} says the ${words[(i + j) % words.length]} ${words[(i * 7 + j) % words.length]} question number ${i * 10 + j} is open.`,
+      ).join(' '),
+    }));
+    for (let i = 0; i < docs.length; i += 250) await storeArticles(t.db, docs.slice(i, i + 250), { size: 5, stride: 3, minChars: 40 });
+  }, 120_000);
+  afterAll(async () => {
+    await site?.close();
+    await t?.cleanup();
+  });
+
+  it('fetches a feed added while the indexer embeds the backlog within 30 seconds', async () => {
+    const controller = new AbortController();
+    const config = { ...t.config, workerPollSeconds: 5 };
+    const tasks = await defaultTasks(t.db, config, { crawl: true, index: true });
+    const done = runWorker({ db: t.db, tasks, pollMs: config.workerPollSeconds * 1000, signal: controller.signal, heartbeatMs: 500 });
+    try {
+      const indexing = async () => {
+        const [w] = await listWorkers(t.db);
+        return (w?.detail as { loops?: { index?: { state: string } } } | null)?.loops?.index?.state === 'running';
+      };
+      await until('the indexing pass to start', indexing, 30_000);
+      await wait(3000); // well into the backlog (the encoder loaded, batches being embedded)
+      expect(await indexing()).toBe(true);
+
+      site.route('/new.rss', send('<?xml version="1.0"?><rss version="2.0"><channel><title>New</title></channel></rss>', { type: 'application/rss+xml' }));
+      const feed = await addFeed(t.db, site.url('/new.rss'), { intervalMinutes: 60 });
+      const tookMs = await until(
+        'the new feed to be fetched',
+        async () => (await t.db.feed.findUniqueOrThrow({ where: { id: feed.id } })).lastCheckedAt !== null,
+        30_000,
+      );
+      process.stderr.write(`new feed fetched ${tookMs} ms after it was added; dense entries ${await t.db.denseEntry.count()}/${await t.db.snippet.count()}\n`);
+      expect(tookMs).toBeLessThan(30_000);
+      // ...while the indexer was still working through the backlog.
+      expect(await indexing()).toBe(true);
+      expect(await t.db.denseEntry.count()).toBeLessThan(await t.db.snippet.count());
+    } finally {
+      controller.abort();
+      await done;
+    }
+  }, 180_000);
 });

@@ -1,80 +1,62 @@
 /**
  * Which addresses the crawler may connect to. A feed (or a redirect, or a DNS answer) must not be
- * able to make the crawler fetch internal services: private, loopback, link-local (cloud metadata at
- * 169.254.169.254), carrier-grade NAT (Alibaba's metadata at 100.100.100.200), multicast and
- * reserved ranges are refused. The check runs inside the socket's own DNS lookup, so the address
- * checked is the address connected to (no window for DNS rebinding between check and connect).
+ * able to make the crawler fetch internal services. The rule is deny by default: an address is
+ * allowed only when ipaddr.js classifies it as ordinary unicast (IPv4), or as global unicast inside
+ * 2000::/3 (IPv6); the IPv6 forms that carry an IPv4 address (IPv4-mapped, NAT64 64:ff9b::/96) are
+ * judged by that IPv4 address, and every other special form (IPv4-compatible ::a.b.c.d, SIIT
+ * ::ffff:0:a.b.c.d, 6to4 2002::/16, Teredo, local-use NAT64 64:ff9b:1::/48, site-local fec0::/10,
+ * unique-local, link-local, loopback, multicast, documentation, benchmarking …) is refused. The check
+ * runs inside the socket's own DNS lookup, so the address checked is the address connected to (no
+ * window for DNS rebinding between check and connect).
  */
 import dns from 'node:dns';
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { createError } from '../../lib/errors';
 
-const BLOCKED = new net.BlockList();
-for (const [prefix, bits] of [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // documentation
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  BLOCKED.addSubnet(prefix, bits, 'ipv4');
-}
-for (const [prefix, bits] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['100::', 64], // discard
-  ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique local (AWS metadata fd00:ec2::254)
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-] as const) {
-  BLOCKED.addSubnet(prefix, bits, 'ipv6');
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parse('2000::');
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parse('64:ff9b::');
+
+/** The canonical text of an IP literal (URL-style brackets and zone ids removed), or null when it is not one. */
+function canonicalIp(ip: string): { family: 4 | 6; text: string } | null {
+  const bare = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const family = net.isIP(bare);
+  if (family === 4) return { family, text: bare };
+  if (family !== 6) return null;
+  // WHATWG URL serialisation: ::127.0.0.1 becomes ::7f00:1 (ipaddr.js would read it as IPv4-mapped).
+  return { family, text: new URL(`http://[${bare}]/`).hostname.slice(1, -1) };
 }
 
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d), NAT64 (64:ff9b::/96) or compatible form. */
-function embeddedIpv4(ip: string): string | null {
-  const lower = ip.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::|::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1]!;
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const hi = parseInt(hex[1]!, 16);
-    const lo = parseInt(hex[2]!, 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+function ipv4Allowed(addr: ipaddr.IPv4): boolean {
+  return addr.range() === 'unicast';
+}
+
+function ipv6Allowed(addr: ipaddr.IPv6): boolean {
+  const range = addr.range();
+  if (range === 'ipv4Mapped') return ipv4Allowed(addr.toIPv4Address());
+  if (range === 'rfc6052' && addr.match(NAT64_WELL_KNOWN, 96)) {
+    const [a, b] = addr.parts.slice(6) as [number, number];
+    return ipv4Allowed(new ipaddr.IPv4([a >> 8, a & 255, b >> 8, b & 255]));
   }
-  return null;
+  return range === 'unicast' && addr.match(GLOBAL_UNICAST_V6, 3);
 }
 
 /** True for addresses the crawler must not connect to. Anything that is not an IP address is blocked. */
 export function isBlockedAddress(ip: string): boolean {
-  const bare = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  const family = net.isIP(bare);
-  if (family === 4) return BLOCKED.check(bare, 'ipv4');
-  if (family === 6) {
-    const v4 = embeddedIpv4(bare);
-    if (v4) return BLOCKED.check(v4, 'ipv4');
-    return BLOCKED.check(bare, 'ipv6');
+  const canonical = canonicalIp(ip);
+  if (!canonical) return true;
+  try {
+    return canonical.family === 4 ? !ipv4Allowed(ipaddr.IPv4.parse(canonical.text)) : !ipv6Allowed(ipaddr.IPv6.parse(canonical.text));
+  } catch {
+    return true;
   }
-  return true;
 }
 
 export function blockedError(host: string, address: string) {
   return createError(
     'FETCH_BLOCKED',
     `refusing to fetch ${host}: it resolves to ${address}, a private, loopback, link-local or reserved address`,
-    {
-      host,
-      address,
-    },
+    { host, address },
   );
 }
 
@@ -91,9 +73,9 @@ export interface AddressPolicy {
 export const DEFAULT_POLICY: AddressPolicy = { resolve: (h, o, cb) => dns.lookup(h, o, cb), isBlocked: isBlockedAddress };
 
 /**
- * A `lookup` for net/http/https that resolves and refuses blocked addresses. Every address of the
- * answer is checked (a host that resolves to one public and one private address is refused): the
- * socket may connect to any of them.
+ * A `lookup` for sockets that resolves and refuses blocked addresses. Every address of the answer is
+ * checked (a host that resolves to one public and one private address is refused): the socket may
+ * connect to any of them.
  */
 export function guardedLookup(allowPrivate: boolean, policy: AddressPolicy = DEFAULT_POLICY): net.LookupFunction {
   return (hostname, options, callback) => {
@@ -110,8 +92,37 @@ export function guardedLookup(allowPrivate: boolean, policy: AddressPolicy = DEF
   };
 }
 
+/** True when `hostname` (as in a URL, brackets allowed) is an IP literal. */
+export function isIpLiteral(hostname: string): boolean {
+  return canonicalIp(hostname) !== null;
+}
+
 /** Host names given as IP literals never reach the lookup: check them directly. */
 export function assertLiteralAllowed(hostname: string, allowPrivate: boolean, policy: AddressPolicy = DEFAULT_POLICY): void {
-  const bare = hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate && net.isIP(bare) && policy.isBlocked(bare)) throw blockedError(hostname, bare);
+  if (allowPrivate) return;
+  const canonical = canonicalIp(hostname);
+  if (canonical && policy.isBlocked(canonical.text)) throw blockedError(hostname, canonical.text);
+}
+
+const LOOKUP_TIMEOUT_MS = 5000;
+
+/**
+ * Refuses a URL (before it is stored as a feed, say) whose host is a blocked IP literal, a name that
+ * can only mean this machine (localhost, *.localhost), or a name whose DNS answer holds a blocked
+ * address. A name that does not resolve now is let through: the crawl checks it again at connect time.
+ */
+export async function assertUrlAllowed(url: URL, allowPrivate: boolean, policy: AddressPolicy = DEFAULT_POLICY): Promise<void> {
+  if (allowPrivate) return;
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) throw blockedError(url.hostname, 'loopback (localhost)');
+  if (isIpLiteral(host)) return assertLiteralAllowed(host, false, policy);
+  const answer = await new Promise<dns.LookupAddress[]>((resolve) => {
+    const timer = setTimeout(() => resolve([]), LOOKUP_TIMEOUT_MS);
+    policy.resolve(host, { all: true }, (err, list) => {
+      clearTimeout(timer);
+      resolve(err ? [] : list);
+    });
+  });
+  const bad = answer.find((a) => policy.isBlocked(a.address));
+  if (bad) throw blockedError(url.hostname, bad.address);
 }

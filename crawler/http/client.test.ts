@@ -15,7 +15,7 @@ import {
   type TestServer,
 } from '../../testing/http-server';
 import { memoryInUse, startBlackhole, testCrawlerConfig } from '../../testing/crawler';
-import { isBlockedAddress } from './address';
+import { assertUrlAllowed, isBlockedAddress, type AddressPolicy } from './address';
 import { createHttpClient, type HttpClient } from './client';
 
 const RSS = '<?xml version="1.0"?><rss version="2.0"><channel><title>t</title></channel></rss>';
@@ -236,10 +236,10 @@ describe('politeness', () => {
     }
   });
 
-  it('honours Retry-After on 429 and 503', async () => {
+  it('honours a short Retry-After on 429 by waiting, and never waits for a long one', async () => {
     const s = await startTestServer({
       '/busy': send('slow down', { status: 429, headers: { 'Retry-After': '1' } }),
-      '/down': send('maintenance', { status: 503, headers: { 'Retry-After': '3600' } }),
+      '/stop': send('go away', { status: 429, headers: { 'Retry-After': '3600' } }),
       '/ok': send('fine', { type: 'text/html' }),
     });
     try {
@@ -249,13 +249,78 @@ describe('politeness', () => {
       const t = Date.now();
       await c.fetch({ url: s.url('/ok'), expect: 'html' });
       expect(Date.now() - t).toBeGreaterThanOrEqual(900);
-      const down = await failure(c.fetch({ url: s.url('/down'), expect: 'html' }));
-      expect(down.details).toMatchObject({ status: 503, retryAfterMs: 3_600_000 });
-      // The host asked for an hour: the next request fails at once instead of waiting.
+      const stop = await failure(c.fetch({ url: s.url('/stop'), expect: 'html' }));
+      expect(stop.details).toMatchObject({ status: 429, retryAfterMs: 3_600_000 });
+      // 429 is about the whole host: the next request to it fails at once, without being sent.
+      const sent = s.requests.length;
       const t2 = Date.now();
       const again = await failure(c.fetch({ url: s.url('/ok'), expect: 'html' }));
+      expect(again.code).toBe('FETCH_PAUSED');
       expect(again.message).toMatch(/Retry-After/);
       expect(Date.now() - t2).toBeLessThan(500);
+      expect(s.requests.length).toBe(sent);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('fails requests already queued behind a 429 at once instead of sleeping until the pause ends', async () => {
+    const s = await startTestServer({
+      '/stop': send('go away', { status: 429, headers: { 'Retry-After': '86400' } }),
+      '/a': send('fine', { type: 'text/html' }),
+      '/b': send('fine', { type: 'text/html' }),
+    });
+    try {
+      const c = createHttpClient(testCrawlerConfig({ hostDelayMs: 200 }));
+      const t = Date.now();
+      const results = await Promise.allSettled(['/stop', '/a', '/b'].map((p) => c.fetch({ url: s.url(p), expect: 'html' })));
+      expect(Date.now() - t).toBeLessThan(2000);
+      const codes = results.map((r) => (r.status === 'rejected' ? (r.reason as QuinError).code : 'ok'));
+      expect(codes).toEqual(['FETCH_HTTP_STATUS', 'FETCH_PAUSED', 'FETCH_PAUSED']);
+      expect(s.requestsTo('/a')).toHaveLength(0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('pauses only the URL that answered 503 with a long Retry-After; the host\'s other URLs are still fetched', async () => {
+    const s = await startTestServer({
+      '/down': send('maintenance', { status: 503, headers: { 'Retry-After': '86400' } }),
+      '/ok': send('fine', { type: 'text/html' }),
+    });
+    try {
+      const c = createHttpClient(testCrawlerConfig({ fetchTimeoutMs: 10_000 }));
+      const down = await failure(c.fetch({ url: s.url('/down'), expect: 'html' }));
+      expect(down.details).toMatchObject({ status: 503, retryAfterMs: 86_400_000 });
+      const t = Date.now();
+      const again = await failure(c.fetch({ url: s.url('/down'), expect: 'html' }));
+      expect(again.code).toBe('FETCH_PAUSED');
+      expect(Date.now() - t).toBeLessThan(500);
+      expect(s.requestsTo('/down')).toHaveLength(1);
+      // After a short cool-down (well within one fetch's deadline) the rest of the host is fetched.
+      const ok = await c.fetch({ url: s.url('/ok'), expect: 'html' });
+      expect(ok.status).toBe(200);
+      expect(Date.now() - t).toBeLessThan(8000);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('counts the wait for the host\'s turn in the fetch deadline', async () => {
+    const s = await startTestServer({
+      '/a': send('slow down', { status: 429, headers: { 'Retry-After': '3' } }),
+      '/b': send('fine', { type: 'text/html' }),
+    });
+    try {
+      const c = createHttpClient(testCrawlerConfig({ fetchTimeoutMs: 800 }));
+      await failure(c.fetch({ url: s.url('/a'), expect: 'html' }));
+      // The host's next turn is 3 s away (a pause short enough to wait for), past this fetch's 0.8 s deadline: it fails at once.
+      const t = Date.now();
+      const queued = await failure(c.fetch({ url: s.url('/b'), expect: 'html' }));
+      expect(queued.code).toBe('FETCH_TIMEOUT');
+      expect(queued.message).toMatch(/turn/);
+      expect(Date.now() - t).toBeLessThan(500);
+      expect(s.requestsTo('/b')).toHaveLength(0);
     } finally {
       await s.close();
     }
@@ -280,7 +345,73 @@ describe('address checks', () => {
     ]) {
       expect(isBlockedAddress(ip), ip).toBe(true);
     }
-    for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isBlockedAddress(ip), ip).toBe(false);
+    for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808']) expect(isBlockedAddress(ip), ip).toBe(false);
+  });
+
+  it('refuses every IPv6 form that reaches a private or special address (deny by default)', () => {
+    for (const ip of [
+      '[::127.0.0.1]', // URL form, normalised to [::7f00:1]
+      '::127.0.0.1',
+      '::7f00:1', // IPv4-compatible loopback
+      '::a9fe:a9fe', // IPv4-compatible cloud metadata
+      '::ffff:0:7f00:1', // SIIT (RFC 6145)
+      '::ffff:0:a9fe:a9fe',
+      '2002:7f00:1::1', // 6to4 of 127.0.0.1
+      '2002:808:808::1', // 6to4 of a public address: still a tunnel, refused
+      '64:ff9b:1::7f00:1', // local-use NAT64 (RFC 8215)
+      '64:ff9b:1::808:808',
+      '64:ff9b::7f00:1', // well-known NAT64 of loopback
+      '64:ff9b::a9fe:a9fe',
+      'fec0::1', // site-local
+      '2001::1', // Teredo
+      '2001:db8::1', // documentation
+      '100::1', // discard
+      'ff02::1', // multicast
+      '::', // unspecified
+      'fe80::1%eth0',
+      '5f00::1', // segment routing
+      '3fff::1', // documentation (RFC 9637)
+      '4000::1', // outside global unicast 2000::/3
+      '255.255.255.255',
+      '192.0.2.1',
+      '198.18.0.1',
+      'not-an-ip',
+    ]) {
+      expect(isBlockedAddress(ip), ip).toBe(true);
+    }
+  });
+
+  it('refuses a private URL before it is stored: IP literals, localhost names, and names that resolve privately', async () => {
+    const resolver: AddressPolicy = {
+      resolve: (host, _o, cb) => (host === 'intranet.test' ? cb(null, [{ address: '10.1.2.3', family: 4 }]) : cb(null, [{ address: '93.184.216.34', family: 4 }])),
+      isBlocked: isBlockedAddress,
+    };
+    for (const url of [
+      'http://127.0.0.1:8080/feed.xml',
+      'http://[::127.0.0.1]:8080/feed.xml',
+      'http://[::ffff:0:7f00:1]/feed.xml',
+      'http://[2002:a9fe:a9fe::]/x',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://0x7f.1/feed.xml',
+      'http://localhost/feed.xml',
+      'http://feeds.localhost./feed.xml',
+      'http://intranet.test/rss',
+    ]) {
+      await expect(assertUrlAllowed(new URL(url), false, resolver), url).rejects.toMatchObject({ code: 'FETCH_BLOCKED' });
+    }
+    await expect(assertUrlAllowed(new URL('https://example.org/feed.xml'), false, resolver)).resolves.toBeUndefined();
+    await expect(assertUrlAllowed(new URL('http://127.0.0.1/feed.xml'), true, resolver)).resolves.toBeUndefined();
+  });
+
+  it('refuses http://[::127.0.0.1]:PORT/ without attempting a connection', async () => {
+    const strict = createHttpClient(testCrawlerConfig({ allowPrivateHosts: false }));
+    const port = new URL(server.origin).port;
+    const before = server.requests.length;
+    for (const host of ['[::127.0.0.1]', '[::7f00:1]', '[::ffff:127.0.0.1]', '[::ffff:0:7f00:1]', '[64:ff9b::7f00:1]', '0x7f.1', '2130706433']) {
+      const err = await failure(strict.fetch({ url: `http://${host}:${port}/feed.xml`, expect: 'feed' }));
+      expect(err.code, host).toBe('FETCH_BLOCKED');
+    }
+    expect(server.requests.length).toBe(before);
   });
 
   it('refuses loopback by IP and by name unless private hosts are allowed', async () => {

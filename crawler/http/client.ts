@@ -4,16 +4,23 @@
  * after DNS, inside the socket's lookup, on every redirect), robots.txt (cached per origin), the
  * per-host queue and global limit, conditional GET, timeouts, the size cap (after decompression),
  * content-type checks, redirect limits with loop detection and Retry-After on 429/503.
+ *
+ * One deadline per fetch: `fetchTimeoutMs` covering its wait for the host's turn, every redirect hop
+ * and the body, so that no fetch (and no crawl pass behind it) can wait longer than that, whatever a
+ * host does. A site's robots.txt, fetched once a day, is loaded first under a deadline of its own
+ * (so at most twice that in all). A Retry-After too long to
+ * wait for is never waited on: the fetch fails at once with FETCH_PAUSED and the caller reschedules.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../lib/config';
 import { createError, isQuinError, type QuinError } from '../../lib/errors';
 import { projectRoot } from '../../lib/paths';
+import type { Agent } from 'undici';
 import { assertLiteralAllowed, DEFAULT_POLICY, guardedLookup, type AddressPolicy } from './address';
 import { parseContentType, refuseType, type Expect } from './content-type';
-import { HostQueue } from './host-queue';
-import { requestOnce, type RawResponse } from './request';
+import { cancelled, HostQueue } from './host-queue';
+import { createDispatcher, requestOnce, type RawResponse } from './request';
 import { parseRetryAfter } from './retry-after';
 import { ALLOW_ALL, robotsPolicy, type RobotsPolicy } from './robots';
 
@@ -58,17 +65,17 @@ export interface FetchResponse {
 export interface HttpClient {
   fetch(req: FetchRequest): Promise<FetchResponse>;
   readonly userAgent: string;
+  /** Closes idle connections (a finished CLI run calls it so that the process can end). */
+  close(): Promise<void>;
 }
 
 const ROBOTS_MAX_BYTES = 512 * 1024;
 const ROBOTS_TTL_MS = 24 * 3600_000;
 const ROBOTS_FAILURE_TTL_MS = 5 * 60_000;
 const MAX_CRAWL_DELAY_MS = 60_000;
-/** A host that asked us (Retry-After) to wait longer than this fails fast instead of holding a worker. */
-const MAX_QUEUE_WAIT_MS = 30_000;
 
 const ACCEPT: Record<Expect, string> = {
-  feed: 'application/rss+xml, application/atom+xml, application/rdf+xml;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.1',
+  feed: 'application/rss+xml, application/atom+xml, application/feed+json, application/rdf+xml;q=0.9, application/xml;q=0.8, text/xml;q=0.8, application/json;q=0.5, */*;q=0.1',
   html: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.1',
   any: '*/*',
 };
@@ -94,6 +101,37 @@ function header(raw: RawResponse, name: string): string | null {
   return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
 }
 
+/** The pause a 429 or 503 answer asks for (ms), or null. */
+function retryAfterOf(raw: RawResponse): number | null {
+  return raw.status === 429 || raw.status === 503 ? parseRetryAfter(header(raw, 'retry-after') ?? undefined) : null;
+}
+
+/** A signal that fires at the fetch's deadline (reason FETCH_TIMEOUT) or when the caller's fires (reason CANCELLED). */
+function deadlineSignal(url: string, ms: number, caller?: AbortSignal): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => {
+    let host = url;
+    try {
+      host = new URL(url).host;
+    } catch {
+      // reported as it was given
+    }
+    controller.abort(
+      createError('FETCH_TIMEOUT', `${host}: no complete response within the ${ms} ms timeout (waiting for the host's turn included)`, { phase: 'total' }),
+    );
+  }, ms);
+  const onCancel = () => controller.abort(cancelled(caller));
+  if (caller?.aborted) onCancel();
+  else caller?.addEventListener('abort', onCancel, { once: true });
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onCancel);
+    },
+  };
+}
+
 export function parseFetchUrl(raw: string): URL {
   let url: URL;
   try {
@@ -108,11 +146,19 @@ export function parseFetchUrl(raw: string): URL {
   return url;
 }
 
+/** A request under way: its signal fires at its deadline (or on cancellation). */
+interface InternalRequest extends FetchRequest {
+  signal: AbortSignal;
+  deadlineAt: number;
+  /** The caller's own signal (cancellation only), for loads that outlive this request's deadline. */
+  cancel?: AbortSignal;
+}
+
 export class Transport implements HttpClient {
   readonly userAgent: string;
   private readonly productToken: string;
   private readonly queue: HostQueue;
-  private readonly lookup;
+  private readonly dispatcher: Agent;
   private readonly robots = new Map<string, { policy: Promise<RobotsPolicy>; expires: number }>();
 
   constructor(
@@ -122,21 +168,35 @@ export class Transport implements HttpClient {
     this.userAgent = config.userAgent ?? defaultUserAgent(config.contactUrl);
     this.productToken = this.userAgent.split(/[/\s]/)[0] || 'QuinBot';
     this.queue = new HostQueue(config.crawlConcurrency, config.hostDelayMs);
-    this.lookup = guardedLookup(config.allowPrivateHosts, addresses);
+    this.dispatcher = createDispatcher(guardedLookup(config.allowPrivateHosts, addresses), config.connectTimeoutMs);
   }
 
   async fetch(req: FetchRequest): Promise<FetchResponse> {
     const started = Date.now();
+    let deadline: ReturnType<typeof deadlineSignal> | undefined;
     try {
-      return await this.follow(req, started, true);
+      const first = parseFetchUrl(req.url);
+      assertLiteralAllowed(first.hostname, this.config.allowPrivateHosts, this.addresses);
+      this.queue.assertNotPaused(first);
+      await this.robotsFor(first, req.signal);
+      deadline = deadlineSignal(req.url, this.config.fetchTimeoutMs, req.signal);
+      const deadlineAt = Date.now() + this.config.fetchTimeoutMs;
+      return await this.follow({ ...req, signal: deadline.signal, deadlineAt, cancel: req.signal }, started, true);
     } catch (e) {
-      const err = isQuinError(e) ? e : createError('FETCH_FAILED', (e as Error).message, undefined, e);
+      const reason = deadline?.signal.aborted ? deadline.signal.reason : e;
+      const err = isQuinError(reason) ? reason : createError('FETCH_FAILED', (reason as Error).message, undefined, reason);
       throw withDetails(err, { url: req.url, durationMs: Date.now() - started });
+    } finally {
+      deadline?.clear();
     }
   }
 
+  close(): Promise<void> {
+    return this.dispatcher.close();
+  }
+
   private async follow(
-    req: FetchRequest,
+    req: InternalRequest,
     started: number,
     checkRobots: boolean,
     maxBytes = this.config.maxResponseBytes,
@@ -146,8 +206,9 @@ export class Transport implements HttpClient {
     const redirects: string[] = [];
     for (;;) {
       assertLiteralAllowed(url.hostname, this.config.allowPrivateHosts, this.addresses);
+      this.queue.assertNotPaused(url);
       if (checkRobots) {
-        const policy = await this.robotsFor(url, req.signal);
+        const policy = await this.robotsFor(url, req.cancel);
         if (!policy.isAllowed(url.pathname + url.search)) {
           throw createError('FETCH_ROBOTS', `${url.href} is disallowed by ${url.origin}/robots.txt for ${this.productToken}`);
         }
@@ -191,13 +252,8 @@ export class Transport implements HttpClient {
 
   private statusError(url: URL, raw: RawResponse): QuinError {
     const details: Record<string, unknown> = { status: raw.status };
-    if (raw.status === 429 || raw.status === 503) {
-      const wait = parseRetryAfter(header(raw, 'retry-after') ?? undefined);
-      if (wait !== null) {
-        this.queue.block(url.host, Date.now() + wait);
-        details.retryAfterMs = wait;
-      }
-    }
+    const wait = retryAfterOf(raw);
+    if (wait !== null) details.retryAfterMs = wait;
     const reason =
       raw.status === 404
         ? 'not found'
@@ -212,15 +268,7 @@ export class Transport implements HttpClient {
   }
 
   /** One request, when the host queue allows it. */
-  private hop(url: URL, req: FetchRequest, maxBytes: number): Promise<RawResponse> {
-    const waitMs = this.queue.waitFor(url.host);
-    if (waitMs > MAX_QUEUE_WAIT_MS) {
-      return Promise.reject(
-        createError('FETCH_HTTP_STATUS', `${url.host} asked for a pause (Retry-After) of another ${Math.ceil(waitMs / 1000)} s`, {
-          retryAfterMs: waitMs,
-        }),
-      );
-    }
+  private hop(url: URL, req: InternalRequest, maxBytes: number): Promise<RawResponse> {
     const headers: Record<string, string> = {
       'User-Agent': this.userAgent,
       Accept: ACCEPT[req.expect],
@@ -228,34 +276,43 @@ export class Transport implements HttpClient {
     };
     if (req.etag) headers['If-None-Match'] = req.etag;
     if (req.lastModified) headers['If-Modified-Since'] = req.lastModified;
+    const signal = req.signal!;
     return this.queue.run(
-      url.host,
-      () =>
-        requestOnce(url, {
+      url,
+      async () => {
+        const raw = await requestOnce(url, {
           headers,
-          lookup: this.lookup,
-          connectTimeoutMs: this.config.connectTimeoutMs,
-          deadline: Date.now() + this.config.fetchTimeoutMs,
+          dispatcher: this.dispatcher,
+          signal,
           maxBytes,
-          signal: req.signal,
+          connectTimeoutMs: this.config.connectTimeoutMs,
           wantBody: (status, h) => {
             if (status < 200 || status >= 300) return false;
-            const why = refuseType(req.expect, parseContentType(h['content-type']).mime);
+            const ct = h['content-type'];
+            const why = refuseType(req.expect, parseContentType(Array.isArray(ct) ? ct[0] : ct).mime);
             return why ? createError('FETCH_CONTENT_TYPE', `${url.href}: ${why}`, { status }) : true;
           },
-        }),
-      req.signal,
+        });
+        // Recorded before the host's next request may start. 429 is about us and the whole host;
+        // 503 about the resource (a feed in maintenance).
+        const pause = retryAfterOf(raw);
+        if (pause !== null && raw.status === 429) this.queue.pauseHost(url.host, Date.now() + pause, raw.status);
+        else if (pause !== null) this.queue.pauseUrl(url, Date.now() + pause, raw.status);
+        return raw;
+      },
+      { signal, deadlineAt: req.deadlineAt },
     );
   }
 
-  private robotsFor(url: URL, signal?: AbortSignal): Promise<RobotsPolicy> {
+  private robotsFor(url: URL, cancel?: AbortSignal): Promise<RobotsPolicy> {
     const cached = this.robots.get(url.origin);
     if (cached && cached.expires > Date.now()) return cached.policy;
-    const entry = { policy: this.loadRobots(url, signal), expires: Date.now() + ROBOTS_TTL_MS };
+    const entry = { policy: this.loadRobots(url, cancel), expires: Date.now() + ROBOTS_TTL_MS };
     this.robots.set(url.origin, entry);
     entry.policy.catch((e: unknown) => {
-      // A cancelled load is forgotten; a failed one is remembered briefly so the host is not hammered.
-      if (isQuinError(e, 'CANCELLED')) this.robots.delete(url.origin);
+      // A cancelled load (or one refused for a pause, which the queue remembers) is forgotten; a
+      // failed one is remembered briefly so the host is not hammered.
+      if (isQuinError(e, 'CANCELLED') || isQuinError(e, 'FETCH_PAUSED')) this.robots.delete(url.origin);
       else entry.expires = Date.now() + ROBOTS_FAILURE_TTL_MS;
     });
     return entry.policy;
@@ -265,29 +322,39 @@ export class Transport implements HttpClient {
    * RFC 9309: 4xx means no restrictions; 5xx or an unreachable server means complete disallow (here:
    * the fetch fails with the original error, so that the feed shows why).
    */
-  private async loadRobots(url: URL, signal?: AbortSignal): Promise<RobotsPolicy> {
+  private async loadRobots(url: URL, cancel?: AbortSignal): Promise<RobotsPolicy> {
     const robotsUrl = `${url.origin}/robots.txt`;
     let res: FetchResponse;
+    const deadline = deadlineSignal(robotsUrl, this.config.fetchTimeoutMs, cancel);
     try {
-      res = await this.follow({ url: robotsUrl, expect: 'any', signal }, Date.now(), false, ROBOTS_MAX_BYTES);
-    } catch (e) {
+      const deadlineAt = Date.now() + this.config.fetchTimeoutMs;
+      res = await this.follow({ url: robotsUrl, expect: 'any', signal: deadline.signal, deadlineAt, cancel }, Date.now(), false, ROBOTS_MAX_BYTES);
+    } catch (caught) {
+      const e = deadline.signal.aborted ? deadline.signal.reason : caught;
       if (!isQuinError(e)) throw e;
       const status = e.details?.status as number | undefined;
       if (e.code === 'FETCH_HTTP_STATUS' && status !== undefined && status >= 400 && status < 500 && status !== 429) return ALLOW_ALL;
       if (e.code === 'FETCH_TOO_LARGE' || e.code === 'FETCH_CONTENT_TYPE') return ALLOW_ALL;
-      if (e.code === 'CANCELLED' || e.code === 'FETCH_BLOCKED') throw e;
+      if (e.code === 'CANCELLED' || e.code === 'FETCH_BLOCKED' || e.code === 'FETCH_PAUSED') throw e;
       if (e.code === 'FETCH_HTTP_STATUS') {
+        // No robots.txt, no crawling of the host: a pause it asks for there covers the whole host.
+        const retryAfterMs = e.details?.retryAfterMs;
+        if (typeof retryAfterMs === 'number') this.queue.pauseHost(url.host, Date.now() + retryAfterMs, status ?? null);
         throw createError(
           e.code,
           `${url.origin}/robots.txt answered HTTP ${status ?? '?'}: ${url.host} is not crawled until it answers (RFC 9309)`,
-          e.details,
+          { ...e.details, robots: true },
           e,
         );
       }
       throw createError(e.code, `${e.message} (fetching ${url.origin}/robots.txt)`, e.details, e);
+    } finally {
+      deadline.clear();
     }
     const policy = res.body.length ? robotsPolicy(res.body.toString('utf8'), this.productToken) : ALLOW_ALL;
-    if (policy.crawlDelaySeconds) this.queue.setMinDelay(url.host, Math.min(policy.crawlDelaySeconds * 1000, MAX_CRAWL_DELAY_MS));
+    // Capped so that a fetch can always wait for its turn within its own deadline.
+    const maxDelay = Math.min(MAX_CRAWL_DELAY_MS, this.config.fetchTimeoutMs / 2);
+    if (policy.crawlDelaySeconds) this.queue.setMinDelay(url.host, Math.min(policy.crawlDelaySeconds * 1000, maxDelay));
     return policy;
   }
 }

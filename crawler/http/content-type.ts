@@ -20,7 +20,7 @@ export function parseContentType(header: string | undefined): ContentType {
 }
 
 const FEED_TYPES =
-  /^(?:application|text)\/(?:[\w.+-]*\+)?xml$|^application\/(?:rss|atom|rdf)(?:\+xml)?$|^text\/(?:plain|html|rss)$|^application\/(?:octet-stream|x-rss\+xml)$/;
+  /^(?:application|text)\/(?:[\w.+-]*\+)?xml$|^application\/(?:rss|atom|rdf)(?:\+xml)?$|^text\/(?:plain|html|rss)$|^application\/(?:octet-stream|x-rss\+xml)$|^application\/(?:feed\+)?json$/;
 const HTML_TYPES = /^text\/html$|^application\/xhtml\+xml$|^text\/plain$/;
 
 /**
@@ -31,6 +31,5 @@ export function refuseType(expect: Expect, mime: string | null): string | null {
   if (expect === 'any' || mime === null) return null;
   const ok = expect === 'feed' ? FEED_TYPES.test(mime) : HTML_TYPES.test(mime);
   if (ok) return null;
-  if (expect === 'feed' && /json/.test(mime)) return `got ${mime}: JSON feeds are not supported, only RSS, RDF and Atom`;
-  return `got ${mime}, expected ${expect === 'feed' ? 'an RSS, RDF or Atom feed (XML)' : 'an HTML page'}`;
+  return `got ${mime}, expected ${expect === 'feed' ? 'an RSS, RDF or Atom feed (XML) or a JSON Feed' : 'an HTML page'}`;
 }

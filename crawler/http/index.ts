@@ -8,8 +8,7 @@ export {
   type HttpClient,
   type HttpConfig,
 } from './client';
-export { isBlockedAddress } from './address';
+export { assertUrlAllowed, isBlockedAddress } from './address';
 export { parseContentType, type Expect } from './content-type';
 export { parseMaxAge, parseRetryAfter } from './retry-after';
 export { robotsPolicy, type RobotsPolicy } from './robots';
-export { sleep } from './host-queue';

@@ -1,32 +1,44 @@
 /**
- * One HTTP exchange (no redirects followed): connect timeout, total timeout (body included, so a
- * trickling body cannot hold a worker forever), cancellation, guarded DNS, capped streamed body.
- * Every failure becomes a typed error from lib/errors.ts.
+ * One HTTP exchange (no redirects followed) through undici: the dispatcher's socket lookup is the
+ * address guard (see address.ts) and its connect timeout bounds the handshake; the caller's signal
+ * carries the fetch's deadline and cancellation (its reason, a QuinError, is what a fetch fails
+ * with); the body is streamed through the capped reader in body.ts. Every failure becomes a typed
+ * error from lib/errors.ts.
  */
-import http from 'node:http';
-import https from 'node:https';
+import type { Readable } from 'node:stream';
+import { Agent, type Dispatcher } from 'undici';
 import type net from 'node:net';
 import { createError, isQuinError, type QuinError } from '../../lib/errors';
 import { readBody } from './body';
-import { cancelled } from './host-queue';
+import { abortReason } from './host-queue';
+
+export type Headers = Record<string, string | string[] | undefined>;
 
 export interface RequestOptions {
   headers: Record<string, string>;
-  lookup: net.LookupFunction;
-  connectTimeoutMs: number;
-  /** Absolute time (Date.now() ms) by which the whole exchange must be over. */
-  deadline: number;
+  dispatcher: Dispatcher;
+  /** Fires at the fetch's deadline or on cancellation; its reason is the error to report. */
+  signal: AbortSignal;
   maxBytes: number;
-  signal?: AbortSignal;
+  connectTimeoutMs: number;
   /** Decides from status and headers whether the body is wanted; if not, the connection is dropped. */
-  wantBody(status: number, headers: http.IncomingHttpHeaders): boolean | QuinError;
+  wantBody(status: number, headers: Headers): boolean | QuinError;
 }
 
 export interface RawResponse {
   status: number;
-  headers: http.IncomingHttpHeaders;
+  headers: Headers;
   body: Buffer | null;
   wireBytes: number;
+}
+
+/**
+ * The crawler's dispatcher: every connection resolves its host through the guarded lookup. Requests
+ * are sent with `reset` (one connection per request): the politeness delay makes keep-alive worth
+ * little, and a connection the server closed while idle would fail the next request with a reset.
+ */
+export function createDispatcher(lookup: net.LookupFunction, connectTimeoutMs: number): Agent {
+  return new Agent({ connect: { lookup, timeout: connectTimeoutMs } });
 }
 
 const NETWORK_CODES: Record<string, string> = {
@@ -37,89 +49,62 @@ const NETWORK_CODES: Record<string, string> = {
   EPIPE: 'connection closed',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
+  UND_ERR_SOCKET: 'connection closed',
   HPE_INVALID_CONSTANT: 'invalid HTTP response',
 };
 
-function networkError(url: URL, err: unknown): QuinError {
+function networkError(url: URL, err: unknown, connectTimeoutMs: number): QuinError {
   if (isQuinError(err)) return err;
   const e = err as NodeJS.ErrnoException;
-  const why = (e.code && NETWORK_CODES[e.code]) || e.message || String(err);
+  if (e.code === 'UND_ERR_CONNECT_TIMEOUT')
+    return createError('FETCH_TIMEOUT', `${url.host}: could not connect within ${connectTimeoutMs} ms`, { phase: 'connect' }, err);
+  if (e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT')
+    return createError('FETCH_TIMEOUT', `${url.host}: the server stopped answering`, { phase: 'total' }, err);
+  const why = (e.code && NETWORK_CODES[e.code]) || (e.code?.startsWith('HPE_') ? 'invalid HTTP response' : e.message) || String(err);
   return createError('FETCH_FAILED', `${url.host}: ${why}${e.code && !why.includes(e.code) ? ` (${e.code})` : ''}`, { code: e.code }, err);
 }
 
-export function requestOnce(url: URL, opts: RequestOptions): Promise<RawResponse> {
-  const mod = url.protocol === 'https:' ? https : http;
-  return new Promise<RawResponse>((resolve, reject) => {
-    let failure: QuinError | null = null;
-    let done = false;
-    const finish = (fn: () => void) => {
-      if (done) return;
-      done = true;
-      clearTimeout(connectTimer);
-      clearTimeout(totalTimer);
-      opts.signal?.removeEventListener('abort', onAbort);
-      fn();
-    };
-    const fail = (err: unknown) => finish(() => reject(failure ?? networkError(url, err)));
-    const abortWith = (err: QuinError) => {
-      failure ??= err;
-      req.destroy(err);
-      fail(err);
-    };
+/** Drops a body that will not be read (its connection is closed; the abort it raises is expected). */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
 
-    const req = mod.request(url, {
+export async function requestOnce(url: URL, opts: RequestOptions): Promise<RawResponse> {
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await opts.dispatcher.request({
+      origin: url.origin,
+      path: url.pathname + url.search,
       method: 'GET',
       headers: opts.headers,
-      lookup: opts.lookup,
-      agent: false, // one connection per request: the politeness delay makes keep-alive worthless
+      signal: opts.signal,
+      reset: true,
     });
-
-    const remaining = Math.max(0, opts.deadline - Date.now());
-    const totalTimer = setTimeout(
-      () => abortWith(createError('FETCH_TIMEOUT', `${url.host}: no complete response within the total timeout`, { phase: 'total' })),
-      remaining,
-    );
-    const connectTimer = setTimeout(
-      () =>
-        abortWith(createError('FETCH_TIMEOUT', `${url.host}: could not connect within ${opts.connectTimeoutMs} ms`, { phase: 'connect' })),
-      Math.min(opts.connectTimeoutMs, remaining),
-    );
-    const onAbort = () => abortWith(cancelled(opts.signal));
-    if (opts.signal?.aborted) return onAbort();
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-
-    req.on('socket', (socket) => {
-      socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
-    });
-    req.on('error', fail);
-    req.on('response', (res) => {
-      const status = res.statusCode ?? 0;
-      const want = opts.wantBody(status, res.headers);
-      if (want !== true) {
-        // Headers are all we need (redirect, 304, error status, refused type): drop the connection
-        // rather than read a body that may be endless.
-        req.destroy();
-        if (want === false) finish(() => resolve({ status, headers: res.headers, body: null, wireBytes: 0 }));
-        else fail(want);
-        return;
-      }
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > opts.maxBytes && !res.headers['content-encoding']) {
-        req.destroy();
-        return fail(
-          createError('FETCH_TOO_LARGE', `response declares ${declared} bytes, over the ${opts.maxBytes}-byte cap`, {
-            maxBytes: opts.maxBytes,
-          }),
-        );
-      }
-      readBody(res, res.headers['content-encoding'], opts.maxBytes).then(
-        ({ body, wireBytes }) => finish(() => resolve({ status, headers: res.headers, body, wireBytes })),
-        (err) => {
-          req.destroy();
-          fail(err);
-        },
-      );
-    });
-    req.end();
-  });
+  } catch (e) {
+    throw networkError(url, abortReason(e, opts.signal), opts.connectTimeoutMs);
+  }
+  const status = res.statusCode;
+  const headers = res.headers as Headers;
+  const want = opts.wantBody(status, headers);
+  if (want !== true) {
+    // Headers are all we need (redirect, 304, error status, refused type): drop the connection
+    // rather than read a body that may be endless.
+    discard(res.body);
+    if (want === false) return { status, headers, body: null, wireBytes: 0 };
+    throw want;
+  }
+  const encoding = headers['content-encoding'];
+  const declared = Number(headers['content-length']);
+  if (Number.isFinite(declared) && declared > opts.maxBytes && !encoding) {
+    discard(res.body);
+    throw createError('FETCH_TOO_LARGE', `response declares ${declared} bytes, over the ${opts.maxBytes}-byte cap`, { maxBytes: opts.maxBytes });
+  }
+  try {
+    const { body, wireBytes } = await readBody(res.body as Readable, Array.isArray(encoding) ? encoding[0] : encoding, opts.maxBytes);
+    return { status, headers, body, wireBytes };
+  } catch (e) {
+    discard(res.body);
+    throw networkError(url, abortReason(e, opts.signal), opts.connectTimeoutMs);
+  }
 }

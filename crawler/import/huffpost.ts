@@ -1,6 +1,6 @@
 /**
  * HuffPost "News Category" records, one JSON object a line: {category, headline, authors, link,
- * short_description, date}. A record has only a headline and a one-sentence description, so both
+ * short_description, date}; the file, or the folder it ships in (every JSON-lines file in it). A record has only a headline and a one-sentence description, so both
  * form the text (the headline as its own sentence); the link is the article's URL and the date its
  * publication day.
  */
@@ -9,7 +9,7 @@ import { createError } from '../../lib/errors';
 import { canonicalUrl } from '../canonical';
 import { parseDate } from '../dates';
 import type { ArticleInput } from '../store';
-import { readJsonLines } from './lines';
+import { jsonLineFiles, readJsonLines } from './lines';
 
 export const HUFFPOST_SOURCE = 'HuffPost';
 
@@ -22,7 +22,11 @@ const Record = z.object({
   category: z.string().optional(),
 });
 
-export async function* readHuffpost(file: string, now = new Date()): AsyncGenerator<ArticleInput> {
+export async function* readHuffpost(p: string, now = new Date()): AsyncGenerator<ArticleInput> {
+  for (const file of jsonLineFiles(p)) yield* readFile(file, now);
+}
+
+async function* readFile(file: string, now: Date): AsyncGenerator<ArticleInput> {
   for await (const { line, value } of readJsonLines(file)) {
     const parsed = Record.safeParse(value);
     if (!parsed.success)

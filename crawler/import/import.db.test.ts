@@ -101,6 +101,15 @@ describe(`quin import (${provider})`, () => {
     );
   });
 
+  it('takes the folder a HuffPost file ships in (as bbc does), not only the file', async () => {
+    const dir = fs.mkdtempSync(path.join(t.dataDir, 'huffpost-'));
+    fs.copyFileSync(fixture('huffpost-sample.jsonl'), path.join(dir, 'news_category_subset.json'));
+    fs.writeFileSync(path.join(dir, 'README.md'), 'not a record');
+    expect(await importOf('huffpost', dir)).toMatchObject({ created: 0, unchanged: 2 });
+    const empty = fs.mkdtempSync(path.join(t.dataDir, 'empty-'));
+    await expect(importOf('huffpost', empty)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/no \.json/) });
+  });
+
   it('rejects what it cannot read with a clear error and writes nothing', async () => {
     const before = await t.db.article.count();
     await expect(importOf('reuters', fixture('bbc'))).rejects.toMatchObject({
@@ -151,7 +160,8 @@ describe.skipIf(!scifact || !reuters || !bbc || !huffpost)(`the real corpora (${
   it('BBC and HuffPost: all records', async () => {
     const b = await importOf('bbc', bbc!);
     expect(b.created + b.updated + b.unchanged + b.empty).toBe(2225);
-    const h = await importOf('huffpost', huffpost!);
+    // The folder it ships in, as a user types it (`quin import huffpost ../shared/data/news/huffpost`).
+    const h = await importOf('huffpost', path.dirname(huffpost!));
     expect(h.created + h.updated + h.unchanged + h.empty).toBe(4782);
     expect(h.empty).toBe(0);
     const days = await t.db.article.aggregate({ where: { source: 'HuffPost' }, _min: { publishedAt: true }, _max: { publishedAt: true } });

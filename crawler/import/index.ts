@@ -8,6 +8,7 @@ import { createProgress } from '../../lib/progress';
 import type { WindowOptions } from '../snippets';
 import { storeArticles, type ArticleInput, type StoreOutcome } from '../store';
 import { readBbc } from './bbc';
+import { readHtml } from './html';
 import { readHuffpost } from './huffpost';
 import { readJsonl } from './jsonl';
 import { readReuters } from './reuters';
@@ -21,6 +22,7 @@ export const IMPORT_FORMATS: Record<string, ImportReader> = {
   reuters: readReuters,
   bbc: readBbc,
   huffpost: readHuffpost,
+  html: readHtml,
 };
 
 export interface ImportSummary extends Record<StoreOutcome, number> {

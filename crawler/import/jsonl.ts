@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createError } from '../../lib/errors';
 import type { ArticleInput } from '../store';
 import { parseDate } from '../dates';
-import { readJsonLines } from './lines';
+import { jsonLineFiles, readJsonLines } from './lines';
 
 const Record = z.object({
   id: z.union([z.string().min(1), z.number()]),
@@ -17,7 +17,12 @@ const Record = z.object({
   source: z.string().min(1).optional(),
 });
 
-export async function* readJsonl(file: string, now = new Date()): AsyncGenerator<ArticleInput> {
+/** One file, or every JSON-lines file of a folder. */
+export async function* readJsonl(p: string, now = new Date()): AsyncGenerator<ArticleInput> {
+  for (const file of jsonLineFiles(p)) yield* readFile(file, now);
+}
+
+async function* readFile(file: string, now: Date): AsyncGenerator<ArticleInput> {
   const corpus = path.basename(file).replace(/\.(jsonl|json|ndjson)$/i, '');
   for await (const { line, value } of readJsonLines(file)) {
     const parsed = Record.safeParse(value);

@@ -19,8 +19,8 @@ test.describe('admin sign-in', () => {
     const cookies = await page.context().cookies();
     expect(cookies.find((c) => c.name === 'quin_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await expect(page).toHaveURL(/\/admin\/signed-out$/);
     const again = await page.goto('/admin');
     expect(again!.status()).toBe(401);
   });

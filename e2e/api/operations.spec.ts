@@ -39,6 +39,17 @@ test.describe('operations endpoints', () => {
     expect(text).toMatch(/^quin_search_duration_seconds_count [1-9]\d*$/m);
     expect(text).toMatch(/^quin_worker_up 1$/m);
     expect(text).toMatch(/^quin_index_size_bytes\{index="Dense",backend="[^"]+"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^quin_worker_stuck 0$/m);
+  });
+
+  test('GET /metrics shows admin sign-in counters only to a scraper holding the metrics token', async ({ request, state }) => {
+    await request.post('/api/auth/login', { data: { user: 'nobody', password: 'wrong' }, headers: { 'x-forwarded-for': '203.0.113.77' } });
+    const open = await (await request.get('/metrics')).text();
+    expect(open).not.toContain('quin_admin_logins_total');
+    const wrong = await (await request.get('/metrics', { headers: { authorization: 'Bearer not-the-token' } })).text();
+    expect(wrong).not.toContain('quin_admin_logins_total');
+    const r = await request.get('/metrics', { headers: { authorization: `Bearer ${state.metricsToken}` } });
+    expect(await r.text()).toMatch(/^quin_admin_logins_total\{outcome="failed"\} [1-9]\d*$/m);
   });
 
   test('GET /api/openapi.json documents exactly the operations the server answers', async ({ request }) => {

@@ -26,7 +26,8 @@ test.describe('search as a reader expects it', () => {
   });
 
   test('"why this result" shows factors whose product is the final score', async ({ page }) => {
-    await page.goto(search('harbour bridge repairs', '&halfLifeDays=365&asOf=2024-06-01'));
+    // Nothing published after the "as of" day (the follow spec imports a newer harbour story, which the decay would not age).
+    await page.goto(search('harbour bridge repairs', '&halfLifeDays=365&asOf=2024-06-01&to=2024-06-01'));
     const why = page.getByTestId('result').first().locator('details.why');
     await why.locator('summary').click();
     const num = async (id: string) => Number(await why.getByTestId(id).innerText());

@@ -2,8 +2,14 @@
  * A local news site for the end-to-end tests (nothing reaches the internet): an RSS 2.0 feed whose
  * items link to article pages on the same server, an HTML page that is not a feed, and robots.txt.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join as pathJoin } from 'node:path';
+import { ROOT } from './state';
+
+/** Fact-check pages with real-world ClaimReview JSON-LD (crawler/testdata/claimreview/), crawled through /factcheck/feed.xml. */
+export const FACT_CHECK_PAGES = ['single-object', 'graph'] as const;
 
 export const FEED_ARTICLES = [
   {
@@ -75,10 +81,31 @@ function articleHtml(a: (typeof FEED_ARTICLES)[number], published: string): stri
 <footer>Estuary Evening News</footer></body></html>`;
 }
 
+/** An RSS feed whose items carry no text of their own and link to pages that do not exist: read fine, no article. */
+function degradedXml(origin: string): string {
+  const items = ['one', 'two', 'three']
+    .map((n, i) => `<item><title>Gone story ${n}</title><link>${origin}/gone/${n}.html</link><guid>${origin}/gone/${n}.html</guid><pubDate>${new Date(Date.now() - (i + 1) * 3600_000).toUTCString()}</pubDate></item>`)
+    .join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Science Twis</title><link>${origin}/</link><description>Items without articles</description>\n${items}\n</channel></rss>`;
+}
+
+function factCheckXml(origin: string): string {
+  const items = FACT_CHECK_PAGES.map(
+    (p, i) => `<item><title>Fact check ${p}</title><link>${origin}/factcheck/${p}.html</link><guid>${origin}/factcheck/${p}.html</guid><pubDate>${new Date(Date.now() - (i + 1) * 3600_000).toUTCString()}</pubDate></item>`,
+  ).join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Coast Fact</title><link>${origin}/</link><description>Fact checks</description>\n${items}\n</channel></rss>`;
+}
+
 export interface FeedServer {
   origin: string;
   feedUrl: string;
   notAFeedUrl: string;
+  /** A feed whose items all fail to become articles (a "degraded" feed). */
+  degradedFeedUrl: string;
+  /** An HTML page that links to a feed (/other/feed.xml) it is not. */
+  linksPageUrl: string;
+  /** A feed of fact-check pages carrying ClaimReview JSON-LD. */
+  factCheckFeedUrl: string;
   /** Parses once (so it can be added), then answers 500: a failing feed for the dashboard. */
   flakyFeedUrl: string;
   close(): Promise<void>;
@@ -95,6 +122,18 @@ export async function startFeedServer(): Promise<FeedServer> {
       if (flakyServed++ === 0) return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(feedXml(origin).replace('Estuary Evening News', 'Estuary Sports Desk'));
       return void res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error');
     }
+    if (path === '/degraded/feed.xml') return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(degradedXml(origin));
+    if (path === '/factcheck/feed.xml') return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(factCheckXml(origin));
+    const fc = /^\/factcheck\/([a-z-]+)\.html$/.exec(path);
+    if (fc && (FACT_CHECK_PAGES as readonly string[]).includes(fc[1]!)) {
+      return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(fs.readFileSync(pathJoin(ROOT, 'crawler', 'testdata', 'claimreview', `${fc[1]}.html`)));
+    }
+    if (path === '/links.html')
+      return void res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!DOCTYPE html><html><head><title>Harbour Times</title><link rel="alternate" type="application/rss+xml" title="Harbour Times" href="/other/feed.xml"></head><body><h1>Harbour Times</h1></body></html>');
+    // Its items are not the news site's articles: adding it must not take them from the feed other tests add.
+    if (path === '/other/feed.xml') return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(degradedXml(origin).replace('Science Twis', 'Harbour Times'));
     if (path === '/about.html') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!DOCTYPE html><html><body><h1>About us</h1><p>We are a newspaper.</p></body></html>');
     const m = /^\/news\/([a-z-]+)\.html$/.exec(path);
     const article = m && FEED_ARTICLES.find((a) => a.slug === m[1]);
@@ -108,6 +147,9 @@ export async function startFeedServer(): Promise<FeedServer> {
     origin,
     feedUrl: `${origin}/news/feed.xml`,
     notAFeedUrl: `${origin}/about.html`,
+    degradedFeedUrl: `${origin}/degraded/feed.xml`,
+    linksPageUrl: `${origin}/links.html`,
+    factCheckFeedUrl: `${origin}/factcheck/feed.xml`,
     flakyFeedUrl: `${origin}/flaky/feed.xml`,
     close: () =>
       new Promise<void>((resolve) => {

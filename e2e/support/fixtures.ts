@@ -18,9 +18,30 @@ export interface AdminApi {
 type TestFixtures = { adminApi: AdminApi; adminPage: Page; db: Database.Database };
 type WorkerFixtures = { state: E2EState };
 
+/** Chromium's console text for a Content-Security-Policy refusal (blocked script, eval, style, frame …). */
+const CSP_MESSAGE = /Content Security Policy|Refused to (?:execute|load|evaluate|apply|connect|frame)/i;
+
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   // eslint-disable-next-line no-empty-pattern -- Playwright's fixture signature: no fixtures used
   state: [async ({}, use) => use(readState()), { scope: 'worker' }],
+
+  // Every page of every browser test (the built-in context, extended): a CSP violation — the
+  // browser's own console report, or the securitypolicyviolation event — fails the test that caused it.
+  context: async ({ context }, use) => {
+    const found: string[] = [];
+    await context.exposeBinding('__quinCspViolation', (_source, text: string) => void found.push(text));
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        const report = (window as unknown as { __quinCspViolation?: (t: string) => void }).__quinCspViolation;
+        report?.(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} on ${location.pathname}`);
+      });
+    });
+    context.on('console', (msg) => {
+      if (CSP_MESSAGE.test(msg.text())) found.push(`${msg.page()?.url() ?? '?'}: ${msg.text()}`);
+    });
+    await use(context);
+    expect(found, 'the browser reported Content-Security-Policy violations').toEqual([]);
+  },
   baseURL: async ({ state }, use) => use(state.baseURL),
 
   adminApi: async ({ playwright, state }, use) => {
@@ -34,7 +55,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   adminPage: async ({ context, state }, use) => {
     // Sign-in through the API: the browser context's request shares its cookie jar with its pages.
-    const r = await context.request.post(`${state.baseURL}/api/auth/login`, { data: { user: state.adminUser, password: state.adminPassword } });
+    const r = await context.request.post(`${state.baseURL}/api/auth/login`, {
+      data: { user: state.adminUser, password: state.adminPassword },
+    });
     expect(r.status(), await r.text()).toBe(200);
     await use(await context.newPage());
   },
@@ -69,4 +92,19 @@ export function watchForInjectedScript(page: Page): () => Promise<void> {
     });
     expect(globals, 'no injected script may run').toEqual([undefined, undefined, undefined]);
   };
+}
+
+/** Elements that stick out past the right edge of the viewport (empty when the page fits its width). */
+export async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.right > width + 1 && !el.closest('.table-wrap:not(.feeds-wrap)')) {
+        out.push(`${el.tagName.toLowerCase()}.${(el.getAttribute('class') ?? '').replace(/\s+/g, '.')} right=${Math.round(r.right)}`);
+      }
+    }
+    return out.slice(0, 10);
+  });
 }

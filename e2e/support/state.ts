@@ -9,9 +9,14 @@ export interface E2EState {
   dbPath: string;
   adminUser: string;
   adminPassword: string;
+  /** QUIN_METRICS_TOKEN of the server under test (unlocks the admin families of /metrics). */
+  metricsToken: string;
   feedUrl: string;
   notAFeedUrl: string;
   flakyFeedUrl: string;
+  degradedFeedUrl: string;
+  linksPageUrl: string;
+  factCheckFeedUrl: string;
   /** Whether a verdict (NLI) model is configured for this run. */
   nliModel: string | null;
   corpus: { scifactDocs: number; reutersArticles: number; fixtures: number };

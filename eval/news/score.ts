@@ -5,7 +5,7 @@
  * not shown), accuracy per corpus and per kind, verdicts given to keyword queries, and the issue's
  * goals. Also the report as text.
  */
-import type { Stance, Verdict, VerdictLabel } from '../../ranking/types';
+import type { QueryKind, Stance, Verdict, VerdictLabel } from '../../ranking/types';
 import { round4 } from '../metrics';
 import { formatRiskCoverage, verdictMetrics, type VerdictMetrics } from '../verdict-metrics';
 import { NEWS_LABELS, type NewsLabel } from './claims';
@@ -20,7 +20,7 @@ export interface ClaimOutcome {
   /** The deciding (or, for NEI, closest) article's external id; null for keyword queries. */
   doc: string | null;
   /** What the pipeline made of the text, and whether it judged it. */
-  queryKind: 'claim' | 'question' | 'keywords' | null;
+  queryKind: QueryKind | null;
   verdictStatus: string;
   /** The verdict; NOT_ENOUGH_EVIDENCE when none was given. */
   predicted: VerdictLabel;

@@ -6,8 +6,13 @@
  */
 import { Client, errors } from '@elastic/elasticsearch';
 import { createError, isQuinError } from '../../lib/errors';
-import type { Bm25Index, Hit, IndexFilter, SparseQuery } from '../types';
-import { ES_INDEX_SETTINGS, ES_MAPPINGS, searchBody, type EsDoc } from './es-query';
+import type { Db } from '../../lib/db/client';
+import { diffIds, idProblems, sampleIds } from '../diff';
+import { esLedger } from '../state';
+import type { DenseIndex, Hit, IndexFilter, SparseQuery } from '../types';
+import type { Bm25Backend, Bm25Status, Bm25SyncOptions, Bm25SyncStats, Bm25Verify } from './backend';
+import { syncElasticsearch } from './sync';
+import { cosineOfKnnScore, ES_INDEX_SETTINGS, esMappings, knnBody, searchBody, VECTOR_FIELD, vectorMapping, type EsDoc } from './es-query';
 
 export interface EsOptions {
   url: string;
@@ -15,6 +20,9 @@ export interface EsOptions {
   titleBoost: number;
   timeoutMs: number;
 }
+
+/** How often the kNN view re-counts the documents it reports as its size. */
+const COUNT_RECHECK_MS = 5000;
 
 /** Longest page of ids read back when listing what the index holds. */
 const ID_PAGE = 10_000;
@@ -29,8 +37,9 @@ function redact(url: string): string {
   }
 }
 
-export class ElasticsearchIndex implements Bm25Index {
+export class ElasticsearchIndex implements Bm25Backend {
   readonly backend = 'elasticsearch' as const;
+  readonly location = 'elasticsearch' as const;
   private readonly client: Client;
   private ensured = false;
 
@@ -59,14 +68,18 @@ export class ElasticsearchIndex implements Bm25Index {
     }
   }
 
-  /** Creates the index (English analyzer mapping) when it does not exist. */
-  async ensureIndex(): Promise<void> {
+  /**
+   * Creates the index (English analyzer mapping; with `dim`, the vector field too) when it does not
+   * exist; adds the vector field to an existing index that lacks it (ES refuses a change of dims).
+   */
+  async ensureIndex(dim?: number): Promise<void> {
     if (this.ensured) return;
     const index = this.opts.index;
     const exists = await this.call('index exists', () => this.client.indices.exists({ index }));
+    if (exists && dim) await this.call('add the vector field', () => this.client.indices.putMapping({ index, properties: { [VECTOR_FIELD]: vectorMapping(dim) } } as never));
     if (!exists) {
       try {
-        await this.client.indices.create({ index, settings: ES_INDEX_SETTINGS, mappings: ES_MAPPINGS as never });
+        await this.client.indices.create({ index, settings: ES_INDEX_SETTINGS, mappings: esMappings(dim) as never });
       } catch (e) {
         // Another process created it first: fine.
         const type = e instanceof errors.ResponseError ? (e.meta.body as { error?: { type?: string } })?.error?.type : undefined;
@@ -82,6 +95,31 @@ export class ElasticsearchIndex implements Bm25Index {
     const res = await this.call('search', () => this.client.search({ index: this.opts.index, ...body } as never));
     const hits = (res as { hits: { hits: { _id?: string; _score?: number | null }[] } }).hits.hits;
     return hits.filter((h) => h._id !== undefined).map((h) => ({ snippetId: Number(h._id), score: h._score ?? 0 }));
+  }
+
+  /** kNN over the vector field; scores as cosines (inner products of unit vectors). */
+  async knn(vector: Float32Array, k: number, filter?: IndexFilter): Promise<Hit[]> {
+    if (!Number.isFinite(k) || k < 1) return [];
+    const body = knnBody(vector, Math.min(Math.floor(k), 10_000), filter);
+    const res = await this.call('kNN search', () => this.client.search({ index: this.opts.index, ...body } as never));
+    const hits = (res as { hits: { hits: { _id?: string; _score?: number | null }[] } }).hits.hits;
+    return hits.filter((h) => h._id !== undefined).map((h) => ({ snippetId: Number(h._id), score: cosineOfKnnScore(h._score ?? 0) }));
+  }
+
+  /** The dense side when this index holds the vectors (QUIN_ES_DENSE). */
+  async denseView(): Promise<DenseIndex> {
+    let size = await this.count().catch(() => 0);
+    let checked = Date.now();
+    return {
+      search: async (query, k) => {
+        if (Date.now() - checked > COUNT_RECHECK_MS) {
+          checked = Date.now();
+          size = await this.count().catch(() => size);
+        }
+        return this.knn(query, k);
+      },
+      size: () => size,
+    };
   }
 
   async count(): Promise<number> {
@@ -149,6 +187,28 @@ export class ElasticsearchIndex implements Bm25Index {
     } catch {
       return 0;
     }
+  }
+
+  /** Through the ledger es_entries (bm25/sync.ts), since Elasticsearch is not transactional with the database. */
+  sync(db: Db, opts: Bm25SyncOptions): Promise<Bm25SyncStats> {
+    return syncElasticsearch(db, this, { url: this.opts.url, index: this.opts.index }, opts);
+  }
+
+  async verify(db: Db, dbIds: readonly number[]): Promise<Bm25Verify> {
+    await this.refresh();
+    const ids = await this.ids();
+    const ledger = await esLedger(db);
+    const problems = idProblems('Elasticsearch', dbIds, ids);
+    const pending = [...ledger].filter(([, s]) => s !== 'done').map(([id]) => id);
+    if (pending.length) problems.push(`Elasticsearch ledger: ${sampleIds(pending)} writes not confirmed (an interrupted run)`);
+    const ledgerDiff = diffIds(ids, [...ledger.keys()]);
+    if (ledgerDiff.missing.length) problems.push(`Elasticsearch holds ${sampleIds(ledgerDiff.missing)} documents the ledger does not know`);
+    return { facts: { indexed: ids.length, ledger: ledger.size }, problems };
+  }
+
+  async status(db: Db, snippets: number): Promise<Bm25Status> {
+    const done = await db.esEntry.count({ where: { state: 'done' } });
+    return { indexed: done, pending: Math.max(0, snippets - done), bytes: await this.sizeBytes() };
   }
 
   async close(): Promise<void> {

@@ -26,12 +26,50 @@ export const ES_MAPPINGS = {
   },
 } as const;
 
+/** The mapping with the snippet vector as a `dense_vector` (HNSW-indexed, dot product of unit vectors). */
+export function esMappings(dim?: number) {
+  if (!dim) return ES_MAPPINGS;
+  return { ...ES_MAPPINGS, properties: { ...ES_MAPPINGS.properties, [VECTOR_FIELD]: vectorMapping(dim) } };
+}
+
+export const VECTOR_FIELD = 'vector';
+
+export function vectorMapping(dim: number) {
+  return { type: 'dense_vector', dims: dim, index: true, similarity: 'dot_product' } as const;
+}
+
 export interface EsDoc {
   snippet_id: number;
   title: string;
   text: string;
   source: string;
   published_at: string | null;
+  /** Unit-length snippet vector (absent for a snippet without any known token: ES refuses zero vectors). */
+  vector?: number[];
+}
+
+/**
+ * kNN over the vector field. `num_candidates` is the per-shard HNSW candidate list (ES's recall
+ * knob; twice k, at least 100); filters apply during the kNN search, as ES pre-filters.
+ */
+export function knnBody(vector: Float32Array, k: number, filter?: IndexFilter) {
+  const clauses = filterClauses(filter);
+  return {
+    size: k,
+    _source: false,
+    knn: { field: VECTOR_FIELD, query_vector: Array.from(vector), k, num_candidates: Math.min(10_000, Math.max(100, 2 * k)), ...(clauses.length ? { filter: clauses } : {}) },
+  };
+}
+
+/** ES scores dot_product similarity as (1 + dot) / 2; the product works with the cosine itself. */
+export const cosineOfKnnScore = (score: number) => 2 * score - 1;
+
+/** The vector as a document field, or undefined for the zero vector. */
+export function vectorField(v: Float32Array | undefined): number[] | undefined {
+  if (!v) return undefined;
+  let n = 0;
+  for (const x of v) n += x * x;
+  return n > 0 ? Array.from(v) : undefined;
 }
 
 /** The text to analyze: the user's text, else the word tokens; never empty. */

@@ -4,10 +4,13 @@
  * the Elasticsearch REST API documents them: the `X-Elastic-Product: Elasticsearch` header the client
  * checks, `HEAD/PUT/DELETE /<index>`, `POST /_bulk` (NDJSON, per-item results, `errors` flag),
  * `POST /<index>/_search` (bool / multi_match / match_all / range / terms, sort + search_after,
- * `_source: false`), `/<index>/_count`, `/<index>/_refresh` (documents become searchable only after a
- * refresh, as in ES), `/<index>/_stats`, error bodies `{error: {type, reason}, status}`. Scoring is
- * BM25 over a small English-like analyzer: lowercase, stop words, a crude plural stemmer. It is not
- * Elasticsearch; it lets tests check our requests and our handling of real response shapes.
+ * `_source: false`), `knn` on a `dense_vector` field (exact dot product, scored (1 + dot) / 2 as ES
+ * scores `dot_product`; unit length and `dims` checked at indexing as ES does; `filter`),
+ * `PUT /<index>/_mapping` (a new field; a changed one is refused), `/<index>/_count`, `/<index>/_refresh`
+ * (documents become searchable only after a refresh, as in ES), `/<index>/_stats`, error bodies
+ * `{error: {type, reason}, status}`. Scoring is BM25 over a small English-like analyzer: lowercase,
+ * stop words, a crude plural stemmer. It is not Elasticsearch; it lets tests check our requests and
+ * our handling of real response shapes.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -96,15 +99,53 @@ function passesFilters(doc: Doc, filters: Record<string, unknown>[]): boolean {
 interface SearchBody {
   size?: number;
   query?: { match_all?: object; bool?: { must?: Record<string, unknown>[]; filter?: Record<string, unknown>[] } };
+  knn?: { field: string; query_vector: number[]; k: number; num_candidates: number; filter?: Record<string, unknown>[] };
   sort?: Record<string, string>[];
   search_after?: number[];
+}
+
+type VectorMapping = { type: string; dims: number; similarity?: string };
+
+function vectorFields(index: FakeIndex): Map<string, VectorMapping> {
+  const props = ((index.mappings as { properties?: Record<string, VectorMapping> } | undefined)?.properties ?? {}) as Record<string, VectorMapping>;
+  return new Map(Object.entries(props).filter(([, m]) => m.type === 'dense_vector'));
+}
+
+/** Why ES would refuse this document's vectors, or null. */
+function vectorProblem(index: FakeIndex, doc: Doc): string | null {
+  const fields = vectorFields(index);
+  for (const [name, v] of Object.entries(doc)) {
+    if (!Array.isArray(v)) continue;
+    const m = fields.get(name);
+    if (!m) return `mapping set to strict, dynamic introduction of [${name}] is not allowed`;
+    if (v.length !== m.dims) return `The [dense_vector] field [${name}] has a different number of dimensions [${v.length}] than defined in the mapping [${m.dims}]`;
+    const norm = Math.hypot(...(v as number[]));
+    if (m.similarity === 'dot_product' && Math.abs(norm - 1) > 1e-4) return `The [dot_product] similarity can only be used with unit-length vectors.`;
+  }
+  return null;
+}
+
+function knn(index: FakeIndex, body: NonNullable<SearchBody['knn']>): [string, number][] {
+  if (!vectorFields(index).has(body.field)) throw new Error(`failed to create query: field [${body.field}] does not exist in the mapping`);
+  if (body.k > body.num_candidates) throw new Error('[num_candidates] cannot be less than [k]');
+  const q = body.query_vector;
+  const scored: [string, number][] = [];
+  for (const [id, doc] of index.visible) {
+    const v = doc[body.field] as number[] | undefined;
+    if (!v || !passesFilters(doc, body.filter ?? [])) continue;
+    let dot = 0;
+    for (let i = 0; i < q.length; i++) dot += q[i]! * v[i]!;
+    scored.push([id, (1 + dot) / 2]);
+  }
+  return scored.sort((a, b) => b[1] - a[1] || Number(a[0]) - Number(b[0])).slice(0, body.k);
 }
 
 function search(index: FakeIndex, body: SearchBody): object {
   const size = body.size ?? 10;
   const q = body.query ?? { match_all: {} };
   let scored: [string, number][];
-  if (q.match_all) scored = [...index.visible.keys()].map((id) => [id, 1]);
+  if (body.knn) scored = knn(index, body.knn);
+  else if (q.match_all) scored = [...index.visible.keys()].map((id) => [id, 1]);
   else if (q.bool) {
     const must = q.bool.must ?? [];
     if (must.length !== 1 || !must[0]!.multi_match) throw new Error(`unsupported query ${JSON.stringify(q)}`);
@@ -143,6 +184,12 @@ function bulk(indices: Map<string, FakeIndex>, defaultIndex: string | undefined,
       if (!index) {
         errors = true;
         items.push({ index: { _index: name, _id: id, status: 404, error: { type: 'index_not_found_exception', reason: `no such index [${name}]` } } });
+        continue;
+      }
+      const problem = vectorProblem(index, doc);
+      if (problem) {
+        errors = true;
+        items.push({ index: { _index: name, _id: id, status: 400, error: { type: 'document_parsing_exception', reason: problem } } });
         continue;
       }
       const created = !index.docs.has(id);
@@ -193,6 +240,16 @@ export async function startFakeElasticsearch(): Promise<FakeElasticsearch> {
     }
     if (action === '_bulk') return send(res, 200, bulk(indices, name, raw));
     if (!index) return error(res, 404, 'index_not_found_exception', `no such index [${name}]`);
+    if (action === '_mapping' && method === 'PUT') {
+      const mappings = (index.mappings ?? {}) as { properties?: Record<string, unknown> };
+      const props = (mappings.properties ??= {});
+      for (const [field, m] of Object.entries((body as { properties?: Record<string, unknown> }).properties ?? {})) {
+        if (props[field] !== undefined && JSON.stringify(props[field]) !== JSON.stringify(m)) return error(res, 400, 'illegal_argument_exception', `mapper [${field}] cannot be changed`);
+        props[field] = m;
+      }
+      index.mappings = mappings;
+      return send(res, 200, { acknowledged: true });
+    }
     if (action === '_refresh') {
       index.visible = new Map(index.docs);
       return send(res, 200, { _shards: { total: 1, successful: 1, failed: 0 } });

@@ -11,11 +11,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { createError } from '../../lib/errors';
-import type { Bm25Index, Hit, IndexFilter, SparseQuery } from '../types';
+import type { Db } from '../../lib/db/client';
+import { createLogger } from '../../lib/log';
+import { idProblems } from '../diff';
+import type { Hit, IndexFilter, SparseQuery } from '../types';
+import type { Bm25Backend, Bm25Status, Bm25SyncOptions, Bm25SyncStats, Bm25Verify } from './backend';
+import { syncFtsFile } from './sync';
 import { buildMatchExpression, rankExpression, usableTerms } from './fts5-query';
 import { removeStrayFiles } from '../files';
 import type { ImpactIndex } from './impact';
-import { ftsFingerprint, QueryTokenizer, readImpact, readImpactFile, readImpactFingerprint, writeImpactFile } from './impact-store';
+import { BUMP_GENERATION, fingerprintReader, GENERATION_DDL, QueryTokenizer, readImpact, readImpactFile, readImpactFingerprint, writeImpactFile } from './impact-store';
 
 export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
 export const FTS_FILE_NAME = 'bm25-fts5.sqlite';
@@ -32,6 +37,8 @@ export type FtsMode = 'content' | 'file';
 
 export interface Fts5Options {
   titleWeight: number;
+  /** `sync` keeps the BM25 accelerator from this many rows on (QUIN_BM25_IMPACT_MIN); default never. */
+  impactMin?: number;
   /** The BM25 accelerator's file (bm25/impact.ts); default: beside the FTS5 database file. */
   impactFile?: string;
 }
@@ -74,7 +81,9 @@ export function filterSql(filter: IndexFilter | undefined, alias: string): { sql
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
-export class Fts5Index implements Bm25Index {
+const log = createLogger('index:bm25');
+
+export class Fts5Index implements Bm25Backend {
   readonly backend = 'fts5' as const;
   private readonly db: Database.Database;
   readonly impactFile: string;
@@ -98,16 +107,26 @@ export class Fts5Index implements Bm25Index {
       this.db.exec(
         `CREATE VIRTUAL TABLE IF NOT EXISTS snippets_fts USING fts5(title, text, source UNINDEXED, published_at UNINDEXED, tokenize='${FTS_TOKENIZER}')`,
       );
+      this.db.exec(GENERATION_DDL);
     } else {
       const ok = this.db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'snippets_fts'`).get();
       if (!ok) throw createError('INDEX_UNAVAILABLE', `${file} has no snippets_fts table (run \`quin migrate\`)`);
     }
     this.impactFile = opts.impactFile ?? `${file}.bm25-impact`;
+    this.fingerprint = fingerprintReader(this.db);
+  }
+
+  /** The live freshness fingerprint (bm25/impact-store.ts); null without a generation table (no accelerator). */
+  private readonly fingerprint: (() => string | null) | null;
+
+  private bumpGeneration(): void {
+    if (this.fingerprint) this.db.exec(BUMP_GENERATION);
   }
 
   /** The accelerator when its copy matches the live FTS5 index (reloading a newer file at most every 2 s). */
   private freshImpact(): ImpactIndex | null {
-    const live = ftsFingerprint(this.db);
+    const live = this.fingerprint?.();
+    if (!live) return null;
     if (this.impact?.fingerprint === live) return this.impact.index;
     const now = Date.now();
     if (now - this.impactCheckedAt < IMPACT_RECHECK_MS && this.impactCheckedAt > 0) return null;
@@ -144,7 +163,12 @@ export class Fts5Index implements Bm25Index {
       fs.rmSync(this.impactFile, { force: true });
       return done(false, `${rows} rows, below ${minRows}`);
     }
-    if (readImpactFingerprint(this.impactFile) === ftsFingerprint(this.db)) return done(false, 'up to date');
+    const live = this.fingerprint?.();
+    if (!live) {
+      fs.rmSync(this.impactFile, { force: true });
+      return done(false, 'no bm25_generation table to check freshness against (run `quin migrate`)');
+    }
+    if (readImpactFingerprint(this.impactFile) === live) return done(false, 'up to date');
     const built = readImpact(this.db);
     if (!built) {
       fs.rmSync(this.impactFile, { force: true });
@@ -216,19 +240,26 @@ export class Fts5Index implements Bm25Index {
         del.run(r.id);
         ins.run(r.id, r.title, r.text, r.source, r.publishedAt ? r.publishedAt.toISOString() : null);
       }
+      if (add.length || remove.length) this.bumpGeneration();
     }).immediate();
   }
 
   /** Content mode: rebuilds the FTS5 index from the snippets table (`quin index --rebuild`). */
   rebuildContent(): void {
     if (this.mode !== 'content') throw createError('INTERNAL', 'only the content-mode FTS5 index is rebuilt from the snippets table');
-    this.db.exec(`INSERT INTO snippets_fts (snippets_fts) VALUES ('rebuild')`);
+    this.db.transaction(() => {
+      this.db.exec(`INSERT INTO snippets_fts (snippets_fts) VALUES ('rebuild')`);
+      this.bumpGeneration();
+    }).immediate();
   }
 
   /** File mode: drops every row (used when the file does not belong to this database any more). */
   clear(): void {
     if (this.mode !== 'file') throw createError('INTERNAL', 'the content-mode FTS5 index is maintained by triggers');
-    this.db.exec(`DELETE FROM snippets_fts`);
+    this.db.transaction(() => {
+      this.db.exec(`DELETE FROM snippets_fts`);
+      this.bumpGeneration();
+    }).immediate();
   }
 
   sizeBytes(): number {
@@ -243,7 +274,40 @@ export class Fts5Index implements Bm25Index {
     }
   }
 
-  close(): void {
+  get location(): 'fts5' | 'fts5-file' {
+    return this.mode === 'content' ? 'fts5' : 'fts5-file';
+  }
+
+  /** Content mode: triggers keep it in step, only `rebuild` touches it; file mode: a diff of ids. Then the accelerator. */
+  async sync(db: Db, opts: Bm25SyncOptions): Promise<Bm25SyncStats> {
+    const started = Date.now();
+    let stats: Bm25SyncStats;
+    if (this.mode === 'content') {
+      if (opts.rebuild) this.rebuildContent();
+      stats = { backend: 'fts5', added: opts.rebuild ? await this.count() : 0, removed: 0, seconds: 0 };
+    } else {
+      stats = await syncFtsFile(db, this, opts);
+    }
+    const impact = this.refreshImpact(this.opts.impactMin ?? Number.POSITIVE_INFINITY);
+    if (impact.built) log.info('BM25 accelerator rebuilt', { seconds: impact.seconds });
+    return { ...stats, seconds: (Date.now() - started) / 1000 };
+  }
+
+  async verify(_db: Db, dbIds: readonly number[]): Promise<Bm25Verify> {
+    const problems: string[] = [];
+    const integrity = this.integrityCheck();
+    if (integrity) problems.push(`FTS5 integrity-check failed: ${integrity}`);
+    const ids = this.ids();
+    problems.push(...idProblems('FTS5', dbIds, ids));
+    return { facts: { indexed: ids.length }, problems };
+  }
+
+  async status(_db: Db, snippets: number): Promise<Bm25Status> {
+    const indexed = this.mode === 'content' ? snippets : await this.count();
+    return { indexed, pending: Math.max(0, snippets - indexed), bytes: this.sizeBytes() };
+  }
+
+  async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
 }

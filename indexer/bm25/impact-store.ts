@@ -1,15 +1,17 @@
 /**
  * The SQLite side of the BM25 accelerator (bm25/impact.ts): reading FTS5's postings, the
  * fingerprint that says whether a saved copy still matches the FTS5 index, the query tokenizer and
- * the file format.
+ * the file format. Only FTS5's public interfaces are read — the fts5vocab 'instance' table and
+ * the FTS5 table's own rowids — never its private %_data / %_docsize records.
  *
- * Freshness is checked, not trusted: the fingerprint is a hash of FTS5's structure record (every
- * committed write adds or merges a segment) and its averages record (row and token counts), read
- * in the same transaction as the postings. A query uses the copy only when the live fingerprint
- * equals the copy's; otherwise FTS5 answers (the same results, slower) until `quin index` has
- * rebuilt the copy. The file is written atomically, so a kill -9 leaves the old copy or the new one.
+ * Freshness is checked, not trusted: the fingerprint is the table `bm25_generation` (a random epoch
+ * and a counter that every write to the FTS5 index bumps in the same transaction: triggers on
+ * "snippets" in the database, migration 0007; Fts5Index.apply in the FTS5 file), read in the same
+ * transaction as the postings. A query uses the copy only when the live fingerprint equals the
+ * copy's; otherwise FTS5 answers (the same results, slower) until `quin index` has rebuilt the copy.
+ * Without that table there is no fingerprint and FTS5 always answers. The file is written
+ * atomically, so a kill -9 leaves the old copy or the new one.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
 import { writeFileAtomic } from '../files';
@@ -17,37 +19,20 @@ import { ImpactBuilder, ImpactIndex, type ImpactArrays } from './impact';
 
 const MAGIC = 'QUINBM25IMPACT1\n';
 
-/** Hash of FTS5's averages (id 1) and structure (id 10) records; changes with every committed write. */
-export function ftsFingerprint(db: Database.Database, table = 'snippets_fts'): string {
-  const rows = db.prepare(`SELECT id, block FROM "${table}_data" WHERE id IN (1, 10) ORDER BY id`).all() as { id: number; block: Buffer }[];
-  const h = crypto.createHash('sha256');
-  for (const r of rows) h.update(`${r.id}:`).update(r.block).update('\n');
-  return h.digest('hex').slice(0, 32);
-}
+export const GENERATION_TABLE = 'bm25_generation';
 
-/** SQLite's varint (as FTS5 writes column sizes in %_docsize). */
-function readVarint(buf: Buffer, at: number): [number, number] {
-  let v = 0;
-  for (let i = 0; i < 9; i++) {
-    const byte = buf[at + i]!;
-    if (i === 8) return [v * 256 + byte, at + 9];
-    v = v * 128 + (byte & 0x7f);
-    if (!(byte & 0x80)) return [v, at + i + 1];
-  }
-  return [v, at + 9];
-}
+/** SQL that creates the generation row (the FTS5 file's own copy; the database's comes from migration 0007). */
+export const GENERATION_DDL = `CREATE TABLE IF NOT EXISTS ${GENERATION_TABLE} (id INTEGER PRIMARY KEY CHECK (id = 1), epoch TEXT NOT NULL, value INTEGER NOT NULL);
+INSERT OR IGNORE INTO ${GENERATION_TABLE} (id, epoch, value) VALUES (1, lower(hex(randomblob(8))), 0);`;
 
-/** Row sizes in tokens over all columns, as bm25() reads them (xColumnSize(-1)). */
-function* docLengths(db: Database.Database, table: string): Generator<[number, number]> {
-  for (const r of db.prepare(`SELECT id, sz FROM "${table}_docsize"`).raw().iterate() as Iterable<[number, Buffer]>) {
-    let total = 0;
-    for (let at = 0; at < r[1].length; ) {
-      const [v, next] = readVarint(r[1], at);
-      total += v;
-      at = next;
-    }
-    yield [r[0], total];
-  }
+export const BUMP_GENERATION = `UPDATE ${GENERATION_TABLE} SET value = value + 1 WHERE id = 1`;
+
+/** A reader of the live fingerprint (epoch:counter), or null when the database has no generation table. */
+export function fingerprintReader(db: Database.Database): (() => string | null) | null {
+  const has = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(GENERATION_TABLE);
+  if (!has) return null;
+  const stmt = db.prepare(`SELECT epoch || ':' || value FROM ${GENERATION_TABLE} WHERE id = 1`).pluck();
+  return () => (stmt.get() as string | undefined) ?? null;
 }
 
 export interface BuiltImpact {
@@ -60,10 +45,14 @@ export interface BuiltImpact {
  * the index holds something the copy cannot represent (then FTS5 keeps answering).
  */
 export function readImpact(db: Database.Database, table = 'snippets_fts'): BuiltImpact | null {
+  const live = fingerprintReader(db);
+  if (!live) return null;
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.quin_impact_instances USING fts5vocab(main, '${table}', 'instance')`);
   return db.transaction((): BuiltImpact | null => {
-    const fingerprint = ftsFingerprint(db, table);
-    const builder = new ImpactBuilder(docLengths(db, table));
+    const fingerprint = live();
+    if (!fingerprint) return null;
+    // Every row, tokens or not (external content: FTS5 reads the rowids from the content table).
+    const builder = new ImpactBuilder(db.prepare(`SELECT rowid FROM "${table}"`).pluck().iterate() as Iterable<number>);
     const it = db.prepare(`SELECT term, doc, col FROM temp.quin_impact_instances`).raw().iterate() as Iterable<[string, number, string]>;
     const cols = new Map<string, number>();
     db.prepare(`SELECT cid, name FROM pragma_table_info(?)`).raw().all(table).forEach((r) => cols.set(String((r as unknown[])[1]), Number((r as unknown[])[0])));

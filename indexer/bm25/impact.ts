@@ -36,7 +36,11 @@ export interface ImpactHit {
   score: number;
 }
 
-/** Builds the arrays from FTS5's instance rows, which come ordered by (term, doc, col). */
+/**
+ * Builds the arrays from FTS5's instance rows (fts5vocab 'instance': one row per token occurrence,
+ * ordered by term, doc, col). A row's length is its number of instances — what FTS5 stores as its
+ * column sizes — and rows without any token still count as rows, as they do for bm25().
+ */
 export class ImpactBuilder {
   private readonly terms: string[] = [];
   private readonly termSeen = new Set<string>();
@@ -45,15 +49,16 @@ export class ImpactBuilder {
   private tf0: number[] = [];
   private tf1: number[] = [];
   private readonly docIndex = new Map<number, number>();
-  private readonly docLenByRowid = new Map<number, number>();
   private lastTerm: string | undefined;
   private lastDoc = -1;
   private rowids: number[] = [];
+  private readonly docLen: Uint32Array;
 
-  constructor(docLengths: Iterable<[number, number]>) {
-    for (const [rowid, len] of docLengths) this.docLenByRowid.set(rowid, len);
-    this.rowids = [...this.docLenByRowid.keys()].sort((a, b) => a - b);
+  /** `rowids`: every row of the index, tokens or not. */
+  constructor(rowids: Iterable<number>) {
+    this.rowids = [...rowids].sort((a, b) => a - b);
     this.rowids.forEach((id, i) => this.docIndex.set(id, i));
+    this.docLen = new Uint32Array(this.rowids.length);
   }
 
   /** One instance (one token occurrence); false when the row is not one the builder can represent. */
@@ -76,6 +81,7 @@ export class ImpactBuilder {
       this.lastDoc = d;
     }
     const j = this.postDoc.length - 1;
+    this.docLen[d]! += 1;
     const arr = col === 0 ? this.tf0 : this.tf1;
     if (arr[j]! >= 0xffff) return false;
     arr[j]! += 1;
@@ -93,7 +99,7 @@ export class ImpactBuilder {
       postTf0: Uint16Array.from(this.tf0),
       postTf1: Uint16Array.from(this.tf1),
       docIds: Int32Array.from(this.rowids),
-      docLen: Uint32Array.from(this.rowids.map((id) => this.docLenByRowid.get(id)!)),
+      docLen: this.docLen,
     };
     this.postDoc = this.tf0 = this.tf1 = this.rowids = [];
     return out;

@@ -11,30 +11,19 @@
  *   if the snippet exists, delete otherwise). Re-sending a document or a delete is harmless (keyed by id).
  */
 import type { Db } from '../../lib/db/client';
+import type { Bm25SyncOptions, Bm25SyncStats } from './backend';
 import { createLogger } from '../../lib/log';
 import { diffIds } from '../diff';
 import { yieldToEventLoop } from '../event-loop';
 import { failpoint } from '../failpoint';
 import { allSnippetIds, chunks, esForget, esLedger, esMarkDone, esMarkPending, readState, snippetRows, writeEsState } from '../state';
 import type { ElasticsearchIndex } from './elasticsearch';
-import { toEsDoc } from './es-query';
+import { toEsDoc, vectorField } from './es-query';
 import type { Fts5Index } from './fts5';
 
 const log = createLogger('index:bm25');
 
-export interface Bm25SyncStats {
-  backend: 'fts5' | 'fts5-file' | 'elasticsearch';
-  added: number;
-  removed: number;
-  seconds: number;
-}
-
-export interface Bm25SyncOptions {
-  batchSize: number;
-  signal?: AbortSignal;
-  rebuild?: boolean;
-  onProgress?: (done: number, total: number) => void;
-}
+export type { Bm25SyncOptions, Bm25SyncStats } from './backend';
 
 export async function syncFtsFile(db: Db, fts: Fts5Index, opts: Bm25SyncOptions): Promise<Bm25SyncStats> {
   const started = Date.now();
@@ -58,16 +47,20 @@ export async function syncFtsFile(db: Db, fts: Fts5Index, opts: Bm25SyncOptions)
 export async function syncElasticsearch(db: Db, es: ElasticsearchIndex, target: { url: string; index: string }, opts: Bm25SyncOptions): Promise<Bm25SyncStats> {
   const started = Date.now();
   const state = await readState(db, 'elasticsearch');
-  const where = `${target.url.replace(/\/\/[^@/]*@/, '//')}#${target.index}`;
+  // The target names the encoder when ES holds the vectors: another encoder re-indexes everything.
+  const index = `${target.url.replace(/\/\/[^@/]*@/, '//')}#${target.index}`;
+  const where = `${index}${opts.vectors ? `#${opts.vectors.id}` : ''}`;
   let ledger = await esLedger(db);
   if (opts.rebuild || (state && state.file !== where)) {
-    // Another cluster or index name: what the ledger says is about a different index.
+    // Another cluster or index name: what the ledger says is about a different index. The same index
+    // with other (or no) vectors: its mapping and documents are dropped and written again.
     log.info(opts.rebuild ? 'rebuilding the Elasticsearch index' : `Elasticsearch target changed (${state?.file} → ${where}): indexing from scratch`);
-    if (opts.rebuild) await es.dropIndex();
+    const sameIndex = state?.file === index || state?.file?.startsWith(`${index}#`);
+    if (opts.rebuild || sameIndex) await es.dropIndex();
     await esForget(db, [...ledger.keys()]);
     ledger = new Map();
   }
-  await es.ensureIndex();
+  await es.ensureIndex(opts.vectors?.dim);
   const dbIds = await allSnippetIds(db);
   const dbSet = new Set(dbIds);
   const pending = [...ledger].filter(([, s]) => s !== 'done').map(([id]) => id);
@@ -92,7 +85,11 @@ export async function syncElasticsearch(db: Db, es: ElasticsearchIndex, target: 
     const rows = await snippetRows(db, part);
     const found = new Set(rows.map((r) => r.id));
     const vanished = part.filter((id) => !found.has(id)); // deleted since the diff
-    await es.bulk(rows.map(toEsDoc), vanished);
+    const vectors = opts.vectors ? await opts.vectors.of(rows) : [];
+    await es.bulk(
+      rows.map((r, i) => ({ ...toEsDoc(r), ...(opts.vectors ? { vector: vectorField(vectors[i]) } : {}) })),
+      vanished,
+    );
     failpoint('es:after-bulk');
     await esMarkDone(db, [...found]);
     await esForget(db, vanished);

@@ -35,14 +35,23 @@ export function buildPositionMap(ntotal: number, entries: readonly { position: n
   return { positions, tombstones: ntotal - live };
 }
 
+/** What a reader expects of the index on disk, and how it searches it. */
+export interface DenseExpect {
+  encoderId: string;
+  dim: number;
+  /** IVF indexes: inverted lists searched per query (QUIN_FAISS_NPROBE). */
+  nprobe?: number;
+}
+
 /** Loads the checkpointed index named by the database; null when none was built yet. */
-export async function loadDense(db: Db, dataDir: string, expect: { encoderId: string; dim: number }): Promise<LoadedDense | null> {
+export async function loadDense(db: Db, dataDir: string, expect: DenseExpect): Promise<LoadedDense | null> {
   const state = await readState(db, 'dense');
   if (!state || !state.file || state.ntotal === 0) return null;
   if (state.encoderId !== expect.encoderId || state.dim !== expect.dim) {
     throw createError('INDEX_UNAVAILABLE', `the dense index was built with ${state.encoderId} (${state.dim}-d) but the encoder is ${expect.encoderId} (${expect.dim}-d); run \`quin index\` to rebuild it`);
   }
   const index = GuardedIndex.read(path.join(indexesDir(dataDir), state.file), expect.dim, state.factory ?? 'Flat');
+  if (expect.nprobe) index.setSearchParam('nprobe', expect.nprobe);
   if (index.ntotal !== state.ntotal) {
     throw createError('INDEX_CORRUPT', `FAISS file ${state.file} holds ${index.ntotal} vectors, its checkpoint says ${state.ntotal}; run \`quin index\``);
   }
@@ -72,10 +81,10 @@ export class DenseReader implements DenseIndex {
     private current: LoadedDense | null,
     private readonly db: Db,
     private readonly dataDir: string,
-    private readonly expect: { encoderId: string; dim: number },
+    private readonly expect: DenseExpect,
   ) {}
 
-  static async open(db: Db, dataDir: string, expect: { encoderId: string; dim: number }): Promise<DenseReader> {
+  static async open(db: Db, dataDir: string, expect: DenseExpect): Promise<DenseReader> {
     return new DenseReader(await loadDense(db, dataDir, expect), db, dataDir, expect);
   }
 

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isQuinError, type ErrorCode } from '../../lib/errors';
-import { writeFileAtomic } from '../files';
 import { faissAvailable, GuardedIndex, minTrainingPoints } from './faiss-native';
 
 const unit = (...xs: number[]) => {
@@ -66,13 +65,36 @@ describe.skipIf(!faissAvailable())('guarded faiss-node (every call that would ab
     expect(ix.ntotal).toBe(50);
   });
 
+  it('searches more inverted lists with a larger nprobe, and says when a parameter does not apply', () => {
+    const vecs = random(2000, 8, 3);
+    const ix = GuardedIndex.create(8, 'IVF32,Flat');
+    ix.train(vecs);
+    ix.add(vecs);
+    const exact = GuardedIndex.create(8, 'Flat');
+    exact.add(vecs);
+    const recall = (nprobe: number) => {
+      expect(ix.setSearchParam('nprobe', nprobe)).toBe(true);
+      let hit = 0;
+      for (const q of vecs.slice(0, 50)) {
+        const want = new Set(exact.search(q, 20).labels);
+        hit += ix.search(q, 20).labels.filter((l) => want.has(l)).length;
+      }
+      return hit / (50 * 20);
+    };
+    const low = recall(1);
+    expect(recall(32)).toBe(1); // every list: exact
+    expect(low).toBeLessThan(1);
+    expect(exact.setSearchParam('nprobe', 8)).toBe(false);
+    expect(code(() => ix.setSearchParam('nprobe', 0))).toBe('CONFIG_INVALID');
+  });
+
   it('builds HNSW from a factory string and round-trips through a file', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-faiss-'));
     const vecs = random(300, 8);
     const ix = GuardedIndex.create(8, 'HNSW16');
     ix.add(vecs);
     const file = path.join(dir, 'x.faiss');
-    writeFileAtomic(file, ix.toBuffer());
+    ix.writeFile(file);
     const back = GuardedIndex.read(file, 8, 'HNSW16');
     expect(back.ntotal).toBe(300);
     expect(back.search(vecs[42]!, 1).labels).toEqual([42]);

@@ -3,24 +3,27 @@
  * A FAISS C++ exception that the binding does not catch aborts the whole Node process (seen with `add`
  * on an untrained IVF index, `removeIds` on HNSW, `search` with k = 0, `write` to a missing folder), so
  * every call here checks its preconditions first and only the calls that cannot fail reach FAISS:
- * dimensions, finiteness, trained state, non-empty, 1 ≤ k ≤ ntotal. Files are written from JS
- * (toBuffer → temp → fsync → rename) rather than with faiss' own writer, whose I/O errors abort.
- * The binding takes plain number arrays, so vectors are converted in chunks.
+ * dimensions, finiteness, trained state, non-empty, 1 ≤ k ≤ ntotal. Data goes through the methods
+ * that scripts/setup.d/40-faiss.sh adds to the binding: Float32Array in and out (no JS number arrays,
+ * no copy of the whole index through a Buffer), search parameters (nprobe, efSearch), and a file
+ * writer whose FAISS exceptions become JS errors; the caller renames the written file into place.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createError } from '../../lib/errors';
 import { projectRoot } from '../../lib/paths';
+import { writeAtomicWith } from '../files';
 
 interface NativeIndex {
   ntotal(): number;
   getDimension(): number;
   isTrained(): boolean;
-  add(x: number[]): void;
-  train(x: number[]): void;
-  search(x: number[], k: number): { distances: number[]; labels: number[] };
-  toBuffer(): Buffer;
+  addF32(x: Float32Array): void;
+  trainF32(x: Float32Array): void;
+  searchF32(x: Float32Array, k: number): { distances: Float32Array; labels: Int32Array };
+  setParam(name: string, value: number): void;
+  writeFile(file: string): void;
 }
 
 interface FaissModule {
@@ -32,8 +35,6 @@ interface FaissModule {
 }
 
 const MAX_DIM = 65_536;
-/** Vectors per native add call: bounds the temporary number[] (dim × chunk doubles). */
-const ADD_CHUNK = 1024;
 
 let loaded: FaissModule | undefined;
 let loadError: string | undefined;
@@ -48,7 +49,10 @@ export function loadFaiss(): FaissModule {
   if (loadError) throw createError('INDEX_UNAVAILABLE', loadError);
   try {
     // The comment keeps Next.js (Turbopack) from replacing this run-time path when it bundles the web app.
-    loaded = createRequire(import.meta.url)(/* turbopackIgnore: true */ faissModulePath()) as FaissModule;
+    const mod = createRequire(import.meta.url)(/* turbopackIgnore: true */ faissModulePath()) as FaissModule;
+    const probe = mod.Index.fromFactory(1, 'Flat', mod.MetricType.METRIC_INNER_PRODUCT) as Partial<NativeIndex>;
+    if (typeof probe.addF32 !== 'function' || typeof probe.setParam !== 'function') throw new Error('the binding lacks Quin\'s Float32Array methods (an older build)');
+    loaded = mod;
     return loaded;
   } catch (e) {
     loadError = `FAISS binding not available (${(e as Error).message.split('\n')[0]}); run: bash scripts/setup.d/40-faiss.sh`;
@@ -89,10 +93,10 @@ function checkVectors(vectors: readonly Float32Array[], dim: number, what: strin
   }
 }
 
-function flatten(vectors: readonly Float32Array[], dim: number): number[] {
-  const out = new Array<number>(vectors.length * dim);
-  let o = 0;
-  for (const v of vectors) for (let j = 0; j < dim; j++) out[o++] = v[j]!;
+/** Rows side by side in one Float32Array (what the binding takes). */
+export function packRows(vectors: readonly Float32Array[], dim: number): Float32Array {
+  const out = new Float32Array(vectors.length * dim);
+  vectors.forEach((v, i) => out.set(v, i * dim));
   return out;
 }
 
@@ -122,7 +126,7 @@ export class GuardedIndex {
     return new GuardedIndex(native, dim, factory);
   }
 
-  /** Reads an index file written by `toBuffer`; its dimension must be the one expected. */
+  /** Reads an index file written by `writeFile`; its dimension must be the one expected. */
   static read(file: string, dim: number, factory: string): GuardedIndex {
     let size: number;
     try {
@@ -156,14 +160,42 @@ export class GuardedIndex {
     const need = minTrainingPoints(this.factory);
     if (vectors.length < need) throw createError('INVALID_INPUT', `FAISS "${this.factory}" needs at least ${need} training vectors, got ${vectors.length}`);
     checkVectors(vectors, this.dim, 'FAISS train');
-    this.native.train(flatten(vectors, this.dim));
+    this.native.trainF32(packRows(vectors, this.dim));
   }
 
   add(vectors: readonly Float32Array[]): void {
     if (vectors.length === 0) return;
     if (!this.native.isTrained()) throw createError('INTERNAL', `FAISS "${this.factory}" is not trained: cannot add`);
     checkVectors(vectors, this.dim, 'FAISS add');
-    for (let i = 0; i < vectors.length; i += ADD_CHUNK) this.native.add(flatten(vectors.slice(i, i + ADD_CHUNK), this.dim));
+    this.native.addF32(packRows(vectors, this.dim));
+  }
+
+  /**
+   * A search-time parameter (`nprobe` for IVF, `efSearch` for HNSW) when the index type has it;
+   * false when it does not (FAISS's ParameterSpace rejects it).
+   */
+  setSearchParam(name: 'nprobe' | 'efSearch', value: number): boolean {
+    if (!Number.isInteger(value) || value < 1) throw createError('CONFIG_INVALID', `FAISS ${name} must be a positive integer, got ${value}`);
+    const applies = name === 'nprobe' ? /IVF/i.test(this.factory) : /HNSW/i.test(this.factory);
+    if (!applies) return false;
+    try {
+      this.native.setParam(name, value);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Writes the index to `file` atomically and durably (temp file, fsync, rename); returns its size. */
+  writeFile(file: string): number {
+    writeAtomicWith(file, (tmp) => {
+      try {
+        this.native.writeFile(tmp);
+      } catch (e) {
+        throw createError('INDEX_UNAVAILABLE', `FAISS could not write ${file}: ${(e as Error).message}`);
+      }
+    });
+    return fs.statSync(file).size;
   }
 
   /** Top k by inner product; fewer when the index holds fewer. Labels are insertion positions. */
@@ -173,7 +205,7 @@ export class GuardedIndex {
     if (n === 0 || !Number.isFinite(k) || k < 1) return { labels: [], scores: [] };
     if (!this.native.isTrained()) throw createError('INDEX_UNAVAILABLE', `FAISS "${this.factory}" is not trained`);
     const kk = Math.min(Math.floor(k), n);
-    const r = this.native.search(Array.from(query), kk);
+    const r = this.native.searchF32(query, kk);
     const labels: number[] = [];
     const scores: number[] = [];
     for (let i = 0; i < r.labels.length; i++) {
@@ -182,9 +214,5 @@ export class GuardedIndex {
       scores.push(r.distances[i]!);
     }
     return { labels, scores };
-  }
-
-  toBuffer(): Buffer {
-    return this.native.toBuffer();
   }
 }

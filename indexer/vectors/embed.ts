@@ -6,7 +6,7 @@
  */
 import { createError } from '../../lib/errors';
 import type { Encoder } from '../types';
-import type { VectorCache } from './cache';
+import type { SentenceStore } from './store';
 
 export interface EmbedOptions {
   batchSize?: number;
@@ -32,7 +32,7 @@ export function batchesByLength(texts: readonly string[], batchSize: number): st
 }
 
 /** Makes sure every text has a cached vector; returns what it did. */
-export async function ensureEmbedded(encoder: Encoder, cache: VectorCache, texts: readonly string[], opts: EmbedOptions = {}): Promise<EmbedStats> {
+export async function ensureEmbedded(encoder: Encoder, cache: SentenceStore, texts: readonly string[], opts: EmbedOptions = {}): Promise<EmbedStats> {
   const started = Date.now();
   const distinct = [...new Set(texts)];
   const missing = distinct.filter((t) => !cache.has(t));
@@ -53,7 +53,7 @@ export async function ensureEmbedded(encoder: Encoder, cache: VectorCache, texts
 }
 
 /** Vectors for texts, embedding what the cache lacks. */
-export async function embedWithCache(encoder: Encoder, cache: VectorCache, texts: readonly string[], opts: EmbedOptions = {}): Promise<Float32Array[]> {
+export async function embedWithCache(encoder: Encoder, cache: SentenceStore, texts: readonly string[], opts: EmbedOptions = {}): Promise<Float32Array[]> {
   await ensureEmbedded(encoder, cache, texts, opts);
   return cache.get(texts).map((v, i) => {
     if (!v) throw createError('INTERNAL', `vector cache lost the vector of text #${i}`);

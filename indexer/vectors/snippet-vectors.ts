@@ -5,7 +5,7 @@
  */
 import { createError } from '../../lib/errors';
 import type { Encoder } from '../types';
-import type { VectorCache } from './cache';
+import type { SentenceStore } from './store';
 import { ensureEmbedded, type EmbedOptions, type EmbedStats } from './embed';
 import { poolSnippet, snippetSentences, usesTitle, type Pooling, type SnippetText } from './pooling';
 
@@ -17,19 +17,26 @@ export interface VectorizeResult {
 export async function snippetVectors(
   rows: readonly SnippetText[],
   encoder: Encoder,
-  cache: VectorCache,
+  cache: SentenceStore,
   pooling: Pooling,
   opts: EmbedOptions = {},
 ): Promise<VectorizeResult> {
   const sentences = rows.map(snippetSentences);
   const titles = usesTitle(pooling) ? rows.map((r) => r.title.trim()) : [];
   const texts = [...sentences.flat(), ...titles.filter(Boolean)];
-  const embed = await ensureEmbedded(encoder, cache, texts, opts);
-  const vectors = rows.map((_, i) => {
-    const sv = cache.get(sentences[i]!);
-    if (sv.some((v) => v === null)) throw createError('INTERNAL', 'sentence vector missing from the cache after embedding');
-    const title = titles[i] ? cache.get([titles[i]!])[0]! : null;
-    return poolSnippet(sv as Float32Array[], title, pooling);
-  });
+  const cached = await ensureEmbedded(encoder, cache, texts, opts);
+  // Each distinct text read (or computed) once, however many snippets share it.
+  const distinct = [...new Set(texts)];
+  const started = performance.now();
+  const got = cache.get(distinct);
+  // A computing store (the static encoder) embeds here: count it as encoding, not as cache reads.
+  const embed = cache.computes ? { ...cached, cached: 0, embedded: distinct.length, seconds: cached.seconds + (performance.now() - started) / 1000 } : cached;
+  const byText = new Map(distinct.map((t, i) => [t, got[i]]));
+  const vectorOf = (t: string) => {
+    const v = byText.get(t);
+    if (!v) throw createError('INTERNAL', 'sentence vector missing from the cache after embedding');
+    return v;
+  };
+  const vectors = rows.map((_, i) => poolSnippet(sentences[i]!.map(vectorOf), titles[i] ? vectorOf(titles[i]!) : null, pooling));
   return { vectors, embed };
 }

@@ -1,24 +1,40 @@
 /**
  * Heartbeats of background workers (`quin worker`), one row per process, so that the web service
- * (/api/health, /metrics, the dashboard) can tell whether crawling and indexing are alive.
+ * (/api/health, /metrics, the dashboard) can tell whether crawling and indexing are alive, and
+ * whether a live worker is stuck: each of its loops records when it last made progress.
  */
 import os from 'node:os';
 import type { Db } from '../db/client';
 
-export type WorkerState = 'starting' | 'crawling' | 'indexing' | 'idle' | 'stopping' | 'stopped' | 'error';
+export type WorkerState = 'starting' | 'crawling' | 'indexing' | 'crawling+indexing' | 'idle' | 'stopping' | 'stopped' | 'error';
+
+/** One loop of a worker (crawl, index) as its heartbeat records it. */
+export interface LoopBeat {
+  state: 'running' | 'waiting' | 'stopped';
+  /** When the loop entered its state (ISO time). */
+  since: string;
+  /** When the loop last made headway: a fetch ended, an indexing batch was written (ISO time). */
+  progressAt: string;
+  passes: number;
+}
 
 /** A worker whose last beat is older than this is considered down. */
 export const HEARTBEAT_STALE_SECONDS = 90;
+/** A running loop without progress for this long is stuck, unless the worker says otherwise. */
+export const DEFAULT_STUCK_SECONDS = 300;
 
 export interface WorkerStatus {
   id: string;
   pid: number;
   hostname: string;
+  /** What the worker does; `stuck (…)` when a loop of a live worker has made no progress for too long. */
   state: string;
   startedAt: string;
   beatAt: string;
   ageSeconds: number;
   up: boolean;
+  /** Why the worker is stuck (a loop running without progress), or null. */
+  stuck: string | null;
   detail: Record<string, unknown> | null;
 }
 
@@ -51,21 +67,37 @@ function parseDetail(s: string | null): Record<string, unknown> | null {
   }
 }
 
+/** Why a live worker is stuck: a loop running without progress for longer than the worker allows. Pure. */
+export function stuckReason(detail: Record<string, unknown> | null, now: Date): string | null {
+  const loops = (detail?.loops ?? {}) as Record<string, Partial<LoopBeat>>;
+  const limit = typeof detail?.stuckAfterSeconds === 'number' ? detail.stuckAfterSeconds : DEFAULT_STUCK_SECONDS;
+  for (const [name, loop] of Object.entries(loops)) {
+    if (loop.state !== 'running' || !loop.progressAt) continue;
+    const quiet = (now.getTime() - Date.parse(loop.progressAt)) / 1000;
+    if (quiet > limit) return `${name} has made no progress for ${Math.round(quiet)} s`;
+  }
+  return null;
+}
+
 /** Workers seen recently, most recent beat first. */
 export async function listWorkers(db: Db, now = new Date()): Promise<WorkerStatus[]> {
   const rows = await db.workerHeartbeat.findMany({ orderBy: { beatAt: 'desc' }, take: 20 });
   return rows.map((r) => {
     const ageSeconds = Math.max(0, (now.getTime() - r.beatAt.getTime()) / 1000);
+    const up = r.state !== 'stopped' && ageSeconds <= HEARTBEAT_STALE_SECONDS;
+    const detail = parseDetail(r.detail);
+    const stuck = up ? stuckReason(detail, now) : null;
     return {
       id: r.id,
       pid: r.pid,
       hostname: r.hostname,
-      state: r.state,
+      state: stuck ? `stuck (${stuck})` : r.state,
       startedAt: r.startedAt.toISOString(),
       beatAt: r.beatAt.toISOString(),
       ageSeconds,
-      up: r.state !== 'stopped' && ageSeconds <= HEARTBEAT_STALE_SECONDS,
-      detail: parseDetail(r.detail),
+      up,
+      stuck,
+      detail,
     };
   });
 }

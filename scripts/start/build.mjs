@@ -1,6 +1,6 @@
 // The production build of the web app (`next build` into .next/), made once and made again only when
 // its inputs change: the hash of every source file the app can import is kept beside the build.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -86,20 +86,36 @@ export function buildIsCurrent(root) {
   return fs.existsSync(path.join(root, '.next', 'BUILD_ID')) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8').trim() === sourcesHash(root);
 }
 
-/** Builds when needed. Returns 'current' or 'built'; throws when the build fails. */
-export async function ensureBuild(root, log = (m) => process.stderr.write(m + '\n')) {
+/** Runs `next build` as a child this process can stop (a signal arriving meanwhile kills it: see onChild). */
+function runBuild(root, onChild) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+    });
+    onChild?.(child);
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      onChild?.(null);
+      if (code === 0) resolve();
+      else reject(new Error(`next build failed (exit ${code ?? signal})`));
+    });
+  });
+}
+
+/**
+ * Builds when needed. Returns 'current' or 'built'; throws when the build fails. `onChild` is told
+ * the running build process (and null when it ends), so that a caller stopping on a signal can stop it too.
+ */
+export async function ensureBuild(root, log = (m) => process.stderr.write(m + '\n'), onChild) {
   if (buildIsCurrent(root)) return 'current';
   return withBuildLock(root, async () => {
     if (buildIsCurrent(root)) return 'current';
     const hash = sourcesHash(root);
     log('start: building the web app (next build; once, and again when sources change) ...');
     const t0 = Date.now();
-    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
-      cwd: root,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
-    });
-    if (r.status !== 0) throw new Error(`next build failed (exit ${r.status ?? r.signal})`);
+    await runBuild(root, onChild);
     fs.writeFileSync(path.join(root, '.next', STAMP), hash + '\n');
     log(`start: web app built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     return 'built';

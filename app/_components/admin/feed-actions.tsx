@@ -13,7 +13,7 @@ function Op({ op, id, csrf, label, className = 'button button--quiet button--sma
   );
 }
 
-/** Pause / resume, check now, remove (behind a second click). Plain forms with the CSRF token. */
+/** Edit title and interval (behind a click), pause / resume, check now, remove (behind a second click). Plain forms with the CSRF token. */
 export function FeedActions({ feed, csrf }: { feed: FeedHealth; csrf: string }) {
   const name = feed.title ?? feed.url;
   return (
@@ -24,7 +24,28 @@ export function FeedActions({ feed, csrf }: { feed: FeedHealth; csrf: string }) 
         <Op op="pause" id={feed.id} csrf={csrf} label="Pause" testId={`pause-${feed.id}`} />
       )}
       <Op op="refresh" id={feed.id} csrf={csrf} label="Check now" testId={`refresh-${feed.id}`} />
-      <details>
+      <details className="edit-feed">
+        <summary className="button button--quiet button--small" data-testid={`edit-${feed.id}`}>
+          Edit
+        </summary>
+        <form method="post" action="/admin/feeds" aria-label={`Edit ${name}`}>
+          <input type="hidden" name="csrf" value={csrf} />
+          <input type="hidden" name="op" value="edit" />
+          <input type="hidden" name="id" value={feed.id} />
+          <label>
+            Title
+            <input name="title" type="text" maxLength={300} defaultValue={feed.title ?? ''} placeholder="the feed's own title" />
+          </label>
+          <label>
+            Check every (min)
+            <input name="intervalMinutes" type="number" min={1} max={10080} required defaultValue={feed.intervalMinutes} />
+          </label>
+          <button type="submit" className="button button--small">
+            Save
+          </button>
+        </form>
+      </details>
+      <details className="remove-feed">
         <summary className="button button--danger button--small" data-testid={`remove-${feed.id}`}>
           Remove
         </summary>

@@ -1,33 +1,49 @@
 import type { FeedHealth } from '../../../crawler';
+import { formatAbsolute, formatDuration } from '../../../lib/web/time-format';
 import { safeHref } from '../../_lib/links';
+import { nextCheckView, type WorkerView } from '../../_lib/next-check';
 import { TimeAgo } from '../time-ago';
 import { FeedActions } from './feed-actions';
 
-function statusOf(f: FeedHealth): { label: string; css: string; row: string } {
-  if (f.status === 'broken') return { label: 'broken', css: 'broken', row: 'is-broken' };
-  if (f.status === 'paused') return { label: 'paused', css: 'paused', row: '' };
-  if (f.consecutiveFailures > 0) return { label: 'failing', css: 'failing', row: 'is-failing' };
-  return { label: f.lastSuccessAt ? 'ok' : 'new', css: f.lastSuccessAt ? 'ok' : 'paused', row: '' };
+const ROW_CLASS: Record<FeedHealth['state'], string> = { broken: 'is-broken', failing: 'is-failing', degraded: 'is-degraded', new: '', ok: '', paused: 'is-paused' };
+
+/** The problem in one line, the full text one click away. */
+function Problem({ f, now }: { f: FeedHealth; now: Date }) {
+  if (!f.stateReason || f.state === 'ok' || f.state === 'new' || f.state === 'paused') return null;
+  const since = f.failingSince && (f.state === 'failing' || f.state === 'broken') ? f.failingSince : null;
+  return (
+    <>
+      {since ? (
+        <span className="failing-for" data-testid="failing-for" title={`since ${formatAbsolute(new Date(since))}`}>
+          failing for {formatDuration((now.getTime() - Date.parse(since)) / 1000)}
+        </span>
+      ) : null}
+      <details className="problem" data-testid="feed-problem">
+        <summary>
+          <span className="problem__short">{f.stateReason}</span>
+        </summary>
+        <p className="problem__full">{f.stateReason}</p>
+        {f.lastErrorCode && f.state !== 'degraded' ? <p className="problem__code">{f.lastErrorCode}</p> : null}
+      </details>
+    </>
+  );
 }
 
-/** The feeds with their health, broken ones first (listFeedHealth's order) and highlighted. */
-export function FeedsTable({ feeds, csrf, now }: { feeds: FeedHealth[]; csrf: string; now: Date }) {
-  if (!feeds.length) return <p className="muted">No feeds yet: add one above.</p>;
+/** The feeds with their health, problems first (listFeedHealth's order) and highlighted. At phone widths each row is a card. */
+export function FeedsTable({ feeds, csrf, now, worker }: { feeds: FeedHealth[]; csrf: string; now: Date; worker: WorkerView }) {
+  if (!feeds.length) return <p className="muted">No feeds here.</p>;
   return (
-    <div className="table-wrap">
-      <table className="data" data-testid="feeds-table">
-        <caption className="visually-hidden">Feeds and their crawl health, broken feeds first</caption>
+    <div className="table-wrap feeds-wrap">
+      <table className="data feeds" data-testid="feeds-table">
+        <caption className="visually-hidden">Feeds and their crawl health, feeds with problems first</caption>
         <thead>
           <tr>
             <th scope="col">Feed</th>
-            <th scope="col">Status</th>
-            <th scope="col">Last check</th>
-            <th scope="col">Next check</th>
-            <th scope="col" className="num">Failures</th>
-            <th scope="col">Last error</th>
-            <th scope="col" className="num">Items (new)</th>
-            <th scope="col" className="num">Articles</th>
-            <th scope="col" className="num">Snippets</th>
+            <th scope="col">Health</th>
+            <th scope="col">Checks</th>
+            <th scope="col" className="num">
+              Items → articles
+            </th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -35,12 +51,13 @@ export function FeedsTable({ feeds, csrf, now }: { feeds: FeedHealth[]; csrf: st
         </thead>
         <tbody>
           {feeds.map((f) => {
-            const s = statusOf(f);
             const href = safeHref(f.url);
+            const next = nextCheckView(f, now, worker);
             return (
-              <tr key={f.id} className={s.row} data-testid="feed-row" data-feed-url={f.url} data-status={f.status}>
-                <td className="feed-cell">
+              <tr key={f.id} className={ROW_CLASS[f.state]} data-testid="feed-row" data-feed-url={f.url} data-status={f.status} data-state={f.state}>
+                <td className="feed-cell" data-label="Feed">
                   <span className="feed-title">{f.title ?? 'Untitled feed'}</span>
+                  {f.category ? <span className="feed-category">{f.category}</span> : null}
                   {href ? (
                     <a className="feed-url" href={href} rel="noopener noreferrer nofollow" target="_blank">
                       {f.url}
@@ -48,43 +65,33 @@ export function FeedsTable({ feeds, csrf, now }: { feeds: FeedHealth[]; csrf: st
                   ) : (
                     <span className="feed-url">{f.url}</span>
                   )}
-                  <span className="feed-url">every {f.intervalMinutes} min</span>
                 </td>
-                <td>
-                  <span className={`badge badge--${s.css}`} data-testid="feed-status">
-                    {s.label}
+                <td className="health-cell" data-label="Health">
+                  <span className={`badge badge--${f.state}`} data-testid="feed-status">
+                    {f.state}
                   </span>
-                  {f.lastHttpStatus ? <span className="feed-url">HTTP {f.lastHttpStatus}</span> : null}
+                  {f.lastHttpStatus && f.lastHttpStatus !== 200 ? <span className="muted small"> HTTP {f.lastHttpStatus}</span> : null}
+                  <Problem f={f} now={now} />
                 </td>
-                <td>{f.lastCheckedAt ? <TimeAgo iso={f.lastCheckedAt} now={now} withAbsolute={false} /> : <span className="muted">never</span>}</td>
-                <td>
-                  {f.status === 'paused' ? (
-                    <span className="muted">paused</span>
-                  ) : Date.parse(f.nextCheckAt) <= now.getTime() ? (
-                    'due now'
-                  ) : (
-                    <TimeAgo iso={f.nextCheckAt} now={now} withAbsolute={false} />
-                  )}
+                <td className="checks-cell" data-label="Checks">
+                  <span className="check-line">
+                    last: {f.lastCheckedAt ? <TimeAgo iso={f.lastCheckedAt} now={now} withAbsolute={false} /> : <span className="muted">never</span>}
+                  </span>
+                  <span className="check-line" data-testid="next-check">
+                    next: {next.text}
+                  </span>
+                  {next.why ? <span className="check-why">{next.why}</span> : null}
+                  <span className="check-why">every {f.intervalMinutes} min</span>
                 </td>
-                <td className="num">{f.consecutiveFailures}</td>
-                <td>
-                  {f.lastError ? (
-                    <span className="error-text" title={f.lastError}>
-                      {f.lastError.length > 140 ? `${f.lastError.slice(0, 140)}…` : f.lastError}
-                    </span>
-                  ) : (
-                    <span className="muted">—</span>
-                  )}
+                <td className="num counts-cell" data-label="Items → articles" data-testid="feed-articles">
+                  <span title="items the feed listed (new at the last check)">
+                    {f.itemsSeen.toLocaleString('en')} items{f.pendingItems ? `, ${f.pendingItems.toLocaleString('en')} pending` : ''}
+                  </span>
+                  <span>{f.articles.toLocaleString('en')} articles</span>
+                  {f.articlesFailed ? <span className="count-bad">{f.articlesFailed.toLocaleString('en')} failed</span> : null}
+                  <span className="muted">{f.snippetsMade.toLocaleString('en')} snippets</span>
                 </td>
-                <td className="num">
-                  {f.itemsSeen.toLocaleString('en')} ({f.itemsNew.toLocaleString('en')})
-                </td>
-                <td className="num" data-testid="feed-articles">
-                  {f.articles.toLocaleString('en')}
-                  {f.articlesFailed ? <span className="feed-url">{f.articlesFailed} failed</span> : null}
-                </td>
-                <td className="num">{f.snippetsMade.toLocaleString('en')}</td>
-                <td>
+                <td className="actions-cell">
                   <FeedActions feed={f} csrf={csrf} />
                 </td>
               </tr>

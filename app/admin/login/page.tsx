@@ -1,10 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { cookies } from 'next/headers';
 import { readFlash } from '../../../lib/web/flash';
-import { SESSION_COOKIE, verifySessionToken } from '../../../lib/web/session';
 import { LoginForm } from '../../_components/admin/login-form';
 import { safeNext } from '../../_lib/admin-auth';
+import { currentSession } from '../../_lib/admin-page';
 import { auth } from '../../_lib/services';
 
 export const dynamic = 'force-dynamic';
@@ -17,7 +16,7 @@ export default async function LoginPage({ searchParams }: Props) {
   const a = await auth();
   const next = safeNext(params.next);
   const flash = readFlash(a.secret, typeof params.flash === 'string' ? params.flash : undefined);
-  const signedIn = a.hash && verifySessionToken(a.secret, (await cookies()).get(SESSION_COOKIE)?.value, { user: a.user, fingerprint: a.fingerprint });
+  const signedIn = await currentSession();
   return (
     <div className="card login">
       <h1>Admin sign-in</h1>

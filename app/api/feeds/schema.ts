@@ -22,8 +22,9 @@ export const patchFeedBody = z
     id: feedId,
     action: z.enum(['pause', 'resume', 'refresh']).optional().describe('pause: stop polling; resume: poll again; refresh: check it now.'),
     intervalMinutes: z.coerce.number().int().min(1).max(7 * 24 * 60).optional(),
+    title: z.string().max(300).optional().describe('Display name; an empty string goes back to the title the feed gives itself.'),
   })
-  .refine((b) => b.action !== undefined || b.intervalMinutes !== undefined, 'give an action or intervalMinutes');
+  .refine((b) => b.action !== undefined || b.intervalMinutes !== undefined || b.title !== undefined, 'give an action, intervalMinutes or title');
 
 export const deleteFeedQuery = z.object({ id: feedId });
 
@@ -31,6 +32,8 @@ export const feedHealth = z.object({
   id: z.number().int(),
   url: z.string(),
   title: z.string().nullable(),
+  siteUrl: z.string().nullable(),
+  category: z.string().nullable().describe('Folder in the feed list (OPML outlines, "News / World").'),
   status: z.string().describe('active | paused | broken'),
   intervalMinutes: z.number().int(),
   lastCheckedAt: z.string().nullable(),
@@ -41,6 +44,7 @@ export const feedHealth = z.object({
   lastErrorCode: z.string().nullable().describe('Error code from lib/errors.ts, e.g. FETCH_TIMEOUT, FEED_PARSE_ERROR.'),
   lastErrorAt: z.string().nullable(),
   lastHttpStatus: z.number().int().nullable(),
+  parseWarning: z.string().nullable().describe('What had to be forgiven to read the last document (XML that was not well-formed, read leniently), or null.'),
   hintMinutes: z.number().int().nullable().describe("The feed's own polling hint (RSS ttl, Cache-Control), minutes."),
   itemsSeen: z.number().int(),
   itemsNew: z.number().int(),
@@ -49,6 +53,15 @@ export const feedHealth = z.object({
   snippetsMade: z.number().int(),
   articles: z.number().int(),
   pendingItems: z.number().int().describe('Items listed by the feed whose article is still to be fetched.'),
+  state: z
+    .enum(['ok', 'new', 'degraded', 'failing', 'broken', 'paused'])
+    .describe('What the health means: degraded = the feed is read but its items do not become articles (or it lists none).'),
+  stateReason: z.string().nullable().describe('Why the state is not ok.'),
+  recentItems: z
+    .object({ settled: z.number().int(), stored: z.number().int(), failed: z.number().int(), pending: z.number().int(), lastError: z.string().nullable() })
+    .describe('What became of the latest 50 items, and why the newest failed one failed.'),
+  failingSince: z.string().nullable().describe('Start of the current run of failed checks.'),
+  createdAt: z.string(),
 });
 
 export const feedList = z.object({ feeds: z.array(feedHealth) });

@@ -30,7 +30,13 @@ export const healthResponse = z.object({
       reranker: z.string().nullable(),
       nli: z.string().nullable(),
     }),
-    worker: z.object({ ...check, state: z.string().nullable(), lastBeatAt: z.string().nullable(), ageSeconds: z.number().int().nullable() }),
+    worker: z.object({
+      ...check,
+      state: z.string().nullable(),
+      lastBeatAt: z.string().nullable(),
+      ageSeconds: z.number().int().nullable(),
+      stuck: z.string().nullable().describe('Why a live worker is stuck (a loop running without progress), or null.'),
+    }),
   }),
 });
 

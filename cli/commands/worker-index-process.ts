@@ -1,0 +1,137 @@
+/**
+ * The worker's indexing loop in a process of its own. Embedding is CPU work that holds the event loop
+ * for a second or more per batch (more on a busy machine); in the crawler's process every step of a
+ * crawl would wait behind it, and a feed added on the dashboard took a minute to be fetched. So the
+ * worker runs its crawl loop itself and hands each indexing pass to a child process over IPC:
+ *
+ *   parent → child   {type:'start', config}   once, after the fork (the child uses the parent's settings)
+ *   parent → child   {type:'run'}             one indexing pass
+ *   child → parent   {type:'progress'}        headway (a batch written), for the heartbeat
+ *   child → parent   {type:'done', summary} | {type:'done', error}
+ *   parent → child   {type:'stop'}            cancel the pass in progress and exit
+ *
+ * The child exits when its parent goes (IPC disconnect) or on SIGINT/SIGTERM, after cancelling its
+ * pass cleanly (the indexer is safe to stop between batches). A child that dies is forked again for
+ * the next pass; its failure is the failed pass's error.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { Config } from '../../lib/config';
+import { createDb, type Db } from '../../lib/db/client';
+import { createError, describeError } from '../../lib/errors';
+import { createLogger } from '../../lib/log';
+import { projectRoot } from '../../lib/paths';
+import type { WorkerTask } from './worker';
+
+type ToChild = { type: 'start'; config: Config } | { type: 'run' } | { type: 'stop' };
+type ToParent = { type: 'progress' } | { type: 'done'; summary?: Record<string, unknown>; error?: string };
+
+/** How long a child may take to stop after {type:'stop'} before it is killed. */
+const STOP_GRACE_MS = 15_000;
+
+function send(c: ChildProcess, m: ToChild): void {
+  if (c.connected) c.send(m, (e) => e && undefined);
+}
+
+/** The parent's side: an index WorkerTask whose passes run in the child process. */
+export function indexProcessTask(config: Config): WorkerTask {
+  const log = createLogger('worker');
+  let child: ChildProcess | null = null;
+  const spawn = (): ChildProcess => {
+    // The same launcher `npm start` uses for the worker: tsx registered, no set-up check.
+    const c = fork(path.join(projectRoot(), 'scripts/start/worker.mjs'), ['--index-child'], { execArgv: [], stdio: 'inherit' });
+    c.once('exit', () => {
+      if (child === c) child = null;
+    });
+    // A message sent while the child is going fails with EPIPE; its exit is what reports the failure.
+    c.on('error', (e) => log.debug('indexing process channel', { error: e.message }));
+    send(c, { type: 'start', config });
+    return c;
+  };
+  return {
+    name: 'index',
+    run(signal, progress) {
+      const c = (child ??= spawn());
+      return new Promise((resolve, reject) => {
+        const cleanup = () => {
+          c.off('message', onMessage);
+          c.off('exit', onExit);
+          signal.removeEventListener('abort', onAbort);
+        };
+        const onMessage = (m: ToParent) => {
+          if (m.type === 'progress') return progress();
+          cleanup();
+          if (m.error !== undefined) reject(new Error(m.error));
+          else resolve(m.summary ?? {});
+        };
+        const onExit = (code: number | null, sig: NodeJS.Signals | null) => {
+          cleanup();
+          reject(signal.aborted ? createError('CANCELLED', 'stopped') : new Error(`the indexing process exited (${sig ?? `code ${code}`})`));
+        };
+        const onAbort = () => send(c, { type: 'stop' });
+        c.on('message', onMessage);
+        c.once('exit', onExit);
+        signal.addEventListener('abort', onAbort, { once: true });
+        send(c, { type: 'run' });
+        if (signal.aborted) onAbort();
+      });
+    },
+    async close() {
+      const c = child;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return;
+      const exited = new Promise<void>((r) => c.once('exit', () => r()));
+      send(c, { type: 'stop' });
+      const timer = setTimeout(() => c.kill('SIGKILL'), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** A connection set up as getDb sets one up (without migrating: the parent has). */
+export async function connect(config: Config): Promise<Db> {
+  const db = createDb(config);
+  if (config.databaseProvider === 'sqlite') await db.$executeRawUnsafe('PRAGMA foreign_keys = ON');
+  return db;
+}
+
+/** The child's side: waits for its settings, then runs one indexing pass per {type:'run'} until stopped. */
+export async function runIndexChild(makeTask: (db: Db, config: Config) => WorkerTask): Promise<void> {
+  const log = createLogger('worker:index');
+  if (!process.send) throw createError('INVALID_INPUT', '--index-child is started by `quin worker` over IPC, not by hand');
+  const send = (m: ToParent) => process.connected && process.send!(m);
+  const controller = new AbortController();
+  // Set by the 'start' message (a holder, so that the type survives the closures).
+  const state: { ready: Promise<{ db: Db; task: WorkerTask }> | null } = { ready: null };
+  let running: Promise<void> = Promise.resolve();
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      controller.abort();
+      resolve();
+    };
+    process.on('message', (m: ToChild) => {
+      if (m.type === 'start') {
+        const config = m.config;
+        state.ready = connect(config).then((db) => ({ db, task: makeTask(db, config) }));
+      } else if (m.type === 'run') {
+        running = running.then(async () => {
+          try {
+            if (!state.ready) throw new Error('no settings received before the first pass');
+            const { task } = await state.ready;
+            send({ type: 'done', summary: await task.run(controller.signal, () => send({ type: 'progress' })) });
+          } catch (e) {
+            send({ type: 'done', error: describeError(e) });
+          }
+        });
+      } else stop();
+    });
+    process.once('disconnect', stop);
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  await stopped;
+  await running;
+  await (await state.ready)?.db.$disconnect();
+  log.debug('indexing process stopped');
+  process.disconnect?.();
+}

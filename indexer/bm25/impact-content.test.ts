@@ -1,0 +1,50 @@
+/**
+ * The accelerator over the FTS5 table inside the database (content mode, kept by triggers): its
+ * freshness comes from the bm25_generation row that migration 0007's triggers bump with every
+ * snippet write, so a copy built before a write is not used after it.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sqlitePath } from '../../lib/config';
+import { createTestDb, type TestDb } from '../../testing/db';
+import { addArticle, TOPICS } from '../test-corpus';
+import { Fts5Index } from './fts5';
+
+describe.skipIf(process.env.QUIN_TEST_DB === 'postgres')('BM25 accelerator in content mode', () => {
+  let t: TestDb;
+  let fts: Fts5Index;
+  beforeEach(async () => {
+    t = await createTestDb();
+    for (const a of TOPICS) await addArticle(t.db, a);
+    fts = new Fts5Index(sqlitePath(t.config), 'content', { titleWeight: 1.5 });
+  });
+  afterEach(async () => {
+    await fts.close();
+    await t.cleanup();
+  });
+
+  const query = (terms: string[]) => fts.search({ text: terms.join(' '), terms }, 10);
+
+  it('answers as FTS5 does while fresh, and stops at the next snippet write until rebuilt', async () => {
+    const plain = new Fts5Index(sqlitePath(t.config), 'content', { titleWeight: 1.5, impactFile: '' });
+    try {
+      expect(fts.refreshImpact(0).built).toBe(true);
+      const terms = ['interest', 'rates', 'vitamin', 'fractures'];
+      const fast = await query(terms);
+      expect(fts.lastPath).toBe('impact');
+      expect(fast).toEqual(await plain.search({ text: '', terms }, 10));
+
+      await addArticle(t.db, { key: 'late', title: 'Interest rates and vitamin sales', sentences: ['Vitamin sellers watched interest rates closely this spring.', 'Sales of supplements rose as rates fell.'] });
+      await query(terms);
+      expect(fts.lastPath).toBe('fts5');
+      expect(fts.refreshImpact(0)).toMatchObject({ built: true });
+      await sleep(2100); // a reader looks for a newer copy at most every 2 s
+      const after = await query(terms);
+      expect(fts.lastPath).toBe('impact');
+      expect(after).toEqual(await plain.search({ text: '', terms }, 10));
+      expect(fts.refreshImpact(0).reason).toBe('up to date');
+    } finally {
+      await plain.close();
+    }
+  });
+});
