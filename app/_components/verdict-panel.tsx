@@ -52,7 +52,10 @@ function StanceColumn({ s, items }: { s: (typeof STANCES)[number]; items: readon
     <div className={`stance stance--${s.key}`} data-testid={`stance-${s.key}`}>
       <h3>
         <span className={`dot dot--${s.key}`} aria-hidden="true" />
-        {s.title} (<span data-testid="stance-count">{items.length}</span>)
+        {s.title}
+        <span>
+          (<span data-testid="stance-count">{items.length}</span>)
+        </span>
       </h3>
       {items.length ? (
         <ul>

@@ -61,6 +61,7 @@ export interface Decision {
 
 const weightOf = (j: JudgedItem) => Math.max(0, j.relevance) * Math.max(0, j.recency);
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
+const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 /** The claim-level features, in CLAIM_FEATURES order (train_verdict.py computes the same; a parity test checks it). */
 export function claimFeatures(items: readonly JudgedItem[]): number[] {
@@ -140,7 +141,7 @@ export function decide(items: readonly JudgedItem[], agg: Aggregator | null, s: 
   }
   const reason =
     strong >= pn
-      ? `the evidence leans ${side === 'SUPPORTED' ? 'towards the claim' : 'against the claim'} (p = ${round(strong)}), below the ${bar} a verdict needs`
-      : `no evidence sentence settles the claim (p(not enough evidence) = ${round(pn)})`;
+      ? `the evidence leans ${side === 'SUPPORTED' ? 'towards the claim' : 'against the claim'} (${pct(strong)}), below the ${pct(bar)} a verdict needs`
+      : `no evidence sentence settles the claim (${pct(pn)} that there is not enough evidence)`;
   return { label: 'NOT_ENOUGH_EVIDENCE', confidence: round(Math.max(pn, 1 - strong)), probabilities: probs, reason };
 }

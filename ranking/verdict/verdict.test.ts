@@ -46,14 +46,14 @@ describe('claim-level decision', () => {
     expect(decide([item(0.9, 0.05)], null, SETTINGS)).toMatchObject({ label: 'SUPPORTED', confidence: 0.9 });
     expect(decide([item(0.05, 0.9)], null, SETTINGS).label).toBe('REFUTED');
     const weak = decide([item(0.5, 0.1)], null, SETTINGS);
-    expect(weak).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: expect.stringMatching(/below the 0.6/) });
+    expect(weak).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: expect.stringMatching(/below the 60% a verdict needs/) });
     expect(decide([], null, SETTINGS)).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: 'no evidence sentences to judge' });
   });
 
   it('REFUTED may need a higher bar than SUPPORTED: the same lean commits one way and abstains the other', () => {
     const asym = { ...SETTINGS, commit: 0.4, commitRefuted: 0.6 };
     expect(decide([item(0.5, 0.1)], null, asym).label).toBe('SUPPORTED');
-    expect(decide([item(0.1, 0.5)], null, asym)).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: expect.stringMatching(/against the claim .* below the 0.6/) });
+    expect(decide([item(0.1, 0.5)], null, asym)).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: expect.stringMatching(/against the claim \(50%\), below the 60%/) });
     expect(decide([item(0.1, 0.65)], null, asym).label).toBe('REFUTED');
   });
 
