@@ -12,7 +12,7 @@ const forbid = (...folders) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.next/**', 'lib/db/generated/**', 'data/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**', 'training/*', '!training/encoder/', '!training/stance/', 'scratch/**', 'next-env.d.ts'] },
+  { ignores: ['node_modules/**', '.next/**', 'lib/db/generated/**', 'data/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**', 'scratch/**', 'next-env.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -47,7 +47,9 @@ function docRanking(cands: readonly Cand[], scores: readonly number[]): string[]
   const out: string[] = [];
   for (const i of order) {
     const d = cands[i]!.doc;
-    if (!seen.has(d)) (seen.add(d), out.push(d));
+    if (seen.has(d)) continue;
+    seen.add(d);
+    out.push(d);
   }
   return out;
 }
@@ -141,7 +143,10 @@ function refine(train: readonly Query[], depth: number, names: readonly Column[]
         const cand = [...w];
         cand[j] = cand[j]! + d * Math.max(0.2, Math.abs(w0[0]!));
         const s = evalW(cand);
-        if (s > best + 1e-6) ((best = s), (w = cand));
+        if (s > best + 1e-6) {
+          best = s;
+          w = cand;
+        }
       }
     }
   }

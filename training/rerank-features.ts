@@ -1,7 +1,7 @@
 /**
  * Dumps the reranking stage's inputs for every SciFact training claim (train and dev split), so the
  * feature-combination layer of ranking/rerank can be fitted on train and chosen on dev without
- * re-running retrieval for every setting (training/fit_rerank_combo.ts reads this file).
+ * re-running retrieval for every setting (training/fit-rerank-combo.ts reads this file).
  *
  * For each claim: the top DEPTH hybrid (score-fusion) candidates of the product's own pipeline over
  * the eval workspace (`quin eval scifact`'s scratch index), each with the features the combination
