@@ -1,4 +1,4 @@
-/** `quin models pull` and `quin models list` end to end, against a local hub-like server. */
+/** `quin models pull` and `quin models list` end to end, against a local hub-like server and the repository's own model folders. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,5 +49,39 @@ describe('quin models', () => {
     } finally {
       await hub.close();
     }
+  });
+
+  it('lists the verdict and rerank settings in force and why: verdict.json, combo.json, or the operator\'s setting', async () => {
+    const repoModels = path.join(__dirname, '..', '..', 'models');
+    const fitted = JSON.parse(fs.readFileSync(path.join(repoModels, 'quin-nli', 'verdict.json'), 'utf8')) as { sentences: number };
+    const combo = JSON.parse(fs.readFileSync(path.join(repoModels, 'quin-reranker', 'combo.json'), 'utf8')) as { depth: number };
+    for (const k of Object.keys(process.env)) if (k.startsWith('QUIN_VERDICT_') || k.startsWith('QUIN_RERANK')) delete process.env[k];
+    const modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-cli-models-'));
+    Object.assign(process.env, { QUIN_MODELS_DIR: modelsDir, QUIN_NLI_MODEL: path.join(repoModels, 'quin-nli'), QUIN_RERANKER_MODEL: path.join(repoModels, 'quin-reranker') });
+    type Listed = { settings: Record<string, { settings: { setting: string; value: number; origin: string }[]; note: string | null }> };
+    const list = async () => {
+      resetConfig();
+      const r = await run(['models', 'list', '--json']);
+      expect(r.code).toBe(0);
+      const json = JSON.parse(r.out) as Listed;
+      return (role: string, setting: string) => json.settings[role]!.settings.find((x) => x.setting === setting);
+    };
+
+    const folder = await list();
+    expect(folder('nli', 'QUIN_VERDICT_SENTENCES')).toEqual({ setting: 'QUIN_VERDICT_SENTENCES', value: fitted.sentences, origin: 'verdict.json' });
+    expect(folder('nli', 'QUIN_VERDICT_COMMIT')?.origin).toBe('verdict.json');
+    expect(folder('reranker', 'QUIN_RERANK_DEPTH')).toEqual({ setting: 'QUIN_RERANK_DEPTH', value: combo.depth, origin: 'combo.json' });
+
+    Object.assign(process.env, { QUIN_VERDICT_COMMIT: '0.7', QUIN_RERANK_DEPTH: '30' });
+    const operator = await list();
+    expect(operator('nli', 'QUIN_VERDICT_COMMIT')).toEqual({ setting: 'QUIN_VERDICT_COMMIT', value: 0.7, origin: 'setting' });
+    expect(operator('nli', 'QUIN_VERDICT_SENTENCES')?.origin).toBe('verdict.json');
+    // The reranker's combination layer still reranks the depth it was fitted on, and says so.
+    expect(operator('reranker', 'QUIN_RERANK_DEPTH')?.origin).toBe('combo.json');
+
+    const text = await run(['models', 'list']);
+    expect(text.out).toContain('  QUIN_VERDICT_COMMIT = 0.7 (setting)');
+    expect(text.out).toContain(`  QUIN_VERDICT_SENTENCES = ${fitted.sentences} (verdict.json)`);
+    expect(text.out).toContain('QUIN_RERANK_DEPTH=30 is overridden by combo.json');
   });
 });

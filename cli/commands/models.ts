@@ -1,18 +1,21 @@
 /**
  * `quin models pull <repo-id>`: download a Hugging Face ONNX model into QUIN_MODELS_DIR.
- * `quin models list`: model folders present and which one serves each role.
+ * `quin models list`: model folders present, which one serves each role, and the settings its
+ * folder can supply (verdict.json, combo.json) with the value in force and why.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { getConfig } from '../../lib/config';
+import { getConfig, type Config } from '../../lib/config';
 import { describeError } from '../../lib/errors';
-import { readModelFolder, resolveModelDir, type ModelRole } from '../../lib/models';
+import { readModelFolder, resolveModelDir, type ModelFolder, type ModelRole } from '../../lib/models';
 import { pullModel } from '../../lib/models/hub';
 import { projectRoot } from '../../lib/paths';
 import { printJson, printTable } from '../output';
+import { nliSettingsInForce, rerankerSettingsInForce, type RoleSettings } from './model-settings';
 
 const ROLE_SETTING: Record<ModelRole, string> = { encoder: 'QUIN_ENCODER_MODEL', reranker: 'QUIN_RERANKER_MODEL', nli: 'QUIN_NLI_MODEL' };
+const FOLDER_SETTINGS: Partial<Record<ModelRole, (config: Config, folder: ModelFolder) => RoleSettings>> = { nli: nliSettingsInForce, reranker: rerankerSettingsInForce };
 
 function modelFolders(dirs: string[]): string[] {
   const out = new Set<string>();
@@ -69,9 +72,11 @@ export function register(program: Command): void {
           }
         }),
       ) as Record<ModelRole, string | null>;
+      const read = new Map<string, ModelFolder>();
       const rows = modelFolders([config.modelsDir, path.join(projectRoot(), 'models')]).map((dir) => {
         try {
           const f = readModelFolder(dir);
+          read.set(dir, f);
           const meta = fs.existsSync(path.join(dir, '.quin-model.json')) ? (JSON.parse(fs.readFileSync(path.join(dir, '.quin-model.json'), 'utf8')) as { repo?: string }) : {};
           const size = fs.statSync(f.onnxPath).size;
           const serves = (Object.keys(roles) as ModelRole[]).filter((r) => roles[r] === dir);
@@ -80,11 +85,26 @@ export function register(program: Command): void {
           return { name: path.basename(dir), dir, labels: [], pooling: null, onnxMB: null, from: null, serves: [], error: describeError(e) };
         }
       });
-      if (opts.json) return printJson({ roles, models: rows });
+      const settings = Object.fromEntries(
+        (Object.keys(FOLDER_SETTINGS) as ModelRole[]).map((role) => {
+          const dir = roles[role];
+          if (!dir || dir.startsWith('error: ')) return [role, null];
+          try {
+            return [role, FOLDER_SETTINGS[role]!(config, read.get(dir) ?? readModelFolder(dir))];
+          } catch (e) {
+            return [role, { settings: [], note: describeError(e) }];
+          }
+        }),
+      ) as Partial<Record<ModelRole, RoleSettings | null>>;
+      if (opts.json) return printJson({ roles, settings, models: rows });
       printTable(
         ['model', 'labels', 'onnx MB', 'from', 'serves', 'problem'],
         rows.map((r) => [r.name, r.labels.join('/'), r.onnxMB, r.from, r.serves.join(', '), r.error]),
       );
-      for (const role of Object.keys(ROLE_SETTING) as ModelRole[]) process.stdout.write(`${role} (${ROLE_SETTING[role]}): ${roles[role] ?? 'off'}\n`);
+      for (const role of Object.keys(ROLE_SETTING) as ModelRole[]) {
+        process.stdout.write(`${role} (${ROLE_SETTING[role]}): ${roles[role] ?? 'off'}\n`);
+        for (const x of settings[role]?.settings ?? []) process.stdout.write(`  ${x.setting} = ${x.value} (${x.origin})\n`);
+        if (settings[role]?.note) process.stdout.write(`  ${settings[role].note}\n`);
+      }
     });
 }
