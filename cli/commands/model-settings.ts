@@ -6,7 +6,7 @@
 import { SETTINGS, type Config } from '../../lib/config';
 import { describeError } from '../../lib/errors';
 import type { ModelFolder } from '../../lib/models';
-import { fittedFiles, verdictSettings, type VerdictSettings } from '../../ranking/verdict';
+import { filesFor, fittedFiles, verdictSettings, type VerdictSettings } from '../../ranking/verdict';
 import { readComboWeights } from '../../ranking/rerank';
 
 export interface SettingInForce {
@@ -34,9 +34,9 @@ export function nliSettingsInForce(config: Config, folder: ModelFolder): RoleSet
   try {
     const files = fittedFiles(folder.dir);
     // As createVerdictStage: files fitted for another model (stance.json names it) are not read.
-    const modelId = `onnx:${folder.name}@${folder.hash}`;
-    const suits = !files.stance || files.stance.nli === null || files.stance.nli === modelId;
-    const resolved = verdictSettings(config, suits ? files.aggregator : null);
+    const fitted = filesFor(files, `onnx:${folder.name}@${folder.hash}`);
+    const suits = fitted.stance !== null || !files.stance;
+    const resolved = verdictSettings(config, fitted.aggregator);
     // commitRefuted is always resolved (it falls back to commit); `?? commit` only satisfies its optional type.
     const settings = (Object.keys(VERDICT_ENV) as (keyof VerdictSettings)[]).map((k) => ({
       setting: VERDICT_ENV[k],

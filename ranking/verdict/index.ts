@@ -72,6 +72,12 @@ export function fittedFiles(dir: string): { stance: StanceModel | null; aggregat
   };
 }
 
+/** The fitted files that apply to the NLI model `modelId`: files fitted for another model do not suit it (it then decides alone, under the default rule). */
+export function filesFor(files: ReturnType<typeof fittedFiles>, modelId: string): ReturnType<typeof fittedFiles> {
+  const stance = files.stance && (files.stance.nli === null || files.stance.nli === modelId) ? files.stance : null;
+  return { stance, aggregator: stance || !files.stance ? files.aggregator : null };
+}
+
 /** The stage, or null when no NLI model is configured (QUIN_NLI_MODEL=none, or no default model). */
 export async function createVerdictStage(config: VerdictConfig, overrides: Partial<VerdictSettings> & { model?: string } = {}): Promise<NliVerdictStage | null> {
   const cfg = overrides.model ? { ...config, nliModel: overrides.model } : config;
@@ -79,10 +85,7 @@ export async function createVerdictStage(config: VerdictConfig, overrides: Parti
   if (!model) return null;
   const { model: _m, ...settings } = overrides;
   const dir = resolveModelDir('nli', cfg);
-  const files = dir ? fittedFiles(dir) : { stance: null, aggregator: null };
-  // Files fitted for another model do not suit this one: it decides alone, under the default rule.
-  const stance = files.stance && (files.stance.nli === null || files.stance.nli === model.id) ? files.stance : null;
-  const aggregator = stance || !files.stance ? files.aggregator : null;
+  const { stance, aggregator } = filesFor(dir ? fittedFiles(dir) : { stance: null, aggregator: null }, model.id);
   const { origin: _o, ...resolved } = verdictSettings(config, aggregator);
   return new NliVerdictStage(new StanceJudge(model, sharedLexicon(), stance), { ...resolved, ...settings }, aggregator);
 }
