@@ -112,7 +112,7 @@ export const SETTINGS = {
   hfEndpoint: s('models', 'HF_ENDPOINT', 'https://huggingface.co', url, 'Hugging Face hub endpoint for `quin models pull`.'),
   hfToken: s('models', 'HF_TOKEN', undefined, optionalString, 'Hugging Face access token for gated or private repos (`quin models pull`).'),
   modelBatchSize: s('models', 'QUIN_MODEL_BATCH', 32, int(1, 1024), 'Inputs per onnxruntime call (encoder, reranker, NLI).'),
-  rerankDepth: s('models', 'QUIN_RERANK_DEPTH', 50, int(1, 1000), 'Fused candidates the reranker reads (the rest keep their order below them); chosen by evaluation and latency, docs/models.md. A combination layer (combo.json) uses the depth it was fitted for instead (ours: 100).'),
+  rerankDepth: s('models', 'QUIN_RERANK_DEPTH', undefined, int(1, 1000).optional(), 'Fused candidates the reranker reads (the rest keep their order below them). Unset = the depth the model folder\'s combination layer (combo.json) was fitted for (ours: 100), else 50 (chosen by evaluation and latency, docs/models.md).'),
   rerankWeight: s('models', 'QUIN_RERANK_WEIGHT', 0.5, num(0, 1), "Weight of the reranker's score against the fused score (min-max normalised per query); chosen on the SciFact dev split."),
   rerankCombo: s('models', 'QUIN_RERANK_COMBO', true, bool, "Use the reranker folder's combo.json (feature-combination layer fitted on SciFact train, docs/models.md) instead of the plain weighted mix when it has one."),
   verdictDepth: s('models', 'QUIN_VERDICT_DEPTH', undefined, int(1, 100).optional(), 'Top results whose evidence sentences are read for a verdict; unset = what the NLI folder\'s verdict.json was fitted on (ours: docs/models.md), else 5.'),

@@ -3,11 +3,11 @@
  * verdict.json, the reranker folder's combo.json), each with the value in force and where it comes
  * from, so an operator sees whether their QUIN_* setting or the folder's file decides.
  */
-import { SETTINGS, type Config } from '../../lib/config';
+import { type Config } from '../../lib/config';
 import { describeError } from '../../lib/errors';
 import type { ModelFolder } from '../../lib/models';
 import { filesFor, fittedFiles, verdictSettings, type VerdictSettings } from '../../ranking/verdict';
-import { readComboWeights } from '../../ranking/rerank';
+import { RERANK_DEFAULT_DEPTH, readComboWeights } from '../../ranking/rerank';
 
 export interface SettingInForce {
   setting: string;
@@ -53,12 +53,16 @@ export function nliSettingsInForce(config: Config, folder: ModelFolder): RoleSet
 export function rerankerSettingsInForce(config: Config, folder: ModelFolder): RoleSettings {
   try {
     const combo = config.rerankCombo ? readComboWeights(folder.dir) : null;
-    const own = config.rerankDepth === SETTINGS.rerankDepth.default ? 'default' : 'setting';
-    // As createRerankStage: a combination layer reranks as many candidates as it was fitted on.
-    const depth = combo?.depth !== undefined ? { value: combo.depth, origin: 'combo.json' } : { value: config.rerankDepth, origin: own };
+    // As createRerankStage: an explicit setting, else the depth the combination layer was fitted on, else the default.
+    const depth =
+      config.rerankDepth !== undefined
+        ? { value: config.rerankDepth, origin: 'setting' }
+        : combo?.depth !== undefined
+          ? { value: combo.depth, origin: 'combo.json' }
+          : { value: RERANK_DEFAULT_DEPTH, origin: 'default' };
     const notes = [
       combo ? 'combo.json replaces the plain mix (QUIN_RERANK_WEIGHT not read)' : null,
-      combo?.depth !== undefined && own === 'setting' ? `QUIN_RERANK_DEPTH=${config.rerankDepth} is overridden by combo.json` : null,
+      combo?.depth !== undefined && config.rerankDepth !== undefined ? `QUIN_RERANK_DEPTH=${config.rerankDepth} overrides combo.json's ${combo.depth}` : null,
     ].filter((n) => n !== null);
     return { settings: [{ setting: 'QUIN_RERANK_DEPTH', ...depth }], note: notes.length ? notes.join('; ') : null };
   } catch (e) {

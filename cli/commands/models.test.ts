@@ -76,12 +76,12 @@ describe('quin models', () => {
     const operator = await list();
     expect(operator('nli', 'QUIN_VERDICT_COMMIT')).toEqual({ setting: 'QUIN_VERDICT_COMMIT', value: 0.7, origin: 'setting' });
     expect(operator('nli', 'QUIN_VERDICT_SENTENCES')?.origin).toBe('verdict.json');
-    // The reranker's combination layer still reranks the depth it was fitted on, and says so.
-    expect(operator('reranker', 'QUIN_RERANK_DEPTH')?.origin).toBe('combo.json');
+    // An operator's explicit depth beats the depth the combination layer was fitted on, and the listing says so.
+    expect(operator('reranker', 'QUIN_RERANK_DEPTH')).toEqual({ setting: 'QUIN_RERANK_DEPTH', value: 30, origin: 'setting' });
 
     const text = await run(['models', 'list']);
     expect(text.out).toContain('  QUIN_VERDICT_COMMIT = 0.7 (setting)');
     expect(text.out).toContain(`  QUIN_VERDICT_SENTENCES = ${fitted.sentences} (verdict.json)`);
-    expect(text.out).toContain('QUIN_RERANK_DEPTH=30 is overridden by combo.json');
+    expect(text.out).toContain(`QUIN_RERANK_DEPTH=30 overrides combo.json's ${combo.depth}`);
   });
 });

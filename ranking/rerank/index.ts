@@ -26,6 +26,9 @@ export function readComboWeights(dir: string): ComboWeights | null {
   }
 }
 
+/** Candidates reranked without an explicit setting or a fitted combination layer. */
+export const RERANK_DEFAULT_DEPTH = 50;
+
 export type RerankConfig = Pick<Config, 'rerankerModel' | 'rerankDepth' | 'rerankWeight' | 'rerankCombo' | 'encoderModel' | 'nliModel' | 'modelsDir' | 'ortThreads' | 'ortProvider' | 'modelBatchSize'>;
 
 /** The stage, or null when no reranker is configured (QUIN_RERANKER_MODEL=none, or no default model). */
@@ -36,5 +39,5 @@ export async function createRerankStage(config: RerankConfig, overrides: { depth
   const dir = resolveModelDir('reranker', cfg);
   const combo = overrides.combo !== false && config.rerankCombo && dir ? readComboWeights(dir) : null;
   // The combination layer reranks as many candidates as it was fitted on.
-  return new CrossEncoderRerankStage(model, { depth: overrides.depth ?? combo?.depth ?? config.rerankDepth, weight: overrides.weight ?? config.rerankWeight, combo });
+  return new CrossEncoderRerankStage(model, { depth: overrides.depth ?? config.rerankDepth ?? combo?.depth ?? RERANK_DEFAULT_DEPTH, weight: overrides.weight ?? config.rerankWeight, combo });
 }
