@@ -63,17 +63,22 @@ def stance_mask(names, use_nli, refute_nli):
     return m, cols
 
 
-def stance_weights(y, src, gen_weight):
-    """Class-balanced within each source; every real source weighs the same in total."""
+def balanced_weights(y, groups, group_weight=lambda g: 1.0):
+    """Class-balanced within each group (source or dataset); each group weighs group_weight(g) × the same total."""
     w = np.ones(len(y))
-    for s in np.unique(src):
-        k = src == s
+    for g in np.unique(groups):
+        k = groups == g
         for c in range(3):
             m = k & (y == c)
             if m.sum():
                 w[m] = k.sum() / (3 * m.sum())
-        w[k] *= (gen_weight if s == "news-gen" else 1.0) * 1000.0 / w[k].sum()
+        w[k] *= group_weight(g) * 1000.0 / w[k].sum()
     return w
+
+
+def stance_weights(y, src, gen_weight):
+    """Every real source weighs the same; generated pairs `gen_weight` of that."""
+    return balanced_weights(y, src, lambda s: gen_weight if s == "news-gen" else 1.0)
 
 
 class Stance:
@@ -158,15 +163,7 @@ def decide(P, commit, X=None, mixed=1.1, commit_refuted=None):
 
 
 def claim_weights(y, ds):
-    w = np.ones(len(y))
-    for d in np.unique(ds):
-        k = ds == d
-        for c in range(3):
-            m = k & (y == c)
-            if m.sum():
-                w[m] = k.sum() / (3 * m.sum())
-        w[k] *= 1000.0 / w[k].sum()
-    return w
+    return balanced_weights(y, ds)
 
 
 def verdict_metrics(y, pred):
