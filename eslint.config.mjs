@@ -7,18 +7,47 @@ import tseslint from 'typescript-eslint';
 const forbid = (...folders) => ({
   'no-restricted-imports': [
     'error',
-    { patterns: folders.map((f) => ({ group: [`**/${f}`, `**/${f}/**`, `../${f}/*`], message: `data flows one way: this folder must not import ${f}/` })) },
+    {
+      patterns: folders.map((f) => ({
+        group: [`**/${f}`, `**/${f}/**`, `../${f}/*`],
+        message: `data flows one way: this folder must not import ${f}/`,
+      })),
+    },
   ],
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.next/**', 'lib/db/generated/**', 'data/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**', 'scratch/**', 'next-env.d.ts'] },
+  {
+    ignores: [
+      'node_modules/**',
+      '.next/**',
+      'lib/db/generated/**',
+      'data/**',
+      'test-results/**',
+      'playwright-report/**',
+      'e2e/artifacts/**',
+      'scratch/**',
+      'next-env.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+      },
+    },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },

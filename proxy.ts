@@ -43,7 +43,10 @@ export function proxy(req: NextRequest) {
   // Admin pages render the 401 page themselves (unauthorized() in app/_lib/admin-page.ts); here the
   // APIs and every non-GET admin request are refused before any handler runs.
   if ((isAdminApi || (isAdminPage && req.method !== 'GET' && req.method !== 'HEAD')) && !signedIn(req)) {
-    return NextResponse.json({ error: { code: 'UNAUTHORIZED', message: 'admin sign-in required (POST /api/auth/login)' } }, { status: 401 });
+    return NextResponse.json(
+      { error: { code: 'UNAUTHORIZED', message: 'admin sign-in required (POST /api/auth/login)' } },
+      { status: 401 },
+    );
   }
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const headers = new Headers(req.headers);

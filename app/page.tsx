@@ -17,7 +17,10 @@ export default async function Home() {
     <>
       <section className="hero" aria-labelledby="hero-h">
         <h1 id="hero-h">Check a claim against the news</h1>
-        <p>Quin searches recent coverage for the passages that confirm or contradict a statement, and answers questions with the best evidence.</p>
+        <p>
+          Quin searches recent coverage for the passages that confirm or contradict a statement, and answers questions with the best
+          evidence.
+        </p>
         <SearchForm>
           <SearchBar autoFocus maxLength={limits?.maxQueryChars} />
         </SearchForm>

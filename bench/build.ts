@@ -147,5 +147,14 @@ export async function buildBench(n: number, root: string, base: Config): Promise
   chosen.articles.length = 0; // the texts are in the database now
   const importSeconds = (Date.now() - started) / 1000;
   const index = await runIndex(db, config, { progress: false });
-  return { dir, config, db, snippets: await db.snippet.count(), articles: await db.article.count(), synthetic: chosen.synthetic, importSeconds, index };
+  return {
+    dir,
+    config,
+    db,
+    snippets: await db.snippet.count(),
+    articles: await db.article.count(),
+    synthetic: chosen.synthetic,
+    importSeconds,
+    index,
+  };
 }

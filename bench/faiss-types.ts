@@ -71,7 +71,10 @@ async function main() {
   const truth = queries.map((q) => exact.search(q, K).labels);
   const flatMs = summarize(queries.map((q) => ((t = performance.now()), exact.search(q, K), performance.now() - t)));
   log(`Flat: p50 ${flatMs.p50} ms p95 ${flatMs.p95} ms`);
-  const lines = ['| index | build s | file MB | RSS growth MB | param | p50 ms | p95 ms | recall@10 | recall@100 | recall@500 |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |'];
+  const lines = [
+    '| index | build s | file MB | RSS growth MB | param | p50 ms | p95 ms | recall@10 | recall@100 | recall@500 |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
   lines.push(`| Flat (exact) | – | ${Math.round((n * dim * 4) / 2 ** 20)} | – | – | ${flatMs.p50} | ${flatMs.p95} | 1 | 1 | 1 |`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-faiss-types-'));
   for (const type of types) {
@@ -109,13 +112,20 @@ async function main() {
       });
       const lat = summarize(ms);
       const r = rec.map((v) => (v / queries.length).toFixed(3));
-      lines.push(`| ${type} | ${buildS.toFixed(0)} (train ${trainS.toFixed(0)}) | ${Math.round(bytes / 2 ** 20)} | ${grew} | ${p ? `${param} ${/HNSW/i.test(type) ? Math.max(p, K) : p}` : '–'} | ${lat.p50} | ${lat.p95} | ${r.join(' | ')} |`);
+      lines.push(
+        `| ${type} | ${buildS.toFixed(0)} (train ${trainS.toFixed(0)}) | ${Math.round(bytes / 2 ** 20)} | ${grew} | ${p ? `${param} ${/HNSW/i.test(type) ? Math.max(p, K) : p}` : '–'} | ${lat.p50} | ${lat.p95} | ${r.join(' | ')} |`,
+      );
       log(lines.at(-1)!);
     }
   }
   fs.rmSync(dir, { recursive: true, force: true });
-  const load = os.loadavg().map((v) => v.toFixed(1)).join(' ');
-  process.stdout.write(`${n} snippet vectors, ${dim}-d (${encoder.id}); ${queries.length} claims, k = ${K}; load average ${load}\n\n${lines.join('\n')}\n`);
+  const load = os
+    .loadavg()
+    .map((v) => v.toFixed(1))
+    .join(' ');
+  process.stdout.write(
+    `${n} snippet vectors, ${dim}-d (${encoder.id}); ${queries.length} claims, k = ${K}; load average ${load}\n\n${lines.join('\n')}\n`,
+  );
 }
 
 main().catch((e: unknown) => {

@@ -17,7 +17,14 @@ export interface BenchBuild {
 export interface BenchServe {
   queries: number;
   openSeconds: number;
-  latency: { bm25: LatencySummary; dense: LatencySummary; hybrid: LatencySummary; rerank: LatencySummary | null; verdict: LatencySummary | null; queryEmbed: LatencySummary };
+  latency: {
+    bm25: LatencySummary;
+    dense: LatencySummary;
+    hybrid: LatencySummary;
+    rerank: LatencySummary | null;
+    verdict: LatencySummary | null;
+    queryEmbed: LatencySummary;
+  };
   stagesP50: Record<string, Record<string, number | null>>;
   stagesP95: Record<string, Record<string, number | null>>;
   models: { reranker: string | null; nli: string | null };
@@ -39,16 +46,32 @@ const minutes = (s: number) => (s >= 120 ? `${(s / 60).toFixed(1)} min` : `${s.t
 
 export function formatBenchMarkdown(results: readonly BenchResult[], meta: { machine: string; command: string; date: string }): string {
   const lines: string[] = [];
-  lines.push(`Command: \`${meta.command}\` · machine: ${meta.machine} · ${meta.date}. The machine is shared with other agents: the load average (1 / 5 / 15 min) at the end of each phase is given beside its numbers.`, '');
-  lines.push('Indexing end to end (a fresh data dir: import = store articles and snippets, FTS5 by triggers; index = `runIndex`: BM25 accelerator, sentence encoding, FAISS train + add + checkpoint):', '');
-  lines.push('| snippets | articles | import | index (BM25 + encode + FAISS) | **end to end** | FAISS type | database (with FTS5) | BM25 accelerator | FAISS file | **peak RSS** | load |', '| ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |');
+  lines.push(
+    `Command: \`${meta.command}\` · machine: ${meta.machine} · ${meta.date}. The machine is shared with other agents: the load average (1 / 5 / 15 min) at the end of each phase is given beside its numbers.`,
+    '',
+  );
+  lines.push(
+    'Indexing end to end (a fresh data dir: import = store articles and snippets, FTS5 by triggers; index = `runIndex`: BM25 accelerator, sentence encoding, FAISS train + add + checkpoint):',
+    '',
+  );
+  lines.push(
+    '| snippets | articles | import | index (BM25 + encode + FAISS) | **end to end** | FAISS type | database (with FTS5) | BM25 accelerator | FAISS file | **peak RSS** | load |',
+    '| ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |',
+  );
   for (const { build: b } of results) {
     lines.push(
       `| ${int(b.snippets)} | ${int(b.articles)}${b.synthetic ? ` (${int(b.synthetic)} synthetic)` : ''} | ${minutes(b.import.seconds)} (${int(b.import.snippetsPerSecond)}/s) | ${minutes(b.index.seconds)} (BM25 ${minutes(b.index.bm25Seconds)}, dense ${minutes(b.index.denseSeconds)}) | **${minutes(b.import.seconds + b.index.seconds)}** | ${b.index.factory ?? '–'} | ${mb(b.sizes.databaseBytes)} | ${mb(b.sizes.acceleratorBytes)} | ${mb(b.sizes.faissBytes)} | **${int(b.peakRssMB)} MB** | ${load(b.loadAverage)} |`,
     );
   }
-  lines.push('', 'Search latency in ms through the product pipeline (`search()` on indexes opened as the web server opens them: top 500 per index, score fusion, time decay, evidence sentences, one result per article, k = 10), **each query embedded by the encoder first**; after 10 warm-up queries; queries are SciFact and Climate-FEVER claims. Reranking (100 candidates) and the verdict on fewer queries (60).', '');
-  lines.push('| snippets | query | n | p50 | p95 | p99 | serving peak RSS | load |', '| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |');
+  lines.push(
+    '',
+    'Search latency in ms through the product pipeline (`search()` on indexes opened as the web server opens them: top 500 per index, score fusion, time decay, evidence sentences, one result per article, k = 10), **each query embedded by the encoder first**; after 10 warm-up queries; queries are SciFact and Climate-FEVER claims. Reranking (100 candidates) and the verdict on fewer queries (60).',
+    '',
+  );
+  lines.push(
+    '| snippets | query | n | p50 | p95 | p99 | serving peak RSS | load |',
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+  );
   for (const { build: b, serve: s } of results) {
     const rows: [string, LatencySummary | null][] = [
       ['BM25', s.latency.bm25],
@@ -58,26 +81,39 @@ export function formatBenchMarkdown(results: readonly BenchResult[], meta: { mac
       [`**hybrid + rerank + verdict** (${s.models.nli ?? 'none'})`, s.latency.verdict],
       ['query embedding alone', s.latency.queryEmbed],
     ];
-    for (const [name, l] of rows) if (l) lines.push(`| ${int(b.snippets)} | ${name} | ${l.n} | ${ms(l.p50)} | ${ms(l.p95)} | ${ms(l.p99)} | ${int(s.peakRssMB)} MB | ${load(s.loadAverage)} |`);
+    for (const [name, l] of rows)
+      if (l)
+        lines.push(
+          `| ${int(b.snippets)} | ${name} | ${l.n} | ${ms(l.p50)} | ${ms(l.p95)} | ${ms(l.p99)} | ${int(s.peakRssMB)} MB | ${load(s.loadAverage)} |`,
+        );
   }
   const names = ['analyze', 'embed', 'bm25', 'dense', 'fuse', 'load', 'rerank', 'rank', 'evidence', 'verdict', 'total'];
-  lines.push('', 'Stage timings of the same runs (ms, p50 / p95 per stage; BM25 starts before the query embedding without waiting for it, dense waits for the embedding):', '');
+  lines.push(
+    '',
+    'Stage timings of the same runs (ms, p50 / p95 per stage; BM25 starts before the query embedding without waiting for it, dense waits for the embedding):',
+    '',
+  );
   lines.push(`| snippets | query | ${names.join(' | ')} |`, `| ---: | --- | ${names.map(() => '---:').join(' | ')} |`);
   for (const { build: b, serve: s } of results) {
     for (const mode of Object.keys(s.stagesP50)) {
       const p50 = s.stagesP50[mode]!;
       const p95 = s.stagesP95[mode] ?? {};
-      lines.push(`| ${int(b.snippets)} | ${mode} | ${names.map((n) => (p50[n] == null ? '–' : `${ms(p50[n]!)} / ${ms(p95[n] ?? null)}`)).join(' | ')} |`);
+      lines.push(
+        `| ${int(b.snippets)} | ${mode} | ${names.map((n) => (p50[n] == null ? '–' : `${ms(p50[n]!)} / ${ms(p95[n] ?? null)}`)).join(' | ')} |`,
+      );
     }
   }
   const last = results.at(-1);
   if (last) {
     const e = last.serve.encoder;
-    lines.push('', `Sentence encoder \`${e.id}\`: **${int(e.sentencesPerSecond)} sentences/s** on one core (${int(e.sentences)} distinct corpus sentences in batches of 32, ${e.seconds} s).`);
+    lines.push(
+      '',
+      `Sentence encoder \`${e.id}\`: **${int(e.sentencesPerSecond)} sentences/s** on one core (${int(e.sentences)} distinct corpus sentences in batches of 32, ${e.seconds} s).`,
+    );
   }
   lines.push(
     '',
-    'Everything is real: the texts, the import, FTS5, the encoder (its vectors for every snippet and every query), FAISS, the pipeline and the models. The corpora (Reuters-21578, BBC News, HuffPost, SciFact) hold about 141k snippets when cut with stride 1 (windows of 5 sentences starting at every sentence; the product uses stride 3, so that the snippets have the product\'s length); **beyond that the corpus is synthetic articles of 20 real sentences drawn at random from them** (seeded), dated over 2018–2024.',
+    "Everything is real: the texts, the import, FTS5, the encoder (its vectors for every snippet and every query), FAISS, the pipeline and the models. The corpora (Reuters-21578, BBC News, HuffPost, SciFact) hold about 141k snippets when cut with stride 1 (windows of 5 sentences starting at every sentence; the product uses stride 3, so that the snippets have the product's length); **beyond that the corpus is synthetic articles of 20 real sentences drawn at random from them** (seeded), dated over 2018–2024.",
   );
   return lines.join('\n');
 }

@@ -65,7 +65,8 @@ async function timeQueries(queries: readonly string[], ctx: SearchContext, m: Mo
     ms.push(took);
     for (const [k, v] of Object.entries(res.timingsMs)) (stages[k] ??= []).push(v);
   }
-  const per = (pick: (s: ReturnType<typeof summarize>) => number | null) => Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, pick(summarize(v))]));
+  const per = (pick: (s: ReturnType<typeof summarize>) => number | null) =>
+    Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, pick(summarize(v))]));
   return { latency: summarize(ms), stagesP50: per((s) => s.p50), stagesP95: per((s) => s.p95) };
 }
 
@@ -93,8 +94,19 @@ async function buildPhase(size: number, root: string): Promise<BenchBuild> {
     articles: built.articles,
     synthetic: built.synthetic,
     import: { seconds: round(built.importSeconds), snippetsPerSecond: Math.round(built.snippets / built.importSeconds) },
-    index: { seconds: round(built.index.seconds), bm25Seconds: round(built.index.bm25.seconds), denseSeconds: round(dense?.seconds ?? 0), factory: dense?.factory ?? null, encoder: built.index.encoder },
-    sizes: { databaseBytes: fileBytes(dbFile) + fileBytes(`${dbFile}-wal`), bm25Bytes: status.bm25.bytes, faissBytes: status.dense.bytes, acceleratorBytes: fileBytes(`${dbFile}.bm25-impact`) },
+    index: {
+      seconds: round(built.index.seconds),
+      bm25Seconds: round(built.index.bm25.seconds),
+      denseSeconds: round(dense?.seconds ?? 0),
+      factory: dense?.factory ?? null,
+      encoder: built.index.encoder,
+    },
+    sizes: {
+      databaseBytes: fileBytes(dbFile) + fileBytes(`${dbFile}-wal`),
+      bm25Bytes: status.bm25.bytes,
+      faissBytes: status.dense.bytes,
+      acceleratorBytes: fileBytes(`${dbFile}.bm25-impact`),
+    },
     peakRssMB: peakRssMB(),
     loadAverage: loadAverage(),
   };
@@ -126,9 +138,28 @@ async function servePhase(size: number, root: string, nQueries: number, sample: 
   const out: BenchServe = {
     queries: queries.length - 10,
     openSeconds,
-    latency: { bm25: bm25.latency, dense: dense.latency, hybrid: hybrid.latency, rerank: rerank?.latency ?? null, verdict: verdict?.latency ?? null, queryEmbed: summarize(queryEmbed.slice(10)) },
-    stagesP50: { bm25: bm25.stagesP50, dense: dense.stagesP50, hybrid: hybrid.stagesP50, ...(rerank ? { rerank: rerank.stagesP50 } : {}), ...(verdict ? { verdict: verdict.stagesP50 } : {}) },
-    stagesP95: { bm25: bm25.stagesP95, dense: dense.stagesP95, hybrid: hybrid.stagesP95, ...(rerank ? { rerank: rerank.stagesP95 } : {}), ...(verdict ? { verdict: verdict.stagesP95 } : {}) },
+    latency: {
+      bm25: bm25.latency,
+      dense: dense.latency,
+      hybrid: hybrid.latency,
+      rerank: rerank?.latency ?? null,
+      verdict: verdict?.latency ?? null,
+      queryEmbed: summarize(queryEmbed.slice(10)),
+    },
+    stagesP50: {
+      bm25: bm25.stagesP50,
+      dense: dense.stagesP50,
+      hybrid: hybrid.stagesP50,
+      ...(rerank ? { rerank: rerank.stagesP50 } : {}),
+      ...(verdict ? { verdict: verdict.stagesP50 } : {}),
+    },
+    stagesP95: {
+      bm25: bm25.stagesP95,
+      dense: dense.stagesP95,
+      hybrid: hybrid.stagesP95,
+      ...(rerank ? { rerank: rerank.stagesP95 } : {}),
+      ...(verdict ? { verdict: verdict.stagesP95 } : {}),
+    },
     models: { reranker: ctx.reranker?.id ?? null, nli: ctx.verdict?.id ?? null },
     encoder: { id: encoder.id, ...enc },
     peakRssMB: peakRssMB(),
@@ -146,7 +177,11 @@ const peakRssMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
 const loadAverage = () => os.loadavg().map((v) => Math.round(v * 10) / 10);
 
 function runChild(args: string[]): unknown {
-  const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, '--child', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, '--child', ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const line = r.stdout.split('\n').find((l) => l.startsWith(MARK));
   if (r.status !== 0 || !line) throw new Error(`bench child ${args.join(' ')} failed (exit ${r.status})`);
   return JSON.parse(line.slice(MARK.length));
@@ -158,8 +193,14 @@ async function main() {
   const sample = Number(arg('sample', '20000'));
   if (process.argv.includes('--render')) {
     // Re-renders the tables of an earlier run (out/bench/search.json) after a change of wording only.
-    const saved = JSON.parse(fs.readFileSync(path.resolve(arg('render', path.join(projectRoot(), 'out', 'bench', 'search.json'))), 'utf8')) as { machine: string; command: string; date?: string; results: BenchResult[] };
-    const md = formatBenchMarkdown(saved.results, { machine: saved.machine, command: saved.command, date: saved.date ?? new Date().toISOString().slice(0, 10) });
+    const saved = JSON.parse(
+      fs.readFileSync(path.resolve(arg('render', path.join(projectRoot(), 'out', 'bench', 'search.json'))), 'utf8'),
+    ) as { machine: string; command: string; date?: string; results: BenchResult[] };
+    const md = formatBenchMarkdown(saved.results, {
+      machine: saved.machine,
+      command: saved.command,
+      date: saved.date ?? new Date().toISOString().slice(0, 10),
+    });
     process.stdout.write(md + '\n');
     if (process.argv.includes('--write-docs')) writeDocs(md);
     return;
@@ -176,7 +217,18 @@ async function main() {
     process.stderr.write(`bench:search: building ${size} snippets …\n`);
     const build = runChild(['--phase', 'build', '--size', String(size), '--root', root]) as BenchBuild;
     process.stderr.write(`bench:search: built ${JSON.stringify(build)}\nbench:search: searching ${size} snippets …\n`);
-    const serve = runChild(['--phase', 'serve', '--size', String(size), '--root', root, '--queries', String(queries), '--sample', String(sample)]) as BenchServe;
+    const serve = runChild([
+      '--phase',
+      'serve',
+      '--size',
+      String(size),
+      '--root',
+      root,
+      '--queries',
+      String(queries),
+      '--sample',
+      String(sample),
+    ]) as BenchServe;
     results.push({ build, serve });
     if (!process.argv.includes('--keep')) fs.rmSync(path.join(root, `bench-${size}`), { recursive: true, force: true });
   }
@@ -199,7 +251,10 @@ function writeDocs(md: string): void {
   const doc = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
   const a = doc.indexOf(DOC_START);
   const b = doc.indexOf(DOC_END);
-  const next = a >= 0 && b > a ? doc.slice(0, a + DOC_START.length) + '\n' + md + '\n' + doc.slice(b) : `${doc.trimEnd()}\n\n${DOC_START}\n${md}\n${DOC_END}\n`;
+  const next =
+    a >= 0 && b > a
+      ? doc.slice(0, a + DOC_START.length) + '\n' + md + '\n' + doc.slice(b)
+      : `${doc.trimEnd()}\n\n${DOC_START}\n${md}\n${DOC_END}\n`;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, next);
   process.stderr.write(`updated ${file}\n`);

@@ -23,7 +23,20 @@ export function buildProgram(): Command {
     .description('Quin news search: crawl feeds, index snippets, check claims against recent news.')
     .showHelpAfterError()
     .exitOverride();
-  for (const register of [registerMigrate, registerFeeds, registerCrawl, registerImport, registerIndex, registerSearch, registerEval, registerStats, registerWorker, registerAdmin, registerModels]) register(program);
+  for (const register of [
+    registerMigrate,
+    registerFeeds,
+    registerCrawl,
+    registerImport,
+    registerIndex,
+    registerSearch,
+    registerEval,
+    registerStats,
+    registerWorker,
+    registerAdmin,
+    registerModels,
+  ])
+    register(program);
   return program;
 }
 

@@ -5,9 +5,17 @@ import type { ClaimReviewData } from './claim-review';
 export type { ClaimReviewData };
 
 /** Upserts by (review URL, claim): a page crawled again updates its ratings instead of adding copies. */
-export async function saveClaimReviews(tx: Pick<Tx, 'claimReview'>, articleId: number, reviews: ClaimReviewData[] | undefined): Promise<void> {
+export async function saveClaimReviews(
+  tx: Pick<Tx, 'claimReview'>,
+  articleId: number,
+  reviews: ClaimReviewData[] | undefined,
+): Promise<void> {
   for (const r of reviews ?? []) {
     const data = { ...r, articleId };
-    await tx.claimReview.upsert({ where: { reviewUrl_claimHash: { reviewUrl: r.reviewUrl, claimHash: r.claimHash } }, create: data, update: data });
+    await tx.claimReview.upsert({
+      where: { reviewUrl_claimHash: { reviewUrl: r.reviewUrl, claimHash: r.claimHash } },
+      create: data,
+      update: data,
+    });
   }
 }

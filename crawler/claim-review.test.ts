@@ -56,8 +56,22 @@ describe('published fact-checks (ClaimReview)', () => {
   it('a top-level array of reviews, "@type" as an array, numeric ratings', () => {
     const rs = page('array.html', 'https://librarymeter.example/checks/library-hours').claimReviews;
     expect(rs.map((r) => [r.reviewUrl, r.claim, r.rating, r.ratingValue, r.bestRating, r.claimant])).toEqual([
-      ['https://librarymeter.example/checks/library-hours#one', 'The town library will close at five during exam season', 'Pants on Fire!', 0, 5, 'A post on a community forum'],
-      ['https://librarymeter.example/checks/library-hours#two', 'The library will stay open until ten in the evening during exams', 'True', 5, 5, 'County council'],
+      [
+        'https://librarymeter.example/checks/library-hours#one',
+        'The town library will close at five during exam season',
+        'Pants on Fire!',
+        0,
+        5,
+        'A post on a community forum',
+      ],
+      [
+        'https://librarymeter.example/checks/library-hours#two',
+        'The library will stay open until ten in the evening during exams',
+        'True',
+        5,
+        5,
+        'County council',
+      ],
     ]);
   });
 
@@ -79,12 +93,33 @@ describe('published fact-checks (ClaimReview)', () => {
 
   it('pages without fact-checks, hostile JSON-LD and implausible dates', () => {
     expect(extractClaimReviews([], 'https://a.example/')).toEqual([]);
-    expect(extractClaimReviews(['null', '42', '"x"', '[[[[[[[[[[[[[[[[{"@type":"ClaimReview","claimReviewed":"deep"}]]]]]]]]]]]]]]]'], 'https://a.example/')).toEqual([]);
+    expect(
+      extractClaimReviews(
+        ['null', '42', '"x"', '[[[[[[[[[[[[[[[[{"@type":"ClaimReview","claimReviewed":"deep"}]]]]]]]]]]]]]]]'],
+        'https://a.example/',
+      ),
+    ).toEqual([]);
     const [r] = extractClaimReviews(
-      [JSON.stringify({ '@type': 'ClaimReview', claimReviewed: '  The   sea is  dry ', url: 'javascript:alert(1)', datePublished: '2999-01-01', author: 'Someone', reviewRating: { ratingValue: 'n/a' } })],
+      [
+        JSON.stringify({
+          '@type': 'ClaimReview',
+          claimReviewed: '  The   sea is  dry ',
+          url: 'javascript:alert(1)',
+          datePublished: '2999-01-01',
+          author: 'Someone',
+          reviewRating: { ratingValue: 'n/a' },
+        }),
+      ],
       'https://a.example/page',
       new Date('2024-01-01T00:00:00Z'),
     );
-    expect(r).toMatchObject({ claim: 'The sea is dry', reviewUrl: 'https://a.example/page', reviewedAt: null, reviewer: 'Someone', rating: 'n/a', ratingValue: null });
+    expect(r).toMatchObject({
+      claim: 'The sea is dry',
+      reviewUrl: 'https://a.example/page',
+      reviewedAt: null,
+      reviewer: 'Someone',
+      rating: 'n/a',
+      ratingValue: null,
+    });
   });
 });

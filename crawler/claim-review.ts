@@ -54,7 +54,15 @@ function walk(blocks: string[]): { nodes: Node[]; byId: Map<string, Node> } {
   };
   for (const b of blocks) {
     try {
-      visit(JSON.parse(b.trim().replace(/^<!--|-->$/g, '').replace(/^\/\/\s*<!\[CDATA\[|\/\/\s*\]\]>$/g, '')), 0);
+      visit(
+        JSON.parse(
+          b
+            .trim()
+            .replace(/^<!--|-->$/g, '')
+            .replace(/^\/\/\s*<!\[CDATA\[|\/\/\s*\]\]>$/g, ''),
+        ),
+        0,
+      );
     } catch {
       // a broken JSON-LD block is common and harmless
     }
@@ -62,7 +70,8 @@ function walk(blocks: string[]): { nodes: Node[]; byId: Map<string, Node> } {
   return { nodes, byId };
 }
 
-const text = (v: unknown, max = 2000): string | null => (typeof v === 'string' && v.trim() ? v.replace(/\s+/g, ' ').trim().slice(0, max) : null);
+const text = (v: unknown, max = 2000): string | null =>
+  typeof v === 'string' && v.trim() ? v.replace(/\s+/g, ' ').trim().slice(0, max) : null;
 
 function num(v: unknown): number | null {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
@@ -99,7 +108,11 @@ export function extractClaimReviews(blocks: string[], pageUrl: string, now = new
   };
   const urlOf = (v: unknown): string | null => {
     const d = deref(v);
-    return typeof d === 'string' ? httpUrl(d, pageUrl) : d ? (httpUrl(d.url, pageUrl) ?? httpUrl(d.sameAs, pageUrl) ?? httpUrl(d['@id'], pageUrl)) : null;
+    return typeof d === 'string'
+      ? httpUrl(d, pageUrl)
+      : d
+        ? (httpUrl(d.url, pageUrl) ?? httpUrl(d.sameAs, pageUrl) ?? httpUrl(d['@id'], pageUrl))
+        : null;
   };
   const dateOf = (v: unknown): Date | null => {
     if (typeof v !== 'string') return null;
@@ -122,7 +135,9 @@ export function extractClaimReviews(blocks: string[], pageUrl: string, now = new
       reviewUrl,
       claim,
       claimHash: claimHash(claim),
-      rating: rating ? (text(rating.alternateName, 300) ?? text(rating.name, 300) ?? (rating.ratingValue != null ? String(rating.ratingValue) : null)) : null,
+      rating: rating
+        ? (text(rating.alternateName, 300) ?? text(rating.name, 300) ?? (rating.ratingValue != null ? String(rating.ratingValue) : null))
+        : null,
       ratingValue: rating ? num(rating.ratingValue) : null,
       bestRating: rating ? num(rating.bestRating) : null,
       worstRating: rating ? num(rating.worstRating) : null,

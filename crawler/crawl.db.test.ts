@@ -255,7 +255,12 @@ describe(`JSON Feed and forgiving XML through the crawl (${provider})`, () => {
       JSON.stringify({
         version: 'https://jsonfeed.org/version/1.1',
         title: `JSON ${name}`,
-        items: [1, 2].map((n) => ({ id: `${name}-${n}`, url: site.url(`/ext/json-${name}/story-${n}`), title: `${name} ${n}`, date_published: '2024-02-05T09:00:00Z' })),
+        items: [1, 2].map((n) => ({
+          id: `${name}-${n}`,
+          url: site.url(`/ext/json-${name}/story-${n}`),
+          title: `${name} ${n}`,
+          date_published: '2024-02-05T09:00:00Z',
+        })),
       });
     site.route('/feed.json', send(json('a'), { type: 'application/feed+json' }));
     site.route('/plain.json', send(json('b'), { type: 'application/json; charset=utf-8' }));
@@ -276,7 +281,11 @@ describe(`JSON Feed and forgiving XML through the crawl (${provider})`, () => {
     const feed = await addFeed(t.db, site.url('/truncated.rss'), { intervalMinutes: 30 });
     expect(await runCrawlOnce(t.db, t.config, { feedIds: [feed.id] })).toMatchObject({ ok: 1, itemsNew: 2, articlesExtracted: 2 });
     const [health] = (await listFeedHealth(t.db)).filter((f) => f.id === feed.id);
-    expect(health).toMatchObject({ status: 'active', consecutiveFailures: 0, parseWarning: expect.stringMatching(/Unclosed root tag.*read leniently/) });
+    expect(health).toMatchObject({
+      status: 'active',
+      consecutiveFailures: 0,
+      parseWarning: expect.stringMatching(/Unclosed root tag.*read leniently/),
+    });
     body = body.replace(/<item>\s*<title>Cut in the mid$/, '</channel></rss>');
     await refreshFeedNow(t.db, feed.id);
     expect(await runCrawlOnce(t.db, t.config, { feedIds: [feed.id] })).toMatchObject({ ok: 1, itemsNew: 0 });
@@ -312,8 +321,13 @@ describe(`scheduling, leases and admin verbs (${provider})`, () => {
     const slow = await startNewsSite({ pageDelayMs: 400 });
     const other = await startNewsSite();
     try {
-      const items = [0, 1, 2, 3].map((i) => `<item><title>Slow ${i}</title><link>${slow.url(`/ext/slow-pass/${i}`)}</link></item>`).join('');
-      slow.route('/slow-pass.rss', send(`<rss version="2.0"><channel><title>Slow</title>${items}</channel></rss>`, { type: 'application/rss+xml' }));
+      const items = [0, 1, 2, 3]
+        .map((i) => `<item><title>Slow ${i}</title><link>${slow.url(`/ext/slow-pass/${i}`)}</link></item>`)
+        .join('');
+      slow.route(
+        '/slow-pass.rss',
+        send(`<rss version="2.0"><channel><title>Slow</title>${items}</channel></rss>`, { type: 'application/rss+xml' }),
+      );
       other.route('/late.rss', send('<rss version="2.0"><channel><title>Late</title></channel></rss>', { type: 'application/rss+xml' }));
       await t.db.feed.updateMany({ data: { nextCheckAt: new Date(Date.now() + 3600_000) } });
       await addFeed(t.db, slow.url('/slow-pass.rss'), { intervalMinutes: 30 });

@@ -28,14 +28,50 @@ for (const names of [
 
 // Zone abbreviations in minutes east of UTC.
 const ZONES: Record<string, number> = {
-  ut: 0, utc: 0, gmt: 0, z: 0, wet: 0, bst: 60, ist: 330, cet: 60, met: 60, cest: 120, mest: 120, eet: 120, eest: 180,
-  msk: 180, est: -300, edt: -240, cst: -360, cdt: -300, mst: -420, mdt: -360, pst: -480, pdt: -420,
-  akst: -540, akdt: -480, hst: -600, aest: 600, aedt: 660, acst: 570, awst: 480, jst: 540, kst: 540, nzst: 720, nzdt: 780,
-  brt: -180, art: -180, sgt: 480, hkt: 480,
+  ut: 0,
+  utc: 0,
+  gmt: 0,
+  z: 0,
+  wet: 0,
+  bst: 60,
+  ist: 330,
+  cet: 60,
+  met: 60,
+  cest: 120,
+  mest: 120,
+  eet: 120,
+  eest: 180,
+  msk: 180,
+  est: -300,
+  edt: -240,
+  cst: -360,
+  cdt: -300,
+  mst: -420,
+  mdt: -360,
+  pst: -480,
+  pdt: -420,
+  akst: -540,
+  akdt: -480,
+  hst: -600,
+  aest: 600,
+  aedt: 660,
+  acst: 570,
+  awst: 480,
+  jst: 540,
+  kst: 540,
+  nzst: 720,
+  nzdt: 780,
+  brt: -180,
+  art: -180,
+  sgt: 480,
+  hkt: 480,
 };
 
 function fold(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 // Real offsets run from -12:00 to +14:00; "+9999" would shift a date by more than four days.
@@ -67,9 +103,11 @@ function build(year: number, month: number, day: number, h: number, mi: number, 
 }
 
 // "[Day,] 24 Set 2018 [19:42[:40]] [zone]" and "03 Apr 02 1500 GMT".
-const RFC_LIKE = /^(?:[^\d,]+,?\s*)?(\d{1,2})[\s.-]+([^\s\d.,-]+)\.?[\s.-]+(\d{2,4})(?:[\s,T]+(\d{1,2}):?(\d{2})(?::?(\d{2}(?:\.\d+)?))?)?\s*([+-]\d{2}:?\d{2}|[A-Za-z]{1,5})?(?:\s*\([^)]*\))?$/;
+const RFC_LIKE =
+  /^(?:[^\d,]+,?\s*)?(\d{1,2})[\s.-]+([^\s\d.,-]+)\.?[\s.-]+(\d{2,4})(?:[\s,T]+(\d{1,2}):?(\d{2})(?::?(\d{2}(?:\.\d+)?))?)?\s*([+-]\d{2}:?\d{2}|[A-Za-z]{1,5})?(?:\s*\([^)]*\))?$/;
 // "Sep 24, 2018 [7:42 PM]" (US style, month first).
-const US_LIKE = /^(?:[^\d,]+,\s*)?([^\s\d.,]+)\.?\s+(\d{1,2}),?\s+(\d{4})(?:[\s,]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?)?\s*([+-]\d{2}:?\d{2}|[A-Za-z]{1,5})?$/;
+const US_LIKE =
+  /^(?:[^\d,]+,\s*)?([^\s\d.,]+)\.?\s+(\d{1,2}),?\s+(\d{4})(?:[\s,]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?)?\s*([+-]\d{2}:?\d{2}|[A-Za-z]{1,5})?$/;
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T\s](\d{2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 
 export function parseDate(input: string | null | undefined): Date | null {

@@ -26,7 +26,9 @@ const Item = z
 
 const JsonFeed = z
   .object({
-    version: z.string().regex(/^https?:\/\/jsonfeed\.org\/version\/1(\.\d+)?\/?$/, 'version must be https://jsonfeed.org/version/1 or /1.1'),
+    version: z
+      .string()
+      .regex(/^https?:\/\/jsonfeed\.org\/version\/1(\.\d+)?\/?$/, 'version must be https://jsonfeed.org/version/1 or /1.1'),
     title: z.string().optional(),
     home_page_url: z.string().optional(),
     language: z.string().optional(),
@@ -56,7 +58,10 @@ export function parseJsonFeed(text: string): JsonFeedParse {
   const parsed = JsonFeed.safeParse(doc);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw createError('FEED_PARSE_ERROR', `not a JSON Feed: ${issue ? `${issue.path.join('.') || 'document'}: ${issue.message}` : 'invalid'}`);
+    throw createError(
+      'FEED_PARSE_ERROR',
+      `not a JSON Feed: ${issue ? `${issue.path.join('.') || 'document'}: ${issue.message}` : 'invalid'}`,
+    );
   }
   const items: Raw[] = [];
   let skipped = 0;

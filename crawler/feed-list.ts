@@ -21,7 +21,8 @@ export async function importFeedList(db: Db, doc: OpmlDocument, opts: { interval
     const known = await db.feed.findUnique({ where: { url: f.xmlUrl } });
     if (known) {
       const fill = { title: known.title ?? f.title, category: known.category ?? f.category, siteUrl: known.siteUrl ?? f.htmlUrl };
-      if (fill.title !== known.title || fill.category !== known.category || fill.siteUrl !== known.siteUrl) await db.feed.update({ where: { id: known.id }, data: fill });
+      if (fill.title !== known.title || fill.category !== known.category || fill.siteUrl !== known.siteUrl)
+        await db.feed.update({ where: { id: known.id }, data: fill });
       out.existing.push({ id: known.id, url: known.url });
       continue;
     }

@@ -140,7 +140,9 @@ describe('feed parsing of hostile and unusual documents', () => {
     const feed = await parse('malformed.xml');
     expect(feed.title).toBe('Broken feed');
     expect(feed.items.map((i) => [i.title, i.link])).toEqual([['An item whose element is never closed', 'https://news.test/broken/1']]);
-    expect(feed.warnings).toEqual([expect.stringMatching(/^not well-formed XML \(Unexpected close tag \(line 8, column \d+\)\), read leniently/)]);
+    expect(feed.warnings).toEqual([
+      expect.stringMatching(/^not well-formed XML \(Unexpected close tag \(line 8, column \d+\)\), read leniently/),
+    ]);
   });
 
   it('reports malformed XML with its position when a lenient read recovers nothing', async () => {
@@ -248,7 +250,10 @@ describe('feed parsing of hostile and unusual documents', () => {
       const order = round % 2 ? [...docs].reverse() : docs;
       const results = new Map<string, string>();
       for (const d of order) results.set(d[0], await once(d));
-      expect(docs.map(([name]) => results.get(name)), `round ${round}`).toEqual(first);
+      expect(
+        docs.map(([name]) => results.get(name)),
+        `round ${round}`,
+      ).toEqual(first);
     }
   });
 
@@ -294,7 +299,10 @@ describe('real-feed details (13.4)', () => {
 
   it('takes itunes:summary as the item text when it is the longest', async () => {
     const [item] = (await parse('podcast-itunes.rss')).items;
-    expect(item).toMatchObject({ textSource: 'item_description', text: expect.stringMatching(/^The council voted on the budget on Monday/) });
+    expect(item).toMatchObject({
+      textSource: 'item_description',
+      text: expect.stringMatching(/^The council voted on the budget on Monday/),
+    });
   });
 
   it('takes a Media RSS media:description (inside media:group, as YouTube writes it) as the item text', async () => {
@@ -341,7 +349,11 @@ describe('JSON Feed 1.0 and 1.1 (11.11)', () => {
 
   it('reads JSON Feed 1.0 (one author object, external_url)', async () => {
     const feed = await parseFeed(fixture('jsonfeed-1.0.json'), { url: 'https://old.news.test/feed.json', now: NOW });
-    expect(feed.items[0]).toMatchObject({ link: 'https://elsewhere.test/story', author: 'Single Author', published: new Date('2019-05-01T16:00:00Z') });
+    expect(feed.items[0]).toMatchObject({
+      link: 'https://elsewhere.test/story',
+      author: 'Single Author',
+      published: new Date('2019-05-01T16:00:00Z'),
+    });
   });
 
   it('says clearly what is wrong with JSON that is not a JSON Feed', async () => {
@@ -350,7 +362,9 @@ describe('JSON Feed 1.0 and 1.1 (11.11)', () => {
       code: 'FEED_PARSE_ERROR',
       message: expect.stringMatching(/malformed JSON/),
     });
-    await expect(parseJson('{"name": "package.json"}')).rejects.toMatchObject({ message: expect.stringMatching(/not a JSON Feed: version/) });
+    await expect(parseJson('{"name": "package.json"}')).rejects.toMatchObject({
+      message: expect.stringMatching(/not a JSON Feed: version/),
+    });
     await expect(parseJson('{"version": "https://jsonfeed.org/version/1.1", "title": "x"}')).rejects.toMatchObject({
       message: expect.stringMatching(/not a JSON Feed: items/),
     });

@@ -49,7 +49,12 @@ function xmlError(e: unknown): QuinError {
   const msg = (e as Error).message ?? String(e);
   const [first, ...rest] = msg.split('\n');
   const pos = rest.join(' ').match(/Line:\s*(\d+)\s*Column:\s*(\d+)/);
-  return createError('FEED_PARSE_ERROR', `malformed XML: ${first}${pos ? ` (line ${Number(pos[1]) + 1}, column ${pos[2]})` : ''}`, undefined, e);
+  return createError(
+    'FEED_PARSE_ERROR',
+    `malformed XML: ${first}${pos ? ` (line ${Number(pos[1]) + 1}, column ${pos[2]})` : ''}`,
+    undefined,
+    e,
+  );
 }
 
 /**
@@ -67,7 +72,8 @@ export function assertNoEntityDeclarations(text: string): void {
   }
 }
 
-const XHTML_CONSTRUCT = /<((?:atom:)?(?:title|subtitle|summary|content|rights))\b([^>]*?)\btype\s*=\s*(["'])xhtml\3([^>]*)>([\s\S]*?)<\/\1\s*>/g;
+const XHTML_CONSTRUCT =
+  /<((?:atom:)?(?:title|subtitle|summary|content|rights))\b([^>]*?)\btype\s*=\s*(["'])xhtml\3([^>]*)>([\s\S]*?)<\/\1\s*>/g;
 
 /**
  * Atom text constructs of type="xhtml" (markup inside a <div>) become type="html" with the markup
@@ -223,5 +229,9 @@ export async function parseXmlFeed(text: string, format: XmlFeedFormat): Promise
     throw strictError;
   }
   const forgiven = problems.length ? `; forgiven: ${problems.join('; ')}` : '';
-  return { feed, warning: `${strictError.message.replace(/^malformed XML: /, 'not well-formed XML (')}), read leniently${forgiven}`, strictError };
+  return {
+    feed,
+    warning: `${strictError.message.replace(/^malformed XML: /, 'not well-formed XML (')}), read leniently${forgiven}`,
+    strictError,
+  };
 }

@@ -34,12 +34,20 @@ describe('feed health', () => {
   }
 
   it('a feed whose items all fail is degraded with the newest failure; healthy feeds are ok', async () => {
-    const bad = await feedWithItems('https://twis.example/feed', [...Array(19).fill('pending'), ...Array(50).fill('failed')], { articlesFailed: 50 });
+    const bad = await feedWithItems('https://twis.example/feed', [...Array(19).fill('pending'), ...Array(50).fill('failed')], {
+      articlesFailed: 50,
+    });
     const good = await feedWithItems('https://good.example/feed', Array(8).fill('stored'));
     const rows = await listFeedHealth(t.db);
     const b = rows.find((r) => r.id === bad.id)!;
     expect(b.state).toBe('degraded');
-    expect(b.recentItems).toEqual({ settled: 50, stored: 0, failed: 50, pending: 0, lastError: 'page 68 unusable (HTTP 403) and the item has no text of its own' });
+    expect(b.recentItems).toEqual({
+      settled: 50,
+      stored: 0,
+      failed: 50,
+      pending: 0,
+      lastError: 'page 68 unusable (HTTP 403) and the item has no text of its own',
+    });
     expect(b.stateReason).toContain('none of its latest 50 items became an article: page 68 unusable');
     expect(rows.find((r) => r.id === good.id)!.state).toBe('ok');
     // Problems first.
@@ -48,7 +56,15 @@ describe('feed health', () => {
 
   it('a failing feed says since when: the first failed check after the last success', async () => {
     const lastSuccess = new Date(Date.now() - 3 * 86_400_000);
-    const feed = await t.db.feed.create({ data: { url: 'https://down.example/rss', lastSuccessAt: lastSuccess, consecutiveFailures: 3, lastError: 'HTTP 500', lastErrorAt: new Date() } });
+    const feed = await t.db.feed.create({
+      data: {
+        url: 'https://down.example/rss',
+        lastSuccessAt: lastSuccess,
+        consecutiveFailures: 3,
+        lastError: 'HTTP 500',
+        lastErrorAt: new Date(),
+      },
+    });
     const at = (days: number) => new Date(Date.now() - days * 86_400_000);
     await t.db.crawlEvent.createMany({
       data: [
@@ -65,9 +81,38 @@ describe('feed health', () => {
 
   it('counts imported articles apart from fetched ones', async () => {
     const window = { size: 5, stride: 3, minChars: 10 };
-    const base = { publishedAt: new Date(), fetchedAt: new Date(), extractionStatus: 'ok' as const, text: 'A sentence long enough to be a snippet. And another one here.' };
-    await storeArticle(t.db, { ...base, canonicalUrl: 'corpus://x/1', originalUrl: 'corpus://x/1', title: 'Imported', source: 'x', publishedAtSource: 'import', textSource: 'import' }, window);
-    await storeArticle(t.db, { ...base, canonicalUrl: 'https://a.example/1', originalUrl: 'https://a.example/1', title: 'Fetched', source: 'a', publishedAtSource: 'item', textSource: 'readability' }, window);
+    const base = {
+      publishedAt: new Date(),
+      fetchedAt: new Date(),
+      extractionStatus: 'ok' as const,
+      text: 'A sentence long enough to be a snippet. And another one here.',
+    };
+    await storeArticle(
+      t.db,
+      {
+        ...base,
+        canonicalUrl: 'corpus://x/1',
+        originalUrl: 'corpus://x/1',
+        title: 'Imported',
+        source: 'x',
+        publishedAtSource: 'import',
+        textSource: 'import',
+      },
+      window,
+    );
+    await storeArticle(
+      t.db,
+      {
+        ...base,
+        canonicalUrl: 'https://a.example/1',
+        originalUrl: 'https://a.example/1',
+        title: 'Fetched',
+        source: 'a',
+        publishedAtSource: 'item',
+        textSource: 'readability',
+      },
+      window,
+    );
     const today = (await ingestionPerDay(t.db, 1))[0]!;
     expect(today).toMatchObject({ articles: 1, imported: 1 });
   });

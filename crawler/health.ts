@@ -77,7 +77,10 @@ async function recentItemsByFeed(db: Db): Promise<Map<number, RecentItems>> {
 }
 
 /** When each failing feed's current run of failures began: its first failed check after the last success. */
-async function failingSinceByFeed(db: Db, feeds: { id: number; consecutiveFailures: number; lastSuccessAt: Date | null; lastErrorAt: Date | null }[]) {
+async function failingSinceByFeed(
+  db: Db,
+  feeds: { id: number; consecutiveFailures: number; lastSuccessAt: Date | null; lastErrorAt: Date | null }[],
+) {
   const failing = feeds.filter((f) => f.consecutiveFailures > 0);
   const firsts = await Promise.all(
     failing.map((f) =>

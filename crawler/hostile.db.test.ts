@@ -157,7 +157,12 @@ describe(`hostile feeds (${provider})`, () => {
   });
 
   it('reads a malformed feed leniently and shows the warning; never stores entity references as text', async () => {
-    expect(health.malformed).toMatchObject({ status: 'active', consecutiveFailures: 0, itemsSeen: 1, parseWarning: expect.stringMatching(/read leniently/) });
+    expect(health.malformed).toMatchObject({
+      status: 'active',
+      consecutiveFailures: 0,
+      itemsSeen: 1,
+      parseWarning: expect.stringMatching(/read leniently/),
+    });
     expect(await t.db.article.count({ where: { text: { contains: '&a;' } } })).toBe(0);
     expect(await t.db.feedItem.count({ where: { title: 'Blow-up' } })).toBe(0);
   });

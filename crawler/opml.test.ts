@@ -25,8 +25,18 @@ describe('OPML import', () => {
 
   it('FreshRSS (2.0 with its own namespace, text only, non-ASCII folder names)', () => {
     expect(summary('freshrss.opml')).toEqual([
-      ['Sans catégorie', 'Le Monde.fr - Actualités et Infos en France et dans le monde', 'https://www.lemonde.fr/rss/une.xml', 'https://www.lemonde.fr/'],
-      ['Science & santé', 'ScienceDaily: Top Science News', 'https://www.sciencedaily.com/rss/top/science.xml', 'https://www.sciencedaily.com/news/top/science/'],
+      [
+        'Sans catégorie',
+        'Le Monde.fr - Actualités et Infos en France et dans le monde',
+        'https://www.lemonde.fr/rss/une.xml',
+        'https://www.lemonde.fr/',
+      ],
+      [
+        'Science & santé',
+        'ScienceDaily: Top Science News',
+        'https://www.sciencedaily.com/rss/top/science.xml',
+        'https://www.sciencedaily.com/news/top/science/',
+      ],
       ['Science & santé', 'Nature', 'https://www.nature.com/nature.rss', 'https://www.nature.com/nature'],
     ]);
   });
@@ -50,12 +60,19 @@ describe('OPML import', () => {
       [null, 'Daring Fireball', 'https://daringfireball.net/feeds/main', 'https://daringfireball.net/'],
     ]);
     expect(summary('thunderbird.opml')).toEqual([
-      ['Blogs & News Feeds', 'The New York Times > World', 'https://rss.nytimes.com/services/xml/rss/nyt/World.xml', 'https://www.nytimes.com/section/world'],
+      [
+        'Blogs & News Feeds',
+        'The New York Times > World',
+        'https://rss.nytimes.com/services/xml/rss/nyt/World.xml',
+        'https://www.nytimes.com/section/world',
+      ],
     ]);
   });
 
   it('reads the charset the file declares', () => {
-    expect(summary('latin1.opml')).toEqual([['Actualités', 'Libération', 'https://www.liberation.fr/arc/outboundfeeds/rss/?outputType=xml', null]]);
+    expect(summary('latin1.opml')).toEqual([
+      ['Actualités', 'Libération', 'https://www.liberation.fr/arc/outboundfeeds/rss/?outputType=xml', null],
+    ]);
   });
 
   it('skips what cannot be a feed, and says why', () => {
@@ -93,7 +110,15 @@ describe('hostile OPML is refused clearly', () => {
 
 describe('OPML export', () => {
   it('round-trips every real export: folders, titles, site addresses; the XML escapes what it must', () => {
-    for (const name of ['miniflux.opml', 'freshrss.opml', 'feedly.opml', 'inoreader.opml', 'netnewswire.opml', 'thunderbird.opml', 'latin1.opml']) {
+    for (const name of [
+      'miniflux.opml',
+      'freshrss.opml',
+      'feedly.opml',
+      'inoreader.opml',
+      'netnewswire.opml',
+      'thunderbird.opml',
+      'latin1.opml',
+    ]) {
       const first = parseOpml(read(name));
       const written = writeOpml(first.feeds, { title: 'Quin news feeds', now: new Date('2024-06-01T00:00:00Z') });
       const again = parseOpml(written);
@@ -115,6 +140,11 @@ describe('OPML export', () => {
     expect(xml).toContain('text="He said &quot;&lt;hi&gt;&quot; &amp; left"');
     expect(xml).toContain('xmlUrl="https://a.example/rss?x=1&amp;y=2"');
     expect(xml).toContain('<dateCreated>Sat, 01 Jun 2024 00:00:00 GMT</dateCreated>');
-    expect(parseOpml(xml).feeds[0]).toEqual({ xmlUrl: 'https://a.example/rss?x=1&y=2', title: 'He said "<hi>" & left', htmlUrl: null, category: 'News / World' });
+    expect(parseOpml(xml).feeds[0]).toEqual({
+      xmlUrl: 'https://a.example/rss?x=1&y=2',
+      title: 'He said "<hi>" & left',
+      htmlUrl: null,
+      category: 'News / World',
+    });
   });
 });

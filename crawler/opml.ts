@@ -58,7 +58,8 @@ function httpUrl(raw: string): string | null {
 /** Reads an OPML file (bytes in any declared charset, or text). Throws INVALID_INPUT with the reason. */
 export function parseOpml(input: Buffer | string): OpmlDocument {
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
-  if (bytes.length > OPML_MAX_BYTES) throw bad(`the file is ${bytes.length.toLocaleString('en')} bytes, more than the ${OPML_MAX_BYTES.toLocaleString('en')} allowed`);
+  if (bytes.length > OPML_MAX_BYTES)
+    throw bad(`the file is ${bytes.length.toLocaleString('en')} bytes, more than the ${OPML_MAX_BYTES.toLocaleString('en')} allowed`);
   const text = typeof input === 'string' ? input : decodeBody(bytes, null).text;
   if (text.trim() === '') throw bad('the file is empty');
 
@@ -94,7 +95,11 @@ export function parseOpml(input: Buffer | string): OpmlDocument {
     if (!url) return void doc.skipped.push({ url: raw, reason: 'not an http(s) URL' });
     if (seen.has(url)) return void doc.skipped.push({ url, reason: 'listed twice' });
     seen.add(url);
-    const category = folders.slice(0, -1).filter((f): f is string => f !== null).join(' / ') || null;
+    const category =
+      folders
+        .slice(0, -1)
+        .filter((f): f is string => f !== null)
+        .join(' / ') || null;
     doc.feeds.push({ xmlUrl: url, title: label, htmlUrl: a.get('htmlurl') ? httpUrl(a.get('htmlurl')!) : null, category });
   });
   parser.on('text', (t) => {
@@ -121,16 +126,18 @@ export function parseOpml(input: Buffer | string): OpmlDocument {
 
 /** XML attribute text: the five special characters escaped, line breaks kept as character references, control characters dropped. */
 export function xmlAttr(s: string): string {
-  return s
-    // eslint-disable-next-line no-control-regex -- XML 1.0 forbids these characters: they are dropped
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;')
-    .replace(/\t/g, '&#9;');
+  return (
+    s
+      // eslint-disable-next-line no-control-regex -- XML 1.0 forbids these characters: they are dropped
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/\n/g, '&#10;')
+      .replace(/\r/g, '&#13;')
+      .replace(/\t/g, '&#9;')
+  );
 }
 
 interface Folder {
@@ -161,7 +168,10 @@ export function writeOpml(feeds: readonly OpmlFeed[], opts: { title: string; now
   const root: Folder = { name: '', folders: new Map(), feeds: [] };
   for (const f of feeds) {
     let folder = root;
-    for (const part of (f.category ?? '').split(' / ').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of (f.category ?? '')
+      .split(' / ')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       let next = folder.folders.get(part);
       if (!next) folder.folders.set(part, (next = { name: part, folders: new Map(), feeds: [] }));
       folder = next;

@@ -24,7 +24,8 @@ let env: Record<string, string>;
 function feedXml(name: string, origin: string, n: number): string {
   const items = Array.from(
     { length: n },
-    (_, i) => `<item><title>${name} story ${i}</title><link>${origin}/ext/${name}/story-${i}</link><pubDate>Mon, 05 Feb 2024 0${i}:00:00 GMT</pubDate></item>`,
+    (_, i) =>
+      `<item><title>${name} story ${i}</title><link>${origin}/ext/${name}/story-${i}</link><pubDate>Mon, 05 Feb 2024 0${i}:00:00 GMT</pubDate></item>`,
   );
   return `<?xml version="1.0"?><rss version="2.0"><channel><title>${name}</title>${items.join('')}</channel></rss>`;
 }
@@ -83,7 +84,7 @@ describe(`a host that asks for a pause (${provider})`, () => {
     expect(site.requestsTo('/maintenance.rss')).toHaveLength(1);
   }, 180_000);
 
-  it('429 with a long Retry-After: the host\'s other feeds are skipped at once and rescheduled, not counted as failures; other hosts go on', async () => {
+  it("429 with a long Retry-After: the host's other feeds are skipped at once and rescheduled, not counted as failures; other hosts go on", async () => {
     const busy = await startTestServer({
       '/a.rss': send('slow down', { status: 429, headers: { 'Retry-After': '86400' } }),
       '/b.rss': send(feedXml('b', 'http://unused.invalid', 1), { type: 'application/rss+xml' }),

@@ -26,14 +26,20 @@ describe('seeding the default feeds', () => {
     const first = await seedFeedsAtStart(t.db, t.config);
     expect(first.added).toBe(0);
     expect(first.state.kind).toBe('skipped');
-    expect(first.state.kind === 'skipped' && first.state.reason).toMatch(/^the first check could not reach any of the first 2 feeds \(http:\/\/127\.0\.0\.1:\d+\/a\.xml: .*503/);
+    expect(first.state.kind === 'skipped' && first.state.reason).toMatch(
+      /^the first check could not reach any of the first 2 feeds \(http:\/\/127\.0\.0\.1:\d+\/a\.xml: .*503/,
+    );
     expect(await t.db.feed.count()).toBe(0);
 
     site.route('/b.xml', send(RSS, { type: 'application/rss+xml' }));
     const second = await seedFeedsAtStart(t.db, t.config);
     expect(second.added).toBe(3);
     expect(second.state.kind).toBe('seeded');
-    expect((await t.db.feed.findMany({ orderBy: { id: 'asc' } })).map((f) => f.url)).toEqual([site.url('/a.xml'), site.url('/b.xml'), site.url('/c.xml')]);
+    expect((await t.db.feed.findMany({ orderBy: { id: 'asc' } })).map((f) => f.url)).toEqual([
+      site.url('/a.xml'),
+      site.url('/b.xml'),
+      site.url('/c.xml'),
+    ]);
 
     // Once per database: removed feeds do not come back.
     await t.db.feed.deleteMany({});

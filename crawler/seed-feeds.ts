@@ -12,10 +12,7 @@ import { addFeed } from './feeds';
 import { probeFeed } from './probe';
 
 export type SeedState =
-  | { kind: 'seeded'; at: string }
-  | { kind: 'skipped'; at: string; reason: string }
-  | { kind: 'off' }
-  | { kind: 'pending' };
+  { kind: 'seeded'; at: string } | { kind: 'skipped'; at: string; reason: string } | { kind: 'off' } | { kind: 'pending' };
 
 export interface SeedOutcome {
   added: number;
@@ -81,7 +78,9 @@ export async function seedFeedsAtStart(db: Db, config: Config, check: FeedCheck 
     return { added, state: await seedState(db, config) };
   }
   const why = results.map((r, i) => `${tried[i]!.url}: ${r.status === 'rejected' ? errorText(r.reason) : 'no answer'}`).join('; ');
-  const reason = tried.length ? `the first check could not reach ${tried.length === 1 ? 'the first feed' : `any of the first ${tried.length} feeds`} (${why})` : 'the list is empty';
+  const reason = tried.length
+    ? `the first check could not reach ${tried.length === 1 ? 'the first feed' : `any of the first ${tried.length} feeds`} (${why})`
+    : 'the list is empty';
   const value = JSON.stringify({ at: new Date().toISOString(), reason });
   await db.appSetting.upsert({ where: { key: FEEDS_SEED_SKIPPED_KEY }, create: { key: FEEDS_SEED_SKIPPED_KEY, value }, update: { value } });
   return { added: 0, state: await seedState(db, config) };

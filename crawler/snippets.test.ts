@@ -19,7 +19,12 @@ describe('windowRanges', () => {
   });
   it('covers every sentence, whatever the size and stride', () => {
     for (let n = 1; n < 40; n++) {
-      for (const [size, stride] of [[5, 3], [5, 5], [3, 1], [4, 2]] as const) {
+      for (const [size, stride] of [
+        [5, 3],
+        [5, 5],
+        [3, 1],
+        [4, 2],
+      ] as const) {
         const covered = new Set(windowRanges(n, size, stride).flatMap(([a, b]) => Array.from({ length: b - a }, (_, i) => a + i)));
         expect(covered.size).toBe(n);
       }
@@ -54,6 +59,12 @@ describe('makeSnippets', () => {
     expect(snippets.map((s) => s.position)).toEqual([0, 1]);
   });
   it('joins with single spaces', () => {
-    expect(joinSentences(['a', 'b'])).toEqual({ text: 'a b', spans: [[0, 1], [2, 3]] });
+    expect(joinSentences(['a', 'b'])).toEqual({
+      text: 'a b',
+      spans: [
+        [0, 1],
+        [2, 3],
+      ],
+    });
   });
 });

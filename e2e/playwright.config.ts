@@ -31,11 +31,23 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.QUIN_CHROMIUM ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
   },
   projects: [
     { name: 'api', testMatch: 'api/**/*.spec.ts' },
-    { name: 'ui', testMatch: ['search/**/*.spec.ts', 'admin/**/*.spec.ts', 'security/**/*.spec.ts'], use: { browserName: 'chromium', viewport: { width: 1280, height: 900 } } },
+    {
+      name: 'ui',
+      testMatch: ['search/**/*.spec.ts', 'admin/**/*.spec.ts', 'security/**/*.spec.ts'],
+      use: { browserName: 'chromium', viewport: { width: 1280, height: 900 } },
+    },
   ],
 });

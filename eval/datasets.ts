@@ -43,7 +43,11 @@ export function readJsonl(file: string): { line: number; value: unknown }[] {
 function parseLines<T>(file: string, schema: z.ZodType<T>, what: string): T[] {
   return readJsonl(file).map(({ line, value }) => {
     const r = schema.safeParse(value);
-    if (!r.success) throw createError('INVALID_INPUT', `${file}:${line}: not a ${what} (${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`);
+    if (!r.success)
+      throw createError(
+        'INVALID_INPUT',
+        `${file}:${line}: not a ${what} (${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`,
+      );
     return r.data;
   });
 }
@@ -54,7 +58,9 @@ const ScifactClaim = z.object({
   id: z.union([z.number().int(), z.string().min(1)]),
   claim: z.string(),
   cited_doc_ids: z.array(z.union([z.number().int(), z.string()])).default([]),
-  evidence: z.record(z.string(), z.array(z.object({ sentences: z.array(z.number().int().min(0)), label: z.string().optional() }))).default({}),
+  evidence: z
+    .record(z.string(), z.array(z.object({ sentences: z.array(z.number().int().min(0)), label: z.string().optional() })))
+    .default({}),
   label: z.string().optional(),
 });
 
@@ -65,7 +71,14 @@ export function loadScifactClaims(file: string): EvalQuery[] {
     const relevant = new Set(c.cited_doc_ids.map(String));
     // Evidence documents are relevant too (in SciFact they are always cited).
     for (const doc of evidence.keys()) relevant.add(doc);
-    return { id: String(c.id), text: c.claim, split: splitOf('scifact', c.id), relevant, evidence, label: c.label ?? derivedLabel(c.evidence) };
+    return {
+      id: String(c.id),
+      text: c.claim,
+      split: splitOf('scifact', c.id),
+      relevant,
+      evidence,
+      label: c.label ?? derivedLabel(c.evidence),
+    };
   });
 }
 
@@ -118,7 +131,8 @@ export function writeClimateCorpus(claims: readonly ClimateClaim[], file: string
   const docs = new Map<string, { id: string; title: string; text: string; source: string }>();
   for (const c of claims) {
     for (const e of c.evidences) {
-      if (!docs.has(e.evidence_id) && e.evidence.trim()) docs.set(e.evidence_id, { id: e.evidence_id, title: e.article, text: e.evidence, source: 'Climate-FEVER' });
+      if (!docs.has(e.evidence_id) && e.evidence.trim())
+        docs.set(e.evidence_id, { id: e.evidence_id, title: e.article, text: e.evidence, source: 'Climate-FEVER' });
     }
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });

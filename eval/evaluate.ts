@@ -44,13 +44,21 @@ export interface EvaluateOutcome {
   resultsFile?: string;
 }
 
-function prepareCorpus(opts: EvaluateOptions, scratch: string): { queries: EvalQuery[]; corpusFile: string; format: 'scifact' | 'jsonl'; window?: { size: number; stride: number; minChars: number } } {
+function prepareCorpus(
+  opts: EvaluateOptions,
+  scratch: string,
+): { queries: EvalQuery[]; corpusFile: string; format: 'scifact' | 'jsonl'; window?: { size: number; stride: number; minChars: number } } {
   if (opts.dataset === 'climate-fever') {
     const { queries, claims } = loadClimateFever(opts.claimsFile);
     const corpusFile = path.join(scratch, 'corpora', `climate-fever-${fileSha256(opts.claimsFile).slice(0, 12)}.jsonl`);
     writeClimateCorpus(claims, corpusFile);
     // One evidence sentence per document: keep every one, however short.
-    return { queries, corpusFile, format: 'jsonl', window: { size: opts.base.snippetSentences, stride: opts.base.snippetStride, minChars: 1 } };
+    return {
+      queries,
+      corpusFile,
+      format: 'jsonl',
+      window: { size: opts.base.snippetSentences, stride: opts.base.snippetStride, minChars: 1 },
+    };
   }
   const corpusFile = opts.corpusFile!;
   if (opts.subset) {
@@ -77,7 +85,10 @@ export async function evaluate(opts: EvaluateOptions): Promise<EvaluateOutcome> 
     const ctx = { ...ws.ctx, indexes: { ...ws.indexes, encoder: memoEncoder(ws.indexes.encoder) } };
     const outcomes: RunOutcome[] = [];
     for (const run of runs) {
-      const progress = opts.progress === false ? undefined : createProgress({ label: `eval ${opts.dataset} ${run.name}`, total: queries.length, unit: 'queries' });
+      const progress =
+        opts.progress === false
+          ? undefined
+          : createProgress({ label: `eval ${opts.dataset} ${run.name}`, total: queries.length, unit: 'queries' });
       const outcome = await runQueries(run, queries, ctx, { config: ws.config, docIdOf: ws.docIdOf, onQuery: () => progress?.tick() });
       progress?.done(outcome.skipped ? `skipped: ${outcome.skipped}` : undefined);
       outcomes.push(outcome);
@@ -86,7 +97,15 @@ export async function evaluate(opts: EvaluateOptions): Promise<EvaluateOutcome> 
     if (opts.sections !== false) {
       for (const section of EVAL_SECTIONS.filter((s) => s.datasets.includes(opts.dataset))) {
         try {
-          sections[section.name] = await section.run({ dataset: opts.dataset, queries, ctx, config: ws.config, corpusFile: prepared.corpusFile, claimsFile: opts.claimsFile, docIdOf: ws.docIdOf });
+          sections[section.name] = await section.run({
+            dataset: opts.dataset,
+            queries,
+            ctx,
+            config: ws.config,
+            corpusFile: prepared.corpusFile,
+            claimsFile: opts.claimsFile,
+            docIdOf: ws.docIdOf,
+          });
         } catch (e) {
           sections[section.name] = { error: describeError(e) };
         }
@@ -96,15 +115,41 @@ export async function evaluate(opts: EvaluateOptions): Promise<EvaluateOutcome> 
     const info = {
       command: opts.command ?? null,
       dataset: opts.dataset,
-      claims: { file: opts.claimsFile, sha256: fileSha256(opts.claimsFile), split: opts.split, limit: opts.limit ?? null, subset: opts.subset ?? null },
-      queryIds: crypto.createHash('sha256').update(queries.map((q) => q.id).join(',')).digest('hex').slice(0, 16),
+      claims: {
+        file: opts.claimsFile,
+        sha256: fileSha256(opts.claimsFile),
+        split: opts.split,
+        limit: opts.limit ?? null,
+        subset: opts.subset ?? null,
+      },
+      queryIds: crypto
+        .createHash('sha256')
+        .update(queries.map((q) => q.id).join(','))
+        .digest('hex')
+        .slice(0, 16),
       corpus: { file: prepared.corpusFile, sha256: ws.stats.corpusSha256, documents: ws.stats.documents, snippets: ws.stats.snippets },
       workspace: ws.dir,
       encoder: ws.indexes.encoder.id,
       bm25: ws.indexes.bm25.backend,
-      ranking: { retrieveK: EVAL_RETRIEVE_K, bm25Weight: ws.ctx.options.bm25Weight, rrfK: ws.ctx.options.rrfK, halfLifeDays: null, perArticle: 1 },
-      runs: Object.fromEntries(outcomes.map((o) => [o.run, { seconds: o.seconds, skipped: o.skipped ?? null, failedQueries: o.perQuery.filter((q) => q.error).length }])),
-      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? null, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+      ranking: {
+        retrieveK: EVAL_RETRIEVE_K,
+        bm25Weight: ws.ctx.options.bm25Weight,
+        rrfK: ws.ctx.options.rrfK,
+        halfLifeDays: null,
+        perArticle: 1,
+      },
+      runs: Object.fromEntries(
+        outcomes.map((o) => [
+          o.run,
+          { seconds: o.seconds, skipped: o.skipped ?? null, failedQueries: o.perQuery.filter((q) => q.error).length },
+        ]),
+      ),
+      machine: {
+        cpus: os.cpus().length,
+        cpu: os.cpus()[0]?.model ?? null,
+        memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+        node: process.version,
+      },
       date: new Date().toISOString(),
     };
     const table = formatTable(results, outcomes);

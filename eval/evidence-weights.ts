@@ -32,7 +32,11 @@ export async function evidenceWeights(opts: { claimsFile: string; corpusFile: st
       for (const q of selectQueries(claims, split).filter((c) => c.evidence.size)) {
         const res = await search({ q: q.text, k: 10, halfLifeDays: null, evidenceTop: 0, rerank: false, verdict: false }, ctx);
         const [qv] = await indexes.encoder.embed([res.query]);
-        const rows = await loadRows(ws.db, res.results.map((r) => r.snippetId), 'sqlite');
+        const rows = await loadRows(
+          ws.db,
+          res.results.map((r) => r.snippetId),
+          'sqlite',
+        );
         const terms = bm25Terms(res.query);
         for (const r of res.results) {
           const gold = q.evidence.get(ws.docIdOf(r.articleId) ?? '');
@@ -49,7 +53,14 @@ export async function evidenceWeights(opts: { claimsFile: string; corpusFile: st
           });
         }
       }
-      out.push({ split, snippets, precisionAt1: EVIDENCE_WEIGHTS.map((weight, i) => ({ weight, precision: snippets ? Math.round((hits[i]! / snippets) * 10_000) / 10_000 : 0 })) });
+      out.push({
+        split,
+        snippets,
+        precisionAt1: EVIDENCE_WEIGHTS.map((weight, i) => ({
+          weight,
+          precision: snippets ? Math.round((hits[i]! / snippets) * 10_000) / 10_000 : 0,
+        })),
+      });
     }
     return out;
   } finally {

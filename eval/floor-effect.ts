@@ -22,8 +22,15 @@ async function measure(ws: Workspace, queries: ReturnType<typeof selectQueries>,
   const ctx = { ...ws.ctx, options: { ...ws.ctx.options, retrieveK: 4000, maxK: 1000, relevanceFloor: reader, oneStoryOnce: reader } };
   const per: QueryOutcome[] = [];
   for (const q of queries) {
-    const res = await search({ q: q.text, k: 1000, perArticle: 1, halfLifeDays: null, mode, rerank: false, verdict: false, evidenceTop: 0 }, ctx);
-    const snippets = res.results.map((r) => ({ doc: ws.docIdOf(r.articleId) ?? '', sentenceStart: r.sentenceStart, sentenceEnd: r.sentenceEnd }));
+    const res = await search(
+      { q: q.text, k: 1000, perArticle: 1, halfLifeDays: null, mode, rerank: false, verdict: false, evidenceTop: 0 },
+      ctx,
+    );
+    const snippets = res.results.map((r) => ({
+      doc: ws.docIdOf(r.articleId) ?? '',
+      sentenceStart: r.sentenceStart,
+      sentenceEnd: r.sentenceEnd,
+    }));
     per.push({ id: q.id, ranked: snippets.map((s) => s.doc), snippets });
   }
   return scoreQueries(queries, per);
@@ -34,11 +41,19 @@ async function main(): Promise<void> {
   const root = at > 0 ? path.resolve(process.argv[at + 1]!) : path.join(os.tmpdir(), 'quin-floor-effect');
   const base = loadConfig({ configFile: null, overrides: { dataDir: path.join(root, 'data') } });
   const shared = sharedDataDir();
-  const sub = scifactSubset(path.join(shared, 'scifact/claims_train.jsonl'), path.join(shared, 'scifact/corpus.jsonl'), { claims: 40, distractors: 200, split: 'dev' }, path.join(root, 'corpora'));
+  const sub = scifactSubset(
+    path.join(shared, 'scifact/claims_train.jsonl'),
+    path.join(shared, 'scifact/corpus.jsonl'),
+    { claims: 40, distractors: 200, split: 'dev' },
+    path.join(root, 'corpora'),
+  );
   const queries = selectQueries(sub.queries, 'dev');
   const ws = await openWorkspace({ dataset: 'scifact-subset', corpusFile: sub.corpusFile, format: 'scifact', base, root, progress: false });
   const f = (x: number | null) => (x === null ? '–' : x.toFixed(4));
-  const lines = ['| run | nDCG@10 off → on | Recall@100 off → on | Recall@1000 off → on | MRR@10 off → on |', '| --- | --- | --- | --- | --- |'];
+  const lines = [
+    '| run | nDCG@10 off → on | Recall@100 off → on | Recall@1000 off → on | MRR@10 off → on |',
+    '| --- | --- | --- | --- | --- |',
+  ];
   try {
     for (const mode of MODES) {
       const [off, on] = [await measure(ws, queries, mode, false), await measure(ws, queries, mode, true)];

@@ -84,7 +84,12 @@ export async function runQueries(run: EvalRun, queries: readonly EvalQuery[], ba
   // The metrics read the whole ranking to depth 1000, the weak tail a reader is never shown included:
   // the reader-facing relevance floor and story collapsing are off here (docs/evaluation.md#relevance-floor).
   const reader = { relevanceFloor: false, oneStoryOnce: false };
-  let ctx: SearchContext = { ...base, reranker: null, verdict: null, options: { ...base.options, retrieveK: opts.retrieveK ?? EVAL_RETRIEVE_K, ...reader, ...run.options } };
+  let ctx: SearchContext = {
+    ...base,
+    reranker: null,
+    verdict: null,
+    options: { ...base.options, retrieveK: opts.retrieveK ?? EVAL_RETRIEVE_K, ...reader, ...run.options },
+  };
   if (run.setup) {
     const extra = await run.setup(ctx, opts.config);
     if (typeof extra === 'string') {
@@ -97,7 +102,16 @@ export async function runQueries(run: EvalRun, queries: readonly EvalQuery[], ba
   for (const q of queries) {
     try {
       const res = await search(
-        { q: q.text, k: EVAL_DEPTH, perArticle: 1, halfLifeDays: null, mode: run.mode, rerank: run.rerank === true, verdict: false, evidenceTop: 0 },
+        {
+          q: q.text,
+          k: EVAL_DEPTH,
+          perArticle: 1,
+          halfLifeDays: null,
+          mode: run.mode,
+          rerank: run.rerank === true,
+          verdict: false,
+          evidenceTop: 0,
+        },
         ctx,
       );
       const snippets: SnippetSpan[] = [];

@@ -11,4 +11,11 @@ export { EVAL_RUNS, EVAL_SECTIONS, type EvalRun, type EvalSection } from './runs
 export type { DatasetName, EvalQuery } from './datasets';
 export { METRIC_KEYS, type RunMetrics } from './harness';
 export { evaluateNews, type NewsEvalOptions, type NewsEvalOutcome } from './news/evaluate';
-export { verdictMetrics, riskCoverage, classification, type Prediction, type VerdictMetrics, type RiskCoverageRow } from './verdict-metrics';
+export {
+  verdictMetrics,
+  riskCoverage,
+  classification,
+  type Prediction,
+  type VerdictMetrics,
+  type RiskCoverageRow,
+} from './verdict-metrics';

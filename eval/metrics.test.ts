@@ -40,7 +40,16 @@ describe('evidenceHitAt', () => {
     expect(evidenceHitAt([{ doc: 'd1', sentenceStart: 3, sentenceEnd: 8 }], evidence, 10)).toBe(1);
     expect(evidenceHitAt([{ doc: 'd1', sentenceStart: 0, sentenceEnd: 4 }], evidence, 10)).toBe(0); // end is exclusive
     expect(evidenceHitAt([{ doc: 'd2', sentenceStart: 0, sentenceEnd: 9 }], evidence, 10)).toBe(0);
-    expect(evidenceHitAt([{ doc: 'x', sentenceStart: 0, sentenceEnd: 1 }, { doc: 'd1', sentenceStart: 6, sentenceEnd: 9 }], evidence, 1)).toBe(0);
+    expect(
+      evidenceHitAt(
+        [
+          { doc: 'x', sentenceStart: 0, sentenceEnd: 1 },
+          { doc: 'd1', sentenceStart: 6, sentenceEnd: 9 },
+        ],
+        evidence,
+        1,
+      ),
+    ).toBe(0);
   });
   it("counts any snippet of a document whose evidence is 'all'", () => {
     expect(evidenceHitAt([{ doc: 'e', sentenceStart: 0, sentenceEnd: 1 }], new Map([['e', 'all' as const]]), 10)).toBe(1);

@@ -47,7 +47,11 @@ export interface SnippetSpan {
  * 'all' when the whole document is the evidence, as in Climate-FEVER), else 0. Only meaningful for
  * queries that have evidence.
  */
-export function evidenceHitAt(snippets: readonly SnippetSpan[], evidence: ReadonlyMap<string, ReadonlySet<number> | 'all'>, k: number): number {
+export function evidenceHitAt(
+  snippets: readonly SnippetSpan[],
+  evidence: ReadonlyMap<string, ReadonlySet<number> | 'all'>,
+  k: number,
+): number {
   return snippets.slice(0, k).some((s) => {
     const gold = evidence.get(s.doc);
     if (!gold) return false;

@@ -17,7 +17,12 @@ export interface EvalResults {
   [section: string]: unknown;
 }
 
-export function buildResults(dataset: string, queries: number, runs: readonly RunOutcome[], sections: Record<string, unknown> = {}): EvalResults {
+export function buildResults(
+  dataset: string,
+  queries: number,
+  runs: readonly RunOutcome[],
+  sections: Record<string, unknown> = {},
+): EvalResults {
   const out: EvalResults = { dataset, queries, runs: {} };
   for (const r of runs) {
     if (r.skipped) continue;
@@ -29,11 +34,15 @@ export function buildResults(dataset: string, queries: number, runs: readonly Ru
 export function formatTable(results: EvalResults, runs: readonly RunOutcome[]): string {
   const headers = ['run', ...METRIC_KEYS, 'seconds'];
   const rows = runs.map((r) =>
-    r.skipped ? [r.run, `skipped: ${r.skipped}`] : [r.run, ...METRIC_KEYS.map((k) => fmt(results.runs[r.run]?.[k] ?? null)), r.seconds.toFixed(1)],
+    r.skipped
+      ? [r.run, `skipped: ${r.skipped}`]
+      : [r.run, ...METRIC_KEYS.map((k) => fmt(results.runs[r.run]?.[k] ?? null)), r.seconds.toFixed(1)],
   );
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => (i < row.length ? row[i]!.length : 0))));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
-  return [`${results.dataset}: ${results.queries} queries`, line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+  return [`${results.dataset}: ${results.queries} queries`, line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join(
+    '\n',
+  );
 }
 
 function fmt(x: number | null): string {

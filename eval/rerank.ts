@@ -37,7 +37,13 @@ function rerankRun(name: string, description: string, overrides: { depth?: numbe
 
 export const RERANK_RUNS: EvalRun[] = [
   rerankRun('hybrid+rerank', 'hybrid score fusion, then the reranker over the top QUIN_RERANK_DEPTH, mixed with QUIN_RERANK_WEIGHT', {}),
-  rerankRun('hybrid+rerank_only', 'as hybrid+rerank with weight 1 and no combination layer: the reranker alone orders the top QUIN_RERANK_DEPTH', { weight: 1, combo: false }),
-  rerankRun('hybrid+rerank_mix', 'as hybrid+rerank without the combination layer (combo.json): the plain QUIN_RERANK_WEIGHT mix', { combo: false }),
+  rerankRun(
+    'hybrid+rerank_only',
+    'as hybrid+rerank with weight 1 and no combination layer: the reranker alone orders the top QUIN_RERANK_DEPTH',
+    { weight: 1, combo: false },
+  ),
+  rerankRun('hybrid+rerank_mix', 'as hybrid+rerank without the combination layer (combo.json): the plain QUIN_RERANK_WEIGHT mix', {
+    combo: false,
+  }),
   rerankRun('hybrid+rerank@100', 'as hybrid+rerank over the top 100', { depth: 100 }),
 ];

@@ -22,7 +22,9 @@ export function formatTuneReport(r: Omit<TuneReport, 'text'>): TuneReport {
   for (const t of r.tables) {
     lines.push('', `depth ${t.depth} snippets per index`, 'setting                          bm25 weight  train   dev');
     for (const [name, s] of Object.entries(t.best)) {
-      lines.push(`${name.padEnd(16)} ${`${s.fusion}${s.normalization ? `/${s.normalization}` : ''}`.padEnd(15)}  ${s.bm25Weight.toFixed(2).padStart(11)}  ${f(s.train)}  ${f(s.dev)}`);
+      lines.push(
+        `${name.padEnd(16)} ${`${s.fusion}${s.normalization ? `/${s.normalization}` : ''}`.padEnd(15)}  ${s.bm25Weight.toFixed(2).padStart(11)}  ${f(s.train)}  ${f(s.dev)}`,
+      );
     }
   }
   return { ...r, text: lines.join('\n') };

@@ -23,7 +23,13 @@ export async function tuneFusion(opts: TuneOptions): Promise<TuneReport> {
   const all = loadScifactClaims(opts.claimsFile);
   const train = selectQueries(all, 'train');
   const dev = selectQueries(all, 'dev');
-  const ws = await openWorkspace({ dataset: 'scifact', corpusFile: opts.corpusFile, format: 'scifact', base: opts.base, root: opts.workspaceRoot });
+  const ws = await openWorkspace({
+    dataset: 'scifact',
+    corpusFile: opts.corpusFile,
+    format: 'scifact',
+    base: opts.base,
+    root: opts.workspaceRoot,
+  });
   try {
     const indexes = { ...ws.indexes, encoder: memoEncoder(ws.indexes.encoder) };
     const snippets = await ws.db.snippet.findMany({ select: { id: true, articleId: true } });

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { EvalQuery } from './datasets';
 import { bestOnTrain, docRanking, ndcgOf, scoreGrid, settingsGrid, type RawRuns } from './tune';
 
-const q = (id: string, relevant: string[]): EvalQuery => ({ id, text: id, split: 'train', relevant: new Set(relevant), evidence: new Map(), label: null });
+const q = (id: string, relevant: string[]): EvalQuery => ({
+  id,
+  text: id,
+  split: 'train',
+  relevant: new Set(relevant),
+  evidence: new Map(),
+  label: null,
+});
 // Snippets 1..6 belong to documents A..C (two snippets each).
 const docOf = new Map([
   [1, 'A'],
@@ -15,7 +22,14 @@ const docOf = new Map([
 
 describe('docRanking', () => {
   it('ranks documents by their best snippet', () => {
-    const fused = [5, 1, 6, 3, 2].map((snippetId, i) => ({ snippetId, bm25: null, bm25Rank: null, dense: null, denseRank: null, fused: 10 - i }));
+    const fused = [5, 1, 6, 3, 2].map((snippetId, i) => ({
+      snippetId,
+      bm25: null,
+      bm25Rank: null,
+      dense: null,
+      denseRank: null,
+      fused: 10 - i,
+    }));
     expect(docRanking(fused, docOf)).toEqual(['C', 'A', 'B']);
     expect(docRanking(fused, docOf, 2)).toEqual(['C', 'A']);
   });
@@ -24,8 +38,30 @@ describe('docRanking', () => {
 describe('grid search', () => {
   // BM25 finds the relevant document for query 1, dense for query 2: a mix should win on both.
   const train: RawRuns[] = [
-    { query: q('1', ['A']), bm25: [{ snippetId: 1, score: 9 }, { snippetId: 3, score: 8 }], dense: [{ snippetId: 3, score: 0.9 }, { snippetId: 1, score: 0.85 }, { snippetId: 5, score: 0.1 }] },
-    { query: q('2', ['C']), bm25: [{ snippetId: 3, score: 5 }, { snippetId: 5, score: 4.9 }, { snippetId: 6, score: 1 }], dense: [{ snippetId: 5, score: 0.8 }, { snippetId: 3, score: 0.2 }] },
+    {
+      query: q('1', ['A']),
+      bm25: [
+        { snippetId: 1, score: 9 },
+        { snippetId: 3, score: 8 },
+      ],
+      dense: [
+        { snippetId: 3, score: 0.9 },
+        { snippetId: 1, score: 0.85 },
+        { snippetId: 5, score: 0.1 },
+      ],
+    },
+    {
+      query: q('2', ['C']),
+      bm25: [
+        { snippetId: 3, score: 5 },
+        { snippetId: 5, score: 4.9 },
+        { snippetId: 6, score: 1 },
+      ],
+      dense: [
+        { snippetId: 5, score: 0.8 },
+        { snippetId: 3, score: 0.2 },
+      ],
+    },
   ];
   it('scores single runs and fusions on the same retrieved hits', () => {
     expect(ndcgOf(train, docOf, { fusion: 'bm25', bm25Weight: 1 })).toBeCloseTo((1 + 1 / Math.log2(3)) / 2, 12);
@@ -38,6 +74,10 @@ describe('grid search', () => {
     expect(best.train).toBe(1);
     expect(best.dev).toBe(1);
     expect(best.bm25Weight).toBe(0.5);
-    expect(settingsGrid(0.25).filter((s) => s.fusion === 'rrf').map((s) => s.bm25Weight)).toEqual([0, 0.25, 0.5, 0.75, 1]);
+    expect(
+      settingsGrid(0.25)
+        .filter((s) => s.fusion === 'rrf')
+        .map((s) => s.bm25Weight),
+    ).toEqual([0, 0.25, 0.5, 0.75, 1]);
   });
 });

@@ -26,7 +26,12 @@ export interface SettingScore extends FusionSetting {
   dev: number | null;
 }
 
-export async function collectRuns(queries: readonly EvalQuery[], indexes: SearchIndexes, depth: number, maxChars = 1000): Promise<RawRuns[]> {
+export async function collectRuns(
+  queries: readonly EvalQuery[],
+  indexes: SearchIndexes,
+  depth: number,
+  maxChars = 1000,
+): Promise<RawRuns[]> {
   const out: RawRuns[] = [];
   for (const query of queries) {
     const q = analyzeQuery(query.text, { maxChars });
@@ -80,11 +85,18 @@ export function settingsGrid(step = 0.05): FusionSetting[] {
     { fusion: 'bm25', bm25Weight: 1 },
     { fusion: 'dense', bm25Weight: 0 },
     ...weights.map((w): FusionSetting => ({ fusion: 'rrf', bm25Weight: w })),
-    ...(['minmax', 'max'] as const).flatMap((normalization) => weights.map((w): FusionSetting => ({ fusion: 'score', normalization, bm25Weight: w }))),
+    ...(['minmax', 'max'] as const).flatMap((normalization) =>
+      weights.map((w): FusionSetting => ({ fusion: 'score', normalization, bm25Weight: w })),
+    ),
   ];
 }
 
-export function scoreGrid(train: readonly RawRuns[], dev: readonly RawRuns[], docOf: ReadonlyMap<number, string>, grid = settingsGrid()): SettingScore[] {
+export function scoreGrid(
+  train: readonly RawRuns[],
+  dev: readonly RawRuns[],
+  docOf: ReadonlyMap<number, string>,
+  grid = settingsGrid(),
+): SettingScore[] {
   return grid.map((s) => ({ ...s, train: ndcgOf(train, docOf, s), dev: ndcgOf(dev, docOf, s) }));
 }
 

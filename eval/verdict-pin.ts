@@ -49,32 +49,47 @@ const CF_STANCE: Record<string, Pair['gold']> = { SUPPORTS: 'supports', REFUTES:
 
 /** Each news claim against its deciding sentence (a not-enough-evidence claim's is on topic, with no stance). */
 export function newsPairs(file = path.join(projectRoot(), 'eval', 'news', 'claims.jsonl')): Pair[] {
-  return loadNewsClaims(file).flatMap((c) => (c.label && c.sentence ? [{ claim: c.claim, evidence: c.sentence, gold: NEWS_STANCE[c.label] }] : []));
+  return loadNewsClaims(file).flatMap((c) =>
+    c.label && c.sentence ? [{ claim: c.claim, evidence: c.sentence, gold: NEWS_STANCE[c.label] }] : [],
+  );
 }
 
 export function climatePairs(file: string): Pair[] {
   const out: Pair[] = [];
   for (const { value } of readJsonl(file)) {
     const c = value as { claim: string; evidences: { evidence: string; evidence_label: string }[] };
-    for (const e of c.evidences) if (CF_STANCE[e.evidence_label]) out.push({ claim: c.claim, evidence: e.evidence, gold: CF_STANCE[e.evidence_label]! });
+    for (const e of c.evidences)
+      if (CF_STANCE[e.evidence_label]) out.push({ claim: c.claim, evidence: e.evidence, gold: CF_STANCE[e.evidence_label]! });
   }
   return out;
 }
 
 /** The stance model's numbers on `pairs` (judged claim by claim, as the stage does). */
-export async function measurePairs(stage: Pick<NliVerdictStage, 'judgeSentences'>, pairs: readonly Pair[]): Promise<StancePin['expected'] & { n: number }> {
+export async function measurePairs(
+  stage: Pick<NliVerdictStage, 'judgeSentences'>,
+  pairs: readonly Pair[],
+): Promise<StancePin['expected'] & { n: number }> {
   const pred: string[] = new Array(pairs.length);
   const byClaim = new Map<string, number[]>();
   pairs.forEach((p, i) => byClaim.set(p.claim, [...(byClaim.get(p.claim) ?? []), i]));
   for (const [claim, idx] of byClaim) {
-    const judged = await stage.judgeSentences(analyzeQuery(claim, { maxChars: 10_000 }).claim, idx.map((i) => pairs[i]!.evidence));
+    const judged = await stage.judgeSentences(
+      analyzeQuery(claim, { maxChars: 10_000 }).claim,
+      idx.map((i) => pairs[i]!.evidence),
+    );
     idx.forEach((i, j) => (pred[i] = judged[j]!.stance));
   }
   const m = verdictMetrics(
     pairs.map((p, i) => ({ gold: p.gold, predicted: pred[i]!, confidence: 1 })),
     { labels: STANCE_LABELS, committed: ['supports', 'refutes'], flip: { from: 'supports', to: 'refutes' } },
   );
-  return { n: pairs.length, accuracy: m.accuracy ?? 0, macro_f1: m.macro_f1 ?? 0, refutes_precision: m.precision_committed.refutes?.precision ?? null, supports_read_as_refutes: m.flipped?.n ?? 0 };
+  return {
+    n: pairs.length,
+    accuracy: m.accuracy ?? 0,
+    macro_f1: m.macro_f1 ?? 0,
+    refutes_precision: m.precision_committed.refutes?.precision ?? null,
+    supports_read_as_refutes: m.flipped?.n ?? 0,
+  };
 }
 
 export function loadPins(dir = pinsDir()): { file: string; pin: StancePin }[] {
@@ -102,12 +117,19 @@ const SETS: Record<string, { pairs: string; load: (sharedData: string) => Pair[]
   'news-deciding': { pairs: 'eval/news/claims.jsonl', load: () => newsPairs() },
   'climate-fever-pairs': {
     pairs: 'climate-fever/claims.jsonl (shared data)',
-    load: (shared) => (fs.existsSync(path.join(shared, 'climate-fever', 'claims.jsonl')) ? climatePairs(path.join(shared, 'climate-fever', 'claims.jsonl')) : null),
+    load: (shared) =>
+      fs.existsSync(path.join(shared, 'climate-fever', 'claims.jsonl'))
+        ? climatePairs(path.join(shared, 'climate-fever', 'claims.jsonl'))
+        : null,
   },
 };
 
 /** Measures every pin's set with `stage`: [name, lines of differences | null when its data is missing]. */
-export async function checkPins(stage: Pick<NliVerdictStage, 'judgeSentences' | 'id'>, sharedData: string, update = false): Promise<{ name: string; diff: string[] | null }[]> {
+export async function checkPins(
+  stage: Pick<NliVerdictStage, 'judgeSentences' | 'id'>,
+  sharedData: string,
+  update = false,
+): Promise<{ name: string; diff: string[] | null }[]> {
   const out: { name: string; diff: string[] | null }[] = [];
   const pinned = new Map(loadPins().map((p) => [p.pin.name, p]));
   for (const [name, set] of Object.entries(SETS)) {

@@ -4,7 +4,15 @@ import { EVAL_RUNS, EVAL_SECTIONS, findRuns } from './runs';
 import type { Decision } from '../ranking/verdict';
 import { claimLabelOf, classification, oracleEvidence, scoreClaims } from './verdict';
 
-const q = (over: Partial<EvalQuery>): EvalQuery => ({ id: '1', text: 'aspirin lowers stroke risk', split: 'dev', relevant: new Set(), evidence: new Map(), label: 'NEI', ...over });
+const q = (over: Partial<EvalQuery>): EvalQuery => ({
+  id: '1',
+  text: 'aspirin lowers stroke risk',
+  split: 'dev',
+  relevant: new Set(),
+  evidence: new Map(),
+  label: 'NEI',
+  ...over,
+});
 
 describe('verdict evaluation', () => {
   it('computes accuracy, macro-F1 and the confusion matrix (checked by hand)', () => {
@@ -18,7 +26,12 @@ describe('verdict evaluation', () => {
   });
 
   it('maps verdicts to SciFact labels (MIXED and abstentions are NEI)', () => {
-    expect(['SUPPORTED', 'REFUTED', 'MIXED', 'NOT_ENOUGH_EVIDENCE'].map((v) => claimLabelOf(v as never))).toEqual(['SUPPORT', 'CONTRADICT', 'NEI', 'NEI']);
+    expect(['SUPPORTED', 'REFUTED', 'MIXED', 'NOT_ENOUGH_EVIDENCE'].map((v) => claimLabelOf(v as never))).toEqual([
+      'SUPPORT',
+      'CONTRADICT',
+      'NEI',
+      'NEI',
+    ]);
   });
 
   it('takes gold rationale sentences for the oracle, and the closest cited sentences for NEI claims', () => {
@@ -26,12 +39,20 @@ describe('verdict evaluation', () => {
       ['10', ['Aspirin lowers the risk of stroke.', 'Methods were standard.', 'Stroke risk fell.']],
       ['11', ['Unrelated sentence.', 'Aspirin and stroke risk were studied.']],
     ]);
-    expect(oracleEvidence(q({ evidence: new Map([['10', new Set([2, 0])]]) }), corpus)).toEqual([['Aspirin lowers the risk of stroke.', 'Stroke risk fell.']]);
-    expect(oracleEvidence(q({ relevant: new Set(['11']) }), corpus)).toEqual([['Aspirin and stroke risk were studied.', 'Unrelated sentence.']]);
+    expect(oracleEvidence(q({ evidence: new Map([['10', new Set([2, 0])]]) }), corpus)).toEqual([
+      ['Aspirin lowers the risk of stroke.', 'Stroke risk fell.'],
+    ]);
+    expect(oracleEvidence(q({ relevant: new Set(['11']) }), corpus)).toEqual([
+      ['Aspirin and stroke risk were studied.', 'Unrelated sentence.'],
+    ]);
   });
 
   it('reports committed precision, true claims called false and the risk–coverage table', () => {
-    const d = (label: Decision['label'], confidence: number): Decision => ({ label, confidence, probabilities: { SUPPORTED: 0, REFUTED: 0, MIXED: 0, NOT_ENOUGH_EVIDENCE: 0 } });
+    const d = (label: Decision['label'], confidence: number): Decision => ({
+      label,
+      confidence,
+      probabilities: { SUPPORTED: 0, REFUTED: 0, MIXED: 0, NOT_ENOUGH_EVIDENCE: 0 },
+    });
     const items = [
       { query: q({ label: 'SUPPORT' }), decision: d('SUPPORTED', 0.9) },
       { query: q({ label: 'SUPPORT' }), decision: d('REFUTED', 0.7) },

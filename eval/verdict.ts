@@ -53,9 +53,22 @@ export function scoreClaims(items: readonly JudgedClaim[]) {
   const toVerdict: Record<string, string> = { SUPPORT: 'SUPPORTED', CONTRADICT: 'REFUTED', NEI: 'NOT_ENOUGH_EVIDENCE' };
   const m = verdictMetrics(
     items.map((j, i) => ({ gold: toVerdict[gold[i]!]!, predicted: j.decision.label, confidence: j.decision.confidence })),
-    { labels: ['SUPPORTED', 'REFUTED', 'NOT_ENOUGH_EVIDENCE'], committed: COMMITTED, scoreAs: { MIXED: 'NOT_ENOUGH_EVIDENCE' }, shown: ['MIXED'], flip: { from: 'SUPPORTED', to: 'REFUTED' } },
+    {
+      labels: ['SUPPORTED', 'REFUTED', 'NOT_ENOUGH_EVIDENCE'],
+      committed: COMMITTED,
+      scoreAs: { MIXED: 'NOT_ENOUGH_EVIDENCE' },
+      shown: ['MIXED'],
+      flip: { from: 'SUPPORTED', to: 'REFUTED' },
+    },
   );
-  return { ...classification(gold, pred, CLAIM_LABELS), by_split: { train: bySplit('train'), dev: bySplit('dev') }, committed: m.committed, precision_committed: m.precision_committed, true_marked_refuted: m.flipped, risk_coverage: m.risk_coverage };
+  return {
+    ...classification(gold, pred, CLAIM_LABELS),
+    by_split: { train: bySplit('train'), dev: bySplit('dev') },
+    committed: m.committed,
+    precision_committed: m.precision_committed,
+    true_marked_refuted: m.flipped,
+    risk_coverage: m.risk_coverage,
+  };
 }
 
 /** Stand-in search results made of given sentences (relevance 1, no decay): the oracle's evidence. */
@@ -84,7 +97,14 @@ export function oracleEvidence(q: EvalQuery, corpus: ReadonlyMap<string, string[
   const groups: string[][] = [];
   for (const [doc, idx] of q.evidence) {
     const sentences = corpus.get(doc) ?? [];
-    groups.push(idx === 'all' ? sentences : [...idx].sort((a, b) => a - b).map((i) => sentences[i]).filter((s): s is string => Boolean(s)));
+    groups.push(
+      idx === 'all'
+        ? sentences
+        : [...idx]
+            .sort((a, b) => a - b)
+            .map((i) => sentences[i])
+            .filter((s): s is string => Boolean(s)),
+    );
   }
   if (groups.some((g) => g.length)) return groups.filter((g) => g.length);
   const cw = words(q.text);
@@ -112,12 +132,29 @@ export function evaluatedNli(config: Pick<Config, 'nliModel'>): string {
 async function scifactVerdicts(input: EvalSectionInput, stage: NliVerdictStage) {
   const corpus = scifactCorpus(input.corpusFile);
   const reranker = await createRerankStage(input.config).catch(() => null);
-  const ctx: SearchContext = { ...input.ctx, reranker, verdict: null, options: { ...input.ctx.options, evidenceSentences: Math.max(input.ctx.options.evidenceSentences, stage.sentences) } };
+  const ctx: SearchContext = {
+    ...input.ctx,
+    reranker,
+    verdict: null,
+    options: { ...input.ctx.options, evidenceSentences: Math.max(input.ctx.options.evidenceSentences, stage.sentences) },
+  };
   const endToEnd: JudgedClaim[] = [];
   const oracle: JudgedClaim[] = [];
   for (const q of input.queries) {
     const claim = analyzeQuery(q.text, { maxChars: 10_000 }).claim;
-    const res = await search({ q: q.text, k: stage.depth, perArticle: 1, halfLifeDays: null, mode: 'hybrid', rerank: reranker !== null, verdict: false, evidenceTop: stage.depth }, ctx);
+    const res = await search(
+      {
+        q: q.text,
+        k: stage.depth,
+        perArticle: 1,
+        halfLifeDays: null,
+        mode: 'hybrid',
+        rerank: reranker !== null,
+        verdict: false,
+        evidenceTop: stage.depth,
+      },
+      ctx,
+    );
     endToEnd.push({ query: q, decision: (await stage.judgeResults(res.results, claim)).decision });
     oracle.push({ query: q, decision: (await stage.judgeResults(oracleResults(oracleEvidence(q, corpus)), claim)).decision });
   }
@@ -143,14 +180,24 @@ async function climateVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
   for (const { value } of readJsonl(file)) {
     const c = value as { claim_id: string; claim: string; evidences: { evidence: string; evidence_label: string }[] };
     if (!want.has(String(c.claim_id))) continue;
-    for (const e of c.evidences) if (CF_LABEL[e.evidence_label]) rows.push({ claim: c.claim, evidence: e.evidence, label: CF_LABEL[e.evidence_label]!, split: split.get(String(c.claim_id)) ?? 'train' });
+    for (const e of c.evidences)
+      if (CF_LABEL[e.evidence_label])
+        rows.push({
+          claim: c.claim,
+          evidence: e.evidence,
+          label: CF_LABEL[e.evidence_label]!,
+          split: split.get(String(c.claim_id)) ?? 'train',
+        });
   }
   const pred: string[] = new Array(rows.length);
   const confidence: number[] = new Array(rows.length);
   const byClaim = new Map<string, number[]>();
   rows.forEach((r, i) => byClaim.set(r.claim, [...(byClaim.get(r.claim) ?? []), i]));
   for (const [claim, idx] of byClaim) {
-    const judged = await stage.judgeSentences(analyzeQuery(claim, { maxChars: 10_000 }).claim, idx.map((i) => rows[i]!.evidence));
+    const judged = await stage.judgeSentences(
+      analyzeQuery(claim, { maxChars: 10_000 }).claim,
+      idx.map((i) => rows[i]!.evidence),
+    );
     idx.forEach((i, j) => {
       pred[i] = judged[j]!.stance;
       confidence[i] = judged[j]!.probs[judged[j]!.stance];
@@ -173,7 +220,11 @@ async function climateVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
   return {
     model: stage.id,
     per_evidence: {
-      ...classification(rows.map((r) => r.label), pred, labels),
+      ...classification(
+        rows.map((r) => r.label),
+        pred,
+        labels,
+      ),
       by_split: { train: sub('train'), dev: sub('dev') },
       committed: commits.committed,
       precision_committed: commits.precision_committed,

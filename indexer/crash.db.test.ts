@@ -13,9 +13,31 @@ import { startFakeElasticsearch, type FakeElasticsearch } from './bm25/es-test-s
 import { faissAvailable } from './dense/faiss-native';
 import { addArticle, changeArticle, type TestArticle } from './test-corpus';
 
-const SUBJECTS = ['The council', 'A local charity', 'The hospital', 'Farmers', 'The airline', 'Scientists', 'The school board', 'Investors', 'The museum', 'Engineers'];
+const SUBJECTS = [
+  'The council',
+  'A local charity',
+  'The hospital',
+  'Farmers',
+  'The airline',
+  'Scientists',
+  'The school board',
+  'Investors',
+  'The museum',
+  'Engineers',
+];
 const VERBS = ['approved', 'criticised', 'announced', 'delayed', 'funded', 'tested', 'rejected', 'expanded'];
-const OBJECTS = ['a new bridge', 'the flood defences', 'a vaccine trial', 'the harvest plan', 'cheaper flights', 'a solar farm', 'the reading programme', 'a wind project', 'the ancient coins exhibit', 'a rail tunnel'];
+const OBJECTS = [
+  'a new bridge',
+  'the flood defences',
+  'a vaccine trial',
+  'the harvest plan',
+  'cheaper flights',
+  'a solar farm',
+  'the reading programme',
+  'a wind project',
+  'the ancient coins exhibit',
+  'a rail tunnel',
+];
 const PLACES = ['in the north', 'near the river', 'downtown', 'on the coast', 'in the valley', 'across the border'];
 
 function article(i: number, version = 1): TestArticle {
@@ -23,7 +45,13 @@ function article(i: number, version = 1): TestArticle {
     const k = i * 7 + j * 3 + version * 11;
     return `${SUBJECTS[k % SUBJECTS.length]} ${VERBS[(k + j) % VERBS.length]} ${OBJECTS[(k * 3 + j) % OBJECTS.length]} ${PLACES[(k + 2 * j) % PLACES.length]} (report ${i}.${j}.${version}).`;
   });
-  return { key: `a${i}`, title: `Report number ${i} on ${OBJECTS[i % OBJECTS.length]}`, sentences, source: i % 2 ? 'wire' : 'daily', publishedAt: new Date(Date.UTC(2024, 0, 1 + i)) };
+  return {
+    key: `a${i}`,
+    title: `Report number ${i} on ${OBJECTS[i % OBJECTS.length]}`,
+    sentences,
+    source: i % 2 ? 'wire' : 'daily',
+    publishedAt: new Date(Date.UTC(2024, 0, 1 + i)),
+  };
 }
 
 interface Ran {
@@ -97,7 +125,14 @@ describe.skipIf(!faissAvailable())('kill -9 during quin index', () => {
   });
 
   it('leaves indexes that the next run completes exactly, whatever the moment of the kill', async () => {
-    const failpoints = ['dense:after-add:3', 'dense:after-file:1', 'dense:after-commit:1', 'dense:after-add:1', 'dense:after-file:1', 'dense:after-commit:2'];
+    const failpoints = [
+      'dense:after-add:3',
+      'dense:after-file:1',
+      'dense:after-commit:1',
+      'dense:after-add:1',
+      'dense:after-file:1',
+      'dense:after-commit:2',
+    ];
     if (t.provider === 'postgres') failpoints.push('fts:after-batch:2'); // BM25 then lives in a SQLite file
     let round = 0;
     for (const fp of failpoints) {
@@ -112,7 +147,11 @@ describe.skipIf(!faissAvailable())('kill -9 during quin index', () => {
     expect((await quin(t, ['index', '--rebuild'])).code).toBe(0);
     const fullMs = Date.now() - started;
     let landed = 0;
-    for (const [fraction, args] of [[0.35, []], [0.6, ['--rebuild']], [0.85, ['--rebuild']]] as const) {
+    for (const [fraction, args] of [
+      [0.35, []],
+      [0.6, ['--rebuild']],
+      [0.85, ['--rebuild']],
+    ] as const) {
       await mutate(t, round++, articles);
       const run = await quin(t, ['index', ...args], {}, Math.round(fraction * fullMs));
       if (run.signal === 'SIGKILL') landed++;

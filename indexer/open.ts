@@ -36,7 +36,12 @@ export function openBm25(config: Config): Bm25Backend {
   const fts = { titleWeight: config.bm25TitleWeight, impactMin: config.bm25ImpactMin };
   switch (bm25Location(config)) {
     case 'elasticsearch':
-      return new ElasticsearchIndex({ url: config.elasticsearchUrl!, index: config.elasticsearchIndex, titleBoost: config.bm25TitleWeight, timeoutMs: config.elasticsearchTimeoutMs });
+      return new ElasticsearchIndex({
+        url: config.elasticsearchUrl!,
+        index: config.elasticsearchIndex,
+        titleBoost: config.bm25TitleWeight,
+        timeoutMs: config.elasticsearchTimeoutMs,
+      });
     case 'fts5':
       return new Fts5Index(sqlitePath(config), 'content', fts);
     default:
@@ -77,7 +82,17 @@ async function open(config: Config, db: Db): Promise<SearchIndexes> {
 const opened = new Map<string, Promise<SearchIndexes>>();
 
 function keyOf(config: Config): string {
-  return [config.dataDir, config.databaseUrlResolved, config.encoder, config.encoderModel ?? '', config.elasticsearchUrl ?? '', config.elasticsearchIndex, config.elasticsearchDense, config.bm25TitleWeight, config.cacheDir].join('|');
+  return [
+    config.dataDir,
+    config.databaseUrlResolved,
+    config.encoder,
+    config.encoderModel ?? '',
+    config.elasticsearchUrl ?? '',
+    config.elasticsearchIndex,
+    config.elasticsearchDense,
+    config.bm25TitleWeight,
+    config.cacheDir,
+  ].join('|');
 }
 
 /** The process's indexes for this configuration: opened on first call, then the same object. */

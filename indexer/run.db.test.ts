@@ -80,7 +80,17 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
 
   it('answers any token list with hits or QUERY_UNUSABLE, never a database error', async () => {
     const ix = await fresh();
-    const lists: string[][] = [['AND'], ['OR', 'NOT', 'NEAR'], ['"', 'vitamin'], ['*'], [], ['a"b', 'c*', 'x:y', '(', ')', '^', '-'], ['😀', '東京', 'Ελλάδα'], Array.from({ length: 5000 }, (_, i) => `t${i}`), ['\u0000', 'rates\u0007']];
+    const lists: string[][] = [
+      ['AND'],
+      ['OR', 'NOT', 'NEAR'],
+      ['"', 'vitamin'],
+      ['*'],
+      [],
+      ['a"b', 'c*', 'x:y', '(', ')', '^', '-'],
+      ['😀', '東京', 'Ελλάδα'],
+      Array.from({ length: 5000 }, (_, i) => `t${i}`),
+      ['\u0000', 'rates\u0007'],
+    ];
     for (const terms of lists) {
       try {
         const hits = await ix.bm25.search({ text: terms.join(' '), terms }, 10);
@@ -98,9 +108,22 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
   });
 
   it('follows additions, changes (new ids) and deletions', async () => {
-    const added = await addArticle(t.db, { key: 'volcano', title: 'Volcano erupts near the coast', sentences: ['A volcano erupted overnight sending ash high into the sky.', 'Flights were cancelled across the region.', 'Residents of nearby towns were evacuated.'], source: 'wire', publishedAt: new Date('2024-06-01T00:00:00Z') });
+    const added = await addArticle(t.db, {
+      key: 'volcano',
+      title: 'Volcano erupts near the coast',
+      sentences: [
+        'A volcano erupted overnight sending ash high into the sky.',
+        'Flights were cancelled across the region.',
+        'Residents of nearby towns were evacuated.',
+      ],
+      source: 'wire',
+      publishedAt: new Date('2024-06-01T00:00:00Z'),
+    });
     const oldFootball = ids.football!.snippetIds;
-    const newFootball = await changeArticle(t.db, ids.football!.articleId, { ...TOPICS[3]!, sentences: [...TOPICS[3]!.sentences, 'Fans celebrated in the streets until dawn.'] });
+    const newFootball = await changeArticle(t.db, ids.football!.articleId, {
+      ...TOPICS[3]!,
+      sentences: [...TOPICS[3]!.sentences, 'Fans celebrated in the streets until dawn.'],
+    });
     await t.db.article.delete({ where: { id: ids.vitamin!.articleId } });
     const stats = await runIndex(t.db, t.config, quiet);
     expect('added' in stats.dense && stats.dense.added).toBe(added.snippetIds.length + newFootball.length);
@@ -128,7 +151,9 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
     const st = await indexStatus(t.db, t.config);
     expect(st.dense.tombstones).toBe(0);
     expect((await verifyIndexes(t.db, t.config)).ok).toBe(true);
-    expect(fs.readdirSync(indexesDir(t.dataDir)).filter((f) => f.startsWith('dense-'))).toEqual([st.dense.version ? `dense-v${st.dense.version}.faiss` : '']);
+    expect(fs.readdirSync(indexesDir(t.dataDir)).filter((f) => f.startsWith('dense-'))).toEqual([
+      st.dense.version ? `dense-v${st.dense.version}.faiss` : '',
+    ]);
   }, 60_000);
 
   it('verify says what differs: a lost map entry, a damaged file', async () => {
@@ -155,7 +180,12 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
     const victim = (await t.db.snippet.findFirst({ orderBy: { id: 'asc' } }))!;
     if (t.provider === 'sqlite') {
       // Remove it from the FTS5 index behind the triggers' back.
-      await t.db.$executeRawUnsafe(`INSERT INTO snippets_fts (snippets_fts, rowid, title, text) VALUES ('delete', ?, ?, ?)`, victim.id, victim.title, victim.text);
+      await t.db.$executeRawUnsafe(
+        `INSERT INTO snippets_fts (snippets_fts, rowid, title, text) VALUES ('delete', ?, ?, ?)`,
+        victim.id,
+        victim.title,
+        victim.text,
+      );
     } else {
       const Database = (await import('better-sqlite3')).default;
       const f = new Database(path.join(indexesDir(t.dataDir), 'bm25-fts5.sqlite'));

@@ -77,7 +77,13 @@ export async function runIndex(db: Db, config: Config, opts: RunIndexOptions = {
       encoderId = encoder.id;
       const cache = openSentenceStore(config.cacheDir, encoder);
       try {
-        const of = async (rows: readonly SnippetRow[]) => (await snippetVectors(rows, encoder, cache, config.densePooling as Pooling, { batchSize: config.embedBatchSize, signal: opts.signal })).vectors;
+        const of = async (rows: readonly SnippetRow[]) =>
+          (
+            await snippetVectors(rows, encoder, cache, config.densePooling as Pooling, {
+              batchSize: config.embedBatchSize,
+              signal: opts.signal,
+            })
+          ).vectors;
         bm25 = await syncBm25(config, db, opts, factory, { id: encoder.id, dim: encoder.dim, of });
       } finally {
         cache.close();
@@ -94,7 +100,11 @@ export async function runIndex(db: Db, config: Config, opts: RunIndexOptions = {
       const cache = openSentenceStore(config.cacheDir, encoder);
       const t = tracker(factory, 'dense index', 'snippets');
       try {
-        dense = await syncDense(db, config, encoder, cache, { signal: opts.signal, rebuild: opts.rebuild, onProgress: (d, n) => t.update(d, n) });
+        dense = await syncDense(db, config, encoder, cache, {
+          signal: opts.signal,
+          rebuild: opts.rebuild,
+          onProgress: (d, n) => t.update(d, n),
+        });
         t.finish(`${dense.sentencesEmbedded} sentences embedded, ${dense.sentencesCached} from the cache`);
         const merged = cache.compact();
         if (merged) log.info(`merged ${merged} sentence-cache segments`);
@@ -118,11 +128,23 @@ export async function runIndex(db: Db, config: Config, opts: RunIndexOptions = {
   }
 }
 
-async function syncBm25(config: Config, db: Db, opts: RunIndexOptions, factory: ProgressFactory | undefined, vectors?: SnippetVectorSource): Promise<Bm25SyncStats> {
+async function syncBm25(
+  config: Config,
+  db: Db,
+  opts: RunIndexOptions,
+  factory: ProgressFactory | undefined,
+  vectors?: SnippetVectorSource,
+): Promise<Bm25SyncStats> {
   const bm25 = openBm25(config);
   const t = tracker(factory, `BM25 (${bm25.location})`, 'snippets');
   try {
-    const stats = await bm25.sync(db, { batchSize: config.indexBatchSize, signal: opts.signal, rebuild: opts.rebuild, onProgress: (d, n) => t.update(d, n), vectors });
+    const stats = await bm25.sync(db, {
+      batchSize: config.indexBatchSize,
+      signal: opts.signal,
+      rebuild: opts.rebuild,
+      onProgress: (d, n) => t.update(d, n),
+      vectors,
+    });
     t.finish();
     return stats;
   } finally {

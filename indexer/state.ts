@@ -118,12 +118,22 @@ export async function commitDenseCheckpoint(db: Db, cp: DenseCheckpoint): Promis
       async (tx) => {
         const current = await tx.indexState.findUnique({ where: { name: 'dense' } });
         if ((current?.version ?? null) !== cp.fromVersion) {
-          throw createError('CONFLICT', `the dense index changed under this indexer (version ${current?.version} ≠ ${cp.fromVersion}); is another indexer using this database?`);
+          throw createError(
+            'CONFLICT',
+            `the dense index changed under this indexer (version ${current?.version} ≠ ${cp.fromVersion}); is another indexer using this database?`,
+          );
         }
         const version = (cp.fromVersion ?? 0) + 1;
         if (cp.replace) await tx.denseEntry.deleteMany({});
-        const live = await existingIds(tx, cp.entries.map((e) => e.snippetId));
-        for (const part of chunks(cp.entries.filter((e) => live.has(e.snippetId)), 5_000)) await tx.denseEntry.createMany({ data: part });
+        const live = await existingIds(
+          tx,
+          cp.entries.map((e) => e.snippetId),
+        );
+        for (const part of chunks(
+          cp.entries.filter((e) => live.has(e.snippetId)),
+          5_000,
+        ))
+          await tx.denseEntry.createMany({ data: part });
         const data = { ...cp.state, fileBytes: cp.state.fileBytes === null ? null : BigInt(cp.state.fileBytes), version };
         if (current) await tx.indexState.update({ where: { name: 'dense' }, data });
         else await tx.indexState.create({ data: { name: 'dense', ...data } });
@@ -150,7 +160,10 @@ export async function esLedger(db: Db): Promise<Map<number, string>> {
 
 export async function esMarkPending(db: Db, ids: readonly number[]): Promise<void> {
   for (const part of chunks(ids, SQL_CHUNK)) {
-    await db.$transaction([db.esEntry.deleteMany({ where: { snippetId: { in: part } } }), db.esEntry.createMany({ data: part.map((snippetId) => ({ snippetId, state: 'pending' })) })]);
+    await db.$transaction([
+      db.esEntry.deleteMany({ where: { snippetId: { in: part } } }),
+      db.esEntry.createMany({ data: part.map((snippetId) => ({ snippetId, state: 'pending' })) }),
+    ]);
   }
 }
 
@@ -165,5 +178,9 @@ export async function esForget(db: Db, ids: readonly number[]): Promise<void> {
 /** `where` = the cluster URL (credentials removed) and index name, so a change of either is noticed. */
 export async function writeEsState(db: Db, where: string, count: number): Promise<void> {
   const data = { backend: 'elasticsearch', file: where, ntotal: count };
-  await db.indexState.upsert({ where: { name: 'elasticsearch' }, create: { name: 'elasticsearch', ...data, version: 1 }, update: { ...data, version: { increment: 1 } } });
+  await db.indexState.upsert({
+    where: { name: 'elasticsearch' },
+    create: { name: 'elasticsearch', ...data, version: 1 },
+    update: { ...data, version: { increment: 1 } },
+  });
 }

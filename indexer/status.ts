@@ -73,7 +73,12 @@ export async function indexStatus(db: Db, config: Config): Promise<IndexStatus> 
   const state = await readState(db, 'dense');
   const indexed = await db.denseEntry.count();
   const file = state?.file ? path.join(indexesDir(config.dataDir), state.file) : null;
-  const configuredEncoder = config.encoder === 'onnx' ? `onnx:${config.encoderModel ?? '?'}` : config.encoder === 'static' ? await staticEncoderId(config) : USE_LITE_ID;
+  const configuredEncoder =
+    config.encoder === 'onnx'
+      ? `onnx:${config.encoderModel ?? '?'}`
+      : config.encoder === 'static'
+        ? await staticEncoderId(config)
+        : USE_LITE_ID;
   const encoderDir = state?.encoderId ? path.join(config.cacheDir, 'embeddings', encoderFolder(state.encoderId)) : null;
   return {
     snippets,

@@ -100,7 +100,17 @@ async function writeSnippets(db: Db, articleId: number, a: TestArticle): Promise
       spans.push([text.length, text.length + s.length]);
       text += s;
     }
-    rows.push({ articleId, position, sentenceStart: start, sentenceEnd: start + window.length, text, sentenceSpans: JSON.stringify(spans), title: a.title, source: a.source ?? 'test', publishedAt: a.publishedAt ?? null });
+    rows.push({
+      articleId,
+      position,
+      sentenceStart: start,
+      sentenceEnd: start + window.length,
+      text,
+      sentenceSpans: JSON.stringify(spans),
+      title: a.title,
+      source: a.source ?? 'test',
+      publishedAt: a.publishedAt ?? null,
+    });
   }
   await db.snippet.createMany({ data: rows });
 }

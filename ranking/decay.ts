@@ -47,9 +47,15 @@ export interface Recency {
   assumedAgeDays: number | null;
 }
 
-export function recencyOf(c: { publishedAt: Date | null; createdAt: Date }, asOf: Date, halfLifeDays: number | null, median: number | null): Recency {
+export function recencyOf(
+  c: { publishedAt: Date | null; createdAt: Date },
+  asOf: Date,
+  halfLifeDays: number | null,
+  median: number | null,
+): Recency {
   if (halfLifeDays === null || !Number.isFinite(halfLifeDays)) return { factor: 1, basis: 'off', assumedAgeDays: null };
-  if (c.publishedAt && Number.isFinite(c.publishedAt.getTime())) return { factor: recencyFactor(c.publishedAt, asOf, halfLifeDays), basis: 'published', assumedAgeDays: null };
+  if (c.publishedAt && Number.isFinite(c.publishedAt.getTime()))
+    return { factor: recencyFactor(c.publishedAt, asOf, halfLifeDays), basis: 'published', assumedAgeDays: null };
   const days = assumedAge(median, c.createdAt, asOf);
   return { factor: factorForAge(days, halfLifeDays), basis: 'undated', assumedAgeDays: Math.round(days * 10) / 10 };
 }

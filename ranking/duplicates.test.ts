@@ -5,7 +5,8 @@ const PS2 =
   "Sony PlayStation 2's slimmer shape has proved popular with UK gamers, with 50,000 sold in its first week on sale. Sales have tripled since launch, outstripping Microsoft's Xbox, said market analysts Chart-Track. The numbers were also boosted by the release of the PS2-only game Grand Theft Auto: San Andreas.";
 const SINGAPORE =
   "Singapore's economy grew by 8.1% in 2004, its best performance in four years, the government has said. The figure was slightly lower than the 8.5% forecast by the trade ministry. Growth in the final quarter was boosted by the service industries.";
-const OTHER = 'The central bank kept interest rates unchanged on Thursday, saying inflation had slowed to 2.4 percent in May as energy prices fell.';
+const OTHER =
+  'The central bank kept interest rates unchanged on Thursday, saying inflation had slowed to 2.4 percent in May as energy prices fell.';
 
 describe('one story, once', () => {
   it('finds the same text under two URLs, and a re-published copy with an edit', () => {

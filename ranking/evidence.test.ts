@@ -10,7 +10,11 @@ const spans = JSON.stringify([
 
 describe('snippetSentences', () => {
   it('cuts the text at the stored spans', () => {
-    expect(snippetSentences(text, spans).map((s) => s.text)).toEqual(['Vaccines are safe.', 'The moon is far away.', 'Measles vaccines prevent measles.']);
+    expect(snippetSentences(text, spans).map((s) => s.text)).toEqual([
+      'Vaccines are safe.',
+      'The moon is far away.',
+      'Measles vaccines prevent measles.',
+    ]);
   });
   it('falls back to the whole text when spans are missing or out of range', () => {
     for (const bad of ['', 'nope', '[]', '[[0, 999]]', '[[5, 2]]', '{"a":1}']) {

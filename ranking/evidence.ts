@@ -43,7 +43,12 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
-export function sentenceScore(queryVector: Float32Array | null, sentenceVector: Float32Array | null, overlap: number, cosineWeight = EVIDENCE_COSINE_WEIGHT): number {
+export function sentenceScore(
+  queryVector: Float32Array | null,
+  sentenceVector: Float32Array | null,
+  overlap: number,
+  cosineWeight = EVIDENCE_COSINE_WEIGHT,
+): number {
   if (!queryVector || !sentenceVector) return (1 - cosineWeight) * overlap;
   return cosineWeight * Math.max(0, cosine(queryVector, sentenceVector)) + (1 - cosineWeight) * overlap;
 }

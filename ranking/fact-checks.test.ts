@@ -33,7 +33,12 @@ describe('matching a claim to published fact-checks', () => {
     expect(decideMatches(ranked, [0.93]).map((m) => [m.review.id, m.score])).toEqual([[3, 0.93]]);
     // Same subject, the opposite claim: few words in common, and vectors alone are not enough.
     const opposite = rankByWords('The library will stay open until ten in the evening during exams', reviews);
-    expect(decideMatches(opposite, opposite.map(() => 0.95)).map((m) => m.review.id)).toEqual([]);
+    expect(
+      decideMatches(
+        opposite,
+        opposite.map(() => 0.95),
+      ).map((m) => m.review.id),
+    ).toEqual([]);
   });
 
   it('content words drop stop words and fold simple inflections', () => {

@@ -58,7 +58,12 @@ export function wordScore(a: Set<string>, b: Set<string>): { coverage: number; s
 }
 
 /** The candidates most alike to the claim by their words, best first (for the caller to embed). */
-export function rankByWords<T extends FactCheckCandidate>(claim: string, reviews: readonly T[], limit = 20, words?: Map<number, Set<string>>): { review: T; coverage: number; shared: number }[] {
+export function rankByWords<T extends FactCheckCandidate>(
+  claim: string,
+  reviews: readonly T[],
+  limit = 20,
+  words?: Map<number, Set<string>>,
+): { review: T; coverage: number; shared: number }[] {
   const q = contentWords(claim);
   return reviews
     .map((review) => ({ review, ...wordScore(q, words?.get(review.id) ?? contentWords(review.claim)) }))
@@ -68,10 +73,15 @@ export function rankByWords<T extends FactCheckCandidate>(claim: string, reviews
 }
 
 /** Keeps the matches: by words, or by sentence vectors as a paraphrase; best first. */
-export function decideMatches<T extends FactCheckCandidate>(ranked: { review: T; coverage: number; shared: number }[], dense: (number | null)[] = []): FactCheckMatch<T>[] {
+export function decideMatches<T extends FactCheckCandidate>(
+  ranked: { review: T; coverage: number; shared: number }[],
+  dense: (number | null)[] = [],
+): FactCheckMatch<T>[] {
   return ranked
     .map((r, i) => ({ review: r.review, words: r.coverage, dense: dense[i] ?? null, shared: r.shared }))
-    .filter((m) => m.shared >= MIN_SHARED && (m.words >= MIN_WORDS || (m.dense !== null && m.dense >= MIN_DENSE && m.words >= PARAPHRASE_WORDS)))
+    .filter(
+      (m) => m.shared >= MIN_SHARED && (m.words >= MIN_WORDS || (m.dense !== null && m.dense >= MIN_DENSE && m.words >= PARAPHRASE_WORDS)),
+    )
     .map(({ shared: _s, ...m }) => ({ ...m, score: Math.max(m.words, m.dense ?? 0) }))
     .sort((a, b) => b.score - a.score || a.review.id - b.review.id);
 }

@@ -14,7 +14,14 @@ const dense = [
 
 describe('rankHits', () => {
   it('sorts best first, keeps the best score of a duplicate, drops non-finite scores', () => {
-    expect(rankHits([{ snippetId: 5, score: 1 }, { snippetId: 6, score: NaN }, { snippetId: 5, score: 3 }, { snippetId: 2, score: 3 }])).toEqual([
+    expect(
+      rankHits([
+        { snippetId: 5, score: 1 },
+        { snippetId: 6, score: NaN },
+        { snippetId: 5, score: 3 },
+        { snippetId: 2, score: 3 },
+      ]),
+    ).toEqual([
       { snippetId: 2, score: 3 },
       { snippetId: 5, score: 3 },
     ]);
@@ -60,8 +67,16 @@ describe('fuseScores', () => {
     expect(f.get(1)).toBeCloseTo(0.5 * 1 + 0.5 * (0.5 / 0.9), 12);
   });
   it('weight 1 reproduces the BM25 order, weight 0 the dense order (among retrieved)', () => {
-    expect(fuseScores(bm25, dense, { bm25Weight: 1 }, 'minmax').slice(0, 3).map((c) => c.snippetId)).toEqual([1, 2, 3]);
-    expect(fuseScores(bm25, dense, { bm25Weight: 0 }, 'minmax').slice(0, 3).map((c) => c.snippetId)).toEqual([3, 4, 1]);
+    expect(
+      fuseScores(bm25, dense, { bm25Weight: 1 }, 'minmax')
+        .slice(0, 3)
+        .map((c) => c.snippetId),
+    ).toEqual([1, 2, 3]);
+    expect(
+      fuseScores(bm25, dense, { bm25Weight: 0 }, 'minmax')
+        .slice(0, 3)
+        .map((c) => c.snippetId),
+    ).toEqual([3, 4, 1]);
   });
   it('never produces negative or non-finite relevance', () => {
     const neg = [
@@ -83,7 +98,13 @@ describe('normalizer', () => {
 
 describe('singleRun', () => {
   it('keeps the run order and clamps relevance at 0', () => {
-    const out = singleRun([{ snippetId: 1, score: -0.1 }, { snippetId: 2, score: 0.4 }], 'dense');
+    const out = singleRun(
+      [
+        { snippetId: 1, score: -0.1 },
+        { snippetId: 2, score: 0.4 },
+      ],
+      'dense',
+    );
     expect(out).toEqual([
       { snippetId: 2, bm25: null, bm25Rank: null, dense: 0.4, denseRank: 1, fused: 0.4 },
       { snippetId: 1, bm25: null, bm25Rank: null, dense: -0.1, denseRank: 2, fused: 0 },

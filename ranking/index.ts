@@ -14,7 +14,23 @@ export { recencyFactor, recencyOf, medianAge } from './decay';
 export { pickEvidence, snippetSentences, EVIDENCE_COSINE_WEIGHT } from './evidence';
 export { loadRows, loadMeta, type DbProvider } from './snippets';
 export { weeklyCoverage } from './coverage';
-export { contentWords, decideMatches, rankByWords, MIN_DENSE, MIN_WORDS, type FactCheckCandidate, type FactCheckMatch } from './fact-checks';
-export { groupStories, clusterStories, DEFAULT_STORY_OPTIONS, type Story, type StoryArticle, type StoryInput, type StoryOptions } from './stories';
+export {
+  contentWords,
+  decideMatches,
+  rankByWords,
+  MIN_DENSE,
+  MIN_WORDS,
+  type FactCheckCandidate,
+  type FactCheckMatch,
+} from './fact-checks';
+export {
+  groupStories,
+  clusterStories,
+  DEFAULT_STORY_OPTIONS,
+  type Story,
+  type StoryArticle,
+  type StoryInput,
+  type StoryOptions,
+} from './stories';
 export type { RerankStage, RerankCandidate, RerankScore, VerdictStage, StageContext } from './stages';
 export type * from './types';

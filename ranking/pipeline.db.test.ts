@@ -35,7 +35,20 @@ async function seed(db: Db, articles: Fixture[]): Promise<void> {
     const url = `https://news.example/${a.id}`;
     const text = a.sentences.join(' ');
     const created = await db.article.create({
-      data: { canonicalUrl: url, originalUrl: url, title: a.title, source: a.source, publishedAt: a.publishedAt, publishedAtSource: a.publishedAt ? 'item' : 'unknown', fetchedAt: ASOF, contentHash: a.id, textSource: 'item_content', extractionStatus: 'ok', text, sentenceCount: a.sentences.length },
+      data: {
+        canonicalUrl: url,
+        originalUrl: url,
+        title: a.title,
+        source: a.source,
+        publishedAt: a.publishedAt,
+        publishedAtSource: a.publishedAt ? 'item' : 'unknown',
+        fetchedAt: ASOF,
+        contentHash: a.id,
+        textSource: 'item_content',
+        extractionStatus: 'ok',
+        text,
+        sentenceCount: a.sentences.length,
+      },
     });
     const windows = [];
     for (let start = 0, position = 0; start < a.sentences.length; start += 3, position++) {
@@ -46,7 +59,17 @@ async function seed(db: Db, articles: Fixture[]): Promise<void> {
         spans.push([at, at + sentence.length]);
         at += sentence.length + 1;
       }
-      windows.push({ articleId: created.id, position, sentenceStart: start, sentenceEnd: start + part.length, text: part.join(' '), sentenceSpans: JSON.stringify(spans), title: a.title, source: a.source, publishedAt: a.publishedAt });
+      windows.push({
+        articleId: created.id,
+        position,
+        sentenceStart: start,
+        sentenceEnd: start + part.length,
+        text: part.join(' '),
+        sentenceSpans: JSON.stringify(spans),
+        title: a.title,
+        source: a.source,
+        publishedAt: a.publishedAt,
+      });
     }
     await db.snippet.createMany({ data: windows });
   }
@@ -89,9 +112,27 @@ const ARTICLES = [
     'Health Wire',
     daysAgo(30),
   ),
-  article('bank', 'Central bank holds rates', ['The central bank kept interest rates unchanged on Thursday.', 'Inflation slowed to 2.4 percent in May.'], 'Money Times', daysAgo(5)),
-  article('space', 'Rocket launch delayed', ['The rocket launch was delayed by strong winds.', 'Engineers will try again next week.'], 'Daily Planet', daysAgo(2)),
-  article('undated', 'Flood defences explained', ['Flood defences protect towns from rivers.', 'Engineers build levees and barriers against floods.'], 'Archive', null),
+  article(
+    'bank',
+    'Central bank holds rates',
+    ['The central bank kept interest rates unchanged on Thursday.', 'Inflation slowed to 2.4 percent in May.'],
+    'Money Times',
+    daysAgo(5),
+  ),
+  article(
+    'space',
+    'Rocket launch delayed',
+    ['The rocket launch was delayed by strong winds.', 'Engineers will try again next week.'],
+    'Daily Planet',
+    daysAgo(2),
+  ),
+  article(
+    'undated',
+    'Flood defences explained',
+    ['Flood defences protect towns from rivers.', 'Engineers build levees and barriers against floods.'],
+    'Archive',
+    null,
+  ),
 ];
 
 let t: TestDb;
@@ -101,7 +142,13 @@ beforeAll(async () => {
   t = await createTestDb();
   await seed(t.db, ARTICLES);
   await runIndex(t.db, t.config, { progress: false });
-  ctx = { indexes: await openSearchIndexes(t.config, t.db), db: t.db, provider: t.provider, options: rankingOptions(t.config), now: () => ASOF };
+  ctx = {
+    indexes: await openSearchIndexes(t.config, t.db),
+    db: t.db,
+    provider: t.provider,
+    options: rankingOptions(t.config),
+    now: () => ASOF,
+  };
 }, 240_000);
 
 afterAll(async () => {
@@ -175,7 +222,8 @@ describe('search pipeline (real indexes)', () => {
       const res = await run({ q, asOf, mode, perArticle: 0, k: 50, sort: 'newest', coverage: true });
       expect(urls(res), mode).toContain('flood-old');
       expect(urls(res), mode).not.toContain('flood-new');
-      for (const r of res.results) expect(r.publishedAt !== null && Date.parse(r.publishedAt) <= end, `${mode}: ${r.url} ${r.publishedAt}`).toBe(true);
+      for (const r of res.results)
+        expect(r.publishedAt !== null && Date.parse(r.publishedAt) <= end, `${mode}: ${r.url} ${r.publishedAt}`).toBe(true);
       expect(res.coverageUndated, mode).toBe(0);
     }
     // An explicit later "to" does not lift the bound; an earlier one narrows it.
@@ -220,10 +268,16 @@ describe('search pipeline (real indexes)', () => {
       id: 'prefer-old',
       depth: 2,
       async rerank(cands) {
-        return cands.map((c) => ({ rerank: c.publishedAt ? -c.publishedAt.getTime() : 0, relevance: c.publishedAt && c.publishedAt < daysAgo(100) ? 1 : 0.5 }));
+        return cands.map((c) => ({
+          rerank: c.publishedAt ? -c.publishedAt.getTime() : 0,
+          relevance: c.publishedAt && c.publishedAt < daysAgo(100) ? 1 : 0.5,
+        }));
       },
     };
-    const res = await search({ q: 'floods displaced people in Pakistan', halfLifeDays: null, perArticle: 1 }, { ...ctx, reranker: preferOld });
+    const res = await search(
+      { q: 'floods displaced people in Pakistan', halfLifeDays: null, perArticle: 1 },
+      { ...ctx, reranker: preferOld },
+    );
     expect(res.models.reranker).toBe('prefer-old');
     expect(urls(res)[0]).toBe('flood-old');
     const reranked = res.results.filter((r) => r.scores.rerank !== null);
@@ -244,7 +298,14 @@ describe('search pipeline (real indexes)', () => {
   // Issue 9.3: a relevance floor.
   it('finds nothing for nonsense, with no verdict, although the dense index returns neighbours', async () => {
     const judged: SearchResult[][] = [];
-    const stage: VerdictStage = { id: 'spy', depth: 5, verdict: async (results) => (judged.push(results), { label: 'NOT_ENOUGH_EVIDENCE', confidence: 1, evidence: { supports: [], refutes: [], neutral: [] }, model: 'spy' }) };
+    const stage: VerdictStage = {
+      id: 'spy',
+      depth: 5,
+      verdict: async (results) => (
+        judged.push(results),
+        { label: 'NOT_ENOUGH_EVIDENCE', confidence: 1, evidence: { supports: [], refutes: [], neutral: [] }, model: 'spy' }
+      ),
+    };
     const nonsense = await search({ q: 'xqzvbnm plorf wuggle', coverage: true }, { ...ctx, verdict: stage });
     expect(nonsense).toMatchObject({ total: 0, results: [], verdict: null, coverage: [], coverageUndated: 0 });
     expect(nonsense.models.dense).toBe(true);
@@ -272,13 +333,25 @@ describe('search pipeline (real indexes)', () => {
     const res = await run({ q: 'slimmer PlayStation sales tripled', k: 10, coverage: true });
     const consoles = res.results.filter((r) => r.url.includes('console-'));
     expect(consoles).toHaveLength(1);
-    expect(consoles[0]!.duplicates!.map((d) => d.url.replace('https://news.example/', ''))).toEqual([urls(res).includes('console-a') ? 'console-b' : 'console-a']);
-    expect(consoles[0]!.duplicates![0]).toMatchObject({ title: expect.stringContaining('PlayStation'), source: expect.stringMatching(/^Tech Desk/) });
+    expect(consoles[0]!.duplicates!.map((d) => d.url.replace('https://news.example/', ''))).toEqual([
+      urls(res).includes('console-a') ? 'console-b' : 'console-a',
+    ]);
+    expect(consoles[0]!.duplicates![0]).toMatchObject({
+      title: expect.stringContaining('PlayStation'),
+      source: expect.stringMatching(/^Tech Desk/),
+    });
     expect(res.total).toBe(res.results.length);
     expect(res.coverage!.reduce((n, w) => n + w.articles, 0)).toBe(1);
     // The verdict reads the story once.
     const judged: SearchResult[][] = [];
-    const stage: VerdictStage = { id: 'spy', depth: 5, verdict: async (results) => (judged.push(results), { label: 'SUPPORTED', confidence: 0.9, evidence: { supports: [], refutes: [], neutral: [] }, model: 'spy' }) };
+    const stage: VerdictStage = {
+      id: 'spy',
+      depth: 5,
+      verdict: async (results) => (
+        judged.push(results),
+        { label: 'SUPPORTED', confidence: 0.9, evidence: { supports: [], refutes: [], neutral: [] }, model: 'spy' }
+      ),
+    };
     const claim = await search({ q: 'Sales of the slimmer PlayStation tripled' }, { ...ctx, verdict: stage });
     expect(claim.verdictStatus).toBe('ok');
     expect(judged[0]!.filter((r) => r.url.includes('console-'))).toHaveLength(1);
@@ -287,7 +360,14 @@ describe('search pipeline (real indexes)', () => {
   // Issue 8.6: verdicts only for claims.
   it('gives keywords and questions evidence but no verdict; claims get one', async () => {
     let calls = 0;
-    const stage: VerdictStage = { id: 'spy', depth: 5, verdict: async () => (calls++, { label: 'SUPPORTED', confidence: 0.9, evidence: { supports: [], refutes: [], neutral: [] }, model: 'spy' }) };
+    const stage: VerdictStage = {
+      id: 'spy',
+      depth: 5,
+      verdict: async () => (
+        calls++,
+        { label: 'SUPPORTED', confidence: 0.9, evidence: { supports: [], refutes: [], neutral: [] }, model: 'spy' }
+      ),
+    };
     const vctx = { ...ctx, verdict: stage };
     const keywords = await search({ q: 'PlayStation sales' }, vctx);
     expect(keywords).toMatchObject({ kind: 'keywords', verdict: null, verdictStatus: 'keywords' });
@@ -305,7 +385,8 @@ describe('search pipeline (real indexes)', () => {
     const res = await run({ q: 'floods', perArticle: 1, k: 10 });
     const undated = res.results.find((r) => r.url.endsWith('undated'))!;
     const dated = res.results.filter((r) => r.publishedAt).map((r) => (ASOF.getTime() - Date.parse(r.publishedAt!)) / 86_400_000);
-    const median = [...dated].sort((a, b) => a - b)[(dated.length - 1) >> 1]! / 2 + [...dated].sort((a, b) => a - b)[dated.length >> 1]! / 2;
+    const median =
+      [...dated].sort((a, b) => a - b)[(dated.length - 1) >> 1]! / 2 + [...dated].sort((a, b) => a - b)[dated.length >> 1]! / 2;
     expect(undated.scores).toMatchObject({ recencyBasis: 'undated', assumedAgeDays: Math.round(median * 10) / 10 });
     expect(undated.scores.recency).toBeCloseTo(factorForAge(median, 365), 9);
     expect(undated.scores.recency).toBeLessThan(1);
@@ -318,7 +399,11 @@ describe('search pipeline (real indexes)', () => {
 
   // Issue 9.7: "why this result" adds up.
   it('breaks every final score into factors whose product is the final score', async () => {
-    const boost: RerankStage = { id: 'boost', depth: 3, rerank: async (cands) => cands.map((c, i) => ({ rerank: 5 - i, relevance: 0.9 - i * 0.1 })) };
+    const boost: RerankStage = {
+      id: 'boost',
+      depth: 3,
+      rerank: async (cands) => cands.map((c, i) => ({ rerank: 5 - i, relevance: 0.9 - i * 0.1 })),
+    };
     const res = await search({ q: 'floods displaced people in Pakistan', k: 10 }, { ...ctx, reranker: boost });
     for (const r of res.results) {
       expect(r.scores.final).toBeCloseTo(r.scores.relevance! * r.scores.recency, 12);
@@ -331,14 +416,53 @@ describe('search pipeline (real indexes)', () => {
   it('answers any string with results or a QUERY_*/INVALID_INPUT error, never an SQLite or FAISS exception', async () => {
     let seed = 7;
     const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
-    const pieces = ['flood', 'AND', 'OR', 'NOT', 'NEAR/3', '"', "'", '*', '(', ')', ':', '^', '-', '+', '{', '}', '\u0000', '\uD800', '😀', 'ß', 'İ', '東京', '\u202e', '?', ' ', 'x'.repeat(60), 'col:x', 'rank', 'MATCH'];
-    const inputs = [...Array.from({ length: 120 }, () => Array.from({ length: 1 + Math.floor(rand() * 12) }, () => pieces[Math.floor(rand() * pieces.length)]).join(rand() < 0.5 ? ' ' : '')), '', ' ', 'a'.repeat(5000)];
+    const pieces = [
+      'flood',
+      'AND',
+      'OR',
+      'NOT',
+      'NEAR/3',
+      '"',
+      "'",
+      '*',
+      '(',
+      ')',
+      ':',
+      '^',
+      '-',
+      '+',
+      '{',
+      '}',
+      '\u0000',
+      '\uD800',
+      '😀',
+      'ß',
+      'İ',
+      '東京',
+      '\u202e',
+      '?',
+      ' ',
+      'x'.repeat(60),
+      'col:x',
+      'rank',
+      'MATCH',
+    ];
+    const inputs = [
+      ...Array.from({ length: 120 }, () =>
+        Array.from({ length: 1 + Math.floor(rand() * 12) }, () => pieces[Math.floor(rand() * pieces.length)]).join(rand() < 0.5 ? ' ' : ''),
+      ),
+      '',
+      ' ',
+      'a'.repeat(5000),
+    ];
     for (const q of inputs) {
       try {
         const res = await run({ q, k: 5 });
         expect(Array.isArray(res.results)).toBe(true);
       } catch (e) {
-        expect(isQuinError(e) && (e.code.startsWith('QUERY_') || e.code === 'INVALID_INPUT'), `${JSON.stringify(q)}: ${String(e)}`).toBe(true);
+        expect(isQuinError(e) && (e.code.startsWith('QUERY_') || e.code === 'INVALID_INPUT'), `${JSON.stringify(q)}: ${String(e)}`).toBe(
+          true,
+        );
       }
     }
   });
@@ -358,7 +482,13 @@ describe('a search context opened before the dense index exists', () => {
   });
 
   it('answers BM25 only while it is empty, then uses it once the indexer has built it', async () => {
-    const uctx: SearchContext = { indexes: await openSearchIndexes(u.config, u.db), db: u.db, provider: u.provider, options: rankingOptions(u.config), now: () => ASOF };
+    const uctx: SearchContext = {
+      indexes: await openSearchIndexes(u.config, u.db),
+      db: u.db,
+      provider: u.provider,
+      options: rankingOptions(u.config),
+      now: () => ASOF,
+    };
     const before = await search({ q: 'floods displaced people in Pakistan' }, uctx);
     expect(before.models.dense).toBe(false);
     expect(before.warnings).toEqual(['dense index not built yet: BM25 only']);

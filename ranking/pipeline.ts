@@ -51,8 +51,14 @@ async function rerankStage(matches: Candidate[], a: Analysed, hits: Retrieved, r
   const top = matches.slice(0, Math.max(0, reranker.depth));
   await rows.need(top.map((c) => c.snippetId));
   const present = top.filter((c) => rows.get(c.snippetId));
-  const scores = await guard('MODEL_UNAVAILABLE', `reranker ${reranker.id}`, () => reranker.rerank(present.map((c) => rerankInput(c, rows)), stageContext(a, hits, ctx)));
-  if (scores.length !== present.length) throw createError('MODEL_UNAVAILABLE', `reranker ${reranker.id} returned ${scores.length} scores for ${present.length} candidates`);
+  const scores = await guard('MODEL_UNAVAILABLE', `reranker ${reranker.id}`, () =>
+    reranker.rerank(
+      present.map((c) => rerankInput(c, rows)),
+      stageContext(a, hits, ctx),
+    ),
+  );
+  if (scores.length !== present.length)
+    throw createError('MODEL_UNAVAILABLE', `reranker ${reranker.id} returned ${scores.length} scores for ${present.length} candidates`);
   present.forEach((c, i) => {
     c.rerank = scores[i]!.rerank;
     c.relevance = Number.isFinite(scores[i]!.relevance) ? Math.max(0, scores[i]!.relevance) : 0;
@@ -81,7 +87,10 @@ async function verdictStage(a: Analysed, pool: SearchResult[], hits: Retrieved, 
 function coverageOf(matches: readonly Candidate[], stories: readonly Candidate[]): Pick<SearchResponse, 'coverage' | 'coverageUndated'> {
   const copies = new Set(stories.flatMap((s) => s.duplicates.map((d) => d.articleId)));
   const counted = matches.filter((c) => !copies.has(c.articleId));
-  return { coverage: weeklyCoverage(counted), coverageUndated: new Set(counted.filter((c) => !c.publishedAt).map((c) => c.articleId)).size };
+  return {
+    coverage: weeklyCoverage(counted),
+    coverageUndated: new Set(counted.filter((c) => !c.publishedAt).map((c) => c.articleId)).size,
+  };
 }
 
 export async function search(request: SearchRequest, ctx: SearchContext): Promise<SearchResponse> {
@@ -105,11 +114,27 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
   const status = verdictStatus(a, matches.length > 0, ctx);
   const pool = status === null ? stories.slice(0, ctx.verdict!.depth) : [];
   const verdictPool = status === null ? { pool: new Set(pool.map((c) => c.snippetId)), sentences: ctx.verdict!.sentences ?? 0 } : undefined;
-  const results = await run.time('evidence', () => toResults({ shown: page, withEvidence: [...page.slice(0, a.req.evidenceTop), ...pool], verdict: verdictPool, query: a.query, queryVector: hits.vector }, rows, ctx));
+  const results = await run.time('evidence', () =>
+    toResults(
+      {
+        shown: page,
+        withEvidence: [...page.slice(0, a.req.evidenceTop), ...pool],
+        verdict: verdictPool,
+        query: a.query,
+        queryVector: hits.vector,
+      },
+      rows,
+      ctx,
+    ),
+  );
   const pick = (cs: Candidate[]) => cs.flatMap((c) => results.get(c.snippetId) ?? []);
-  const verdict: VerdictOutcome = status === null ? await run.time('verdict', () => verdictStage(a, pick(pool), hits, ctx)) : { verdict: null, verdictStatus: status };
+  const verdict: VerdictOutcome =
+    status === null ? await run.time('verdict', () => verdictStage(a, pick(pool), hits, ctx)) : { verdict: null, verdictStatus: status };
   // The page shows the configured number of evidence sentences, whatever the verdict read.
-  const shown = (cs: Candidate[]) => pick(cs).map((r) => (r.evidence.length > ctx.options.evidenceSentences ? { ...r, evidence: r.evidence.slice(0, ctx.options.evidenceSentences) } : r));
+  const shown = (cs: Candidate[]) =>
+    pick(cs).map((r) =>
+      r.evidence.length > ctx.options.evidenceSentences ? { ...r, evidence: r.evidence.slice(0, ctx.options.evidenceSentences) } : r,
+    );
   const response: SearchResponse = {
     query: a.query.text,
     kind: a.query.kind,
@@ -121,7 +146,13 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
     halfLifeDays: a.req.halfLifeDays,
     asOf: a.req.asOf.toISOString(),
     timingsMs: run.timings(),
-    models: { encoder: ctx.indexes.encoder.id, reranker: reranker?.id ?? null, nli: verdict.verdictStatus === 'ok' ? ctx.verdict!.id : null, bm25: ctx.indexes.bm25.backend, dense: mode !== 'bm25' },
+    models: {
+      encoder: ctx.indexes.encoder.id,
+      reranker: reranker?.id ?? null,
+      nli: verdict.verdictStatus === 'ok' ? ctx.verdict!.id : null,
+      bm25: ctx.indexes.bm25.backend,
+      dense: mode !== 'bm25',
+    },
     ...(a.req.coverage ? coverageOf(matches, stories) : {}),
   };
   if (run.warnings.length) response.warnings = run.warnings;

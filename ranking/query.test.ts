@@ -95,7 +95,18 @@ describe('detectKind', () => {
 
 describe('bm25Terms', () => {
   it('keeps only lower-cased word tokens, so FTS5 operators and syntax are plain words or nothing', () => {
-    expect(bm25Terms('"cats" AND (dogs OR NOT birds) NEAR/3 fish* ^col:x -y +z')).toEqual(['cats', 'dogs', 'birds', 'near', '3', 'fish', 'col', 'x', 'y', 'z']);
+    expect(bm25Terms('"cats" AND (dogs OR NOT birds) NEAR/3 fish* ^col:x -y +z')).toEqual([
+      'cats',
+      'dogs',
+      'birds',
+      'near',
+      '3',
+      'fish',
+      'col',
+      'x',
+      'y',
+      'z',
+    ]);
     expect(bm25Terms('Covid-19 vaccines: 95% effective?')).toEqual(['covid', '19', 'vaccines', '95', 'effective']);
   });
   it('folds full-width letters and keeps accents, CJK runs and apostrophes inside words', () => {
@@ -151,8 +162,31 @@ describe('analyzeQuery', () => {
   });
   it('never throws anything but a QUERY_* error on random strings', () => {
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
-    const alphabet = ['a', 'Z', ' ', '"', '*', '(', ')', ':', '^', '-', 'AND', 'OR', 'NEAR', '\u0000', '\uD800', '😀', 'é', '\u0301', '東', '?', '\n', '\u200d'];
+    const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    const alphabet = [
+      'a',
+      'Z',
+      ' ',
+      '"',
+      '*',
+      '(',
+      ')',
+      ':',
+      '^',
+      '-',
+      'AND',
+      'OR',
+      'NEAR',
+      '\u0000',
+      '\uD800',
+      '😀',
+      'é',
+      '\u0301',
+      '東',
+      '?',
+      '\n',
+      '\u200d',
+    ];
     for (let i = 0; i < 2000; i++) {
       const s = Array.from({ length: Math.floor(rand() * 40) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join('');
       const code = codeOf(() => {

@@ -35,11 +35,59 @@ export const MAX_TERMS = 64;
 export const MAX_TERM_CHARS = 40;
 
 const AUXILIARIES = new Set([
-  'is', 'are', 'was', 'were', 'am', 'do', 'does', 'did', 'can', 'could', 'will', 'would', 'shall', 'should',
-  'may', 'might', 'must', 'has', 'have', 'had', 'isnt', 'arent', 'wasnt', 'werent', 'doesnt', 'didnt', 'cant',
-  'couldnt', 'wont', 'wouldnt', 'shouldnt', 'hasnt', 'havent', 'hadnt', 'mustnt',
+  'is',
+  'are',
+  'was',
+  'were',
+  'am',
+  'do',
+  'does',
+  'did',
+  'can',
+  'could',
+  'will',
+  'would',
+  'shall',
+  'should',
+  'may',
+  'might',
+  'must',
+  'has',
+  'have',
+  'had',
+  'isnt',
+  'arent',
+  'wasnt',
+  'werent',
+  'doesnt',
+  'didnt',
+  'cant',
+  'couldnt',
+  'wont',
+  'wouldnt',
+  'shouldnt',
+  'hasnt',
+  'havent',
+  'hadnt',
+  'mustnt',
 ]);
-const WH_WORDS = new Set(['what', 'who', 'whom', 'whose', 'which', 'when', 'where', 'why', 'how', 'whats', 'whos', 'wheres', 'whens', 'hows', 'whys']);
+const WH_WORDS = new Set([
+  'what',
+  'who',
+  'whom',
+  'whose',
+  'which',
+  'when',
+  'where',
+  'why',
+  'how',
+  'whats',
+  'whos',
+  'wheres',
+  'whens',
+  'hows',
+  'whys',
+]);
 /** Requests for information rather than statements. */
 const REQUEST_OPENERS = /^(tell me|explain|show me|give me|list|find|search( for)?|describe|summari[sz]e|i want to know|i wonder)\b/i;
 /** Openers that wrap a statement to check: the statement after them is the claim. */
@@ -86,7 +134,10 @@ function firstWords(text: string, n: number): string[] {
 export function unwrapClaim(text: string): string | null {
   const m = CLAIM_WRAPPERS.exec(text);
   if (!m) return null;
-  const rest = text.slice(m[0].length).replace(/[?？؟\s]+$/u, '').trim();
+  const rest = text
+    .slice(m[0].length)
+    .replace(/[?？؟\s]+$/u, '')
+    .trim();
   return wordTokens(rest).length ? rest : null;
 }
 
@@ -145,7 +196,9 @@ export function analyzeQuery(raw: unknown, opts: AnalyzeOptions): QueryAnalysis 
   if (chars > opts.maxChars) throw tooLong(opts.maxChars, chars);
   const terms = bm25Terms(text);
   if (!terms.length) {
-    throw createError('QUERY_UNUSABLE', 'the query has no searchable words (letters or digits): type a claim or a question', { query: text });
+    throw createError('QUERY_UNUSABLE', 'the query has no searchable words (letters or digits): type a claim or a question', {
+      query: text,
+    });
   }
   const kind = detectKind(text);
   return { text, kind, claim: kind === 'claim' ? (unwrapClaim(text) ?? text) : text, terms };

@@ -4,7 +4,19 @@ import type { RankingOptions } from './context';
 import { parseRequest, resolveRequest } from './request';
 import { searchRequestSchema } from './schema';
 
-const opts: RankingOptions = { retrieveK: 500, fusion: 'score', rrfK: 60, bm25Weight: 0.8, halfLifeDays: 365, maxQueryChars: 1000, perArticle: 1, evidenceSentences: 2, relevanceFloor: true, oneStoryOnce: true, maxK: 100 };
+const opts: RankingOptions = {
+  retrieveK: 500,
+  fusion: 'score',
+  rrfK: 60,
+  bm25Weight: 0.8,
+  halfLifeDays: 365,
+  maxQueryChars: 1000,
+  perArticle: 1,
+  evidenceSentences: 2,
+  relevanceFloor: true,
+  oneStoryOnce: true,
+  maxK: 100,
+};
 const now = new Date('2024-06-01T00:00:00Z');
 
 function failure(req: object, o: RankingOptions = opts): QuinError {
@@ -23,7 +35,21 @@ const invalid = (req: object) => {
 
 describe('resolveRequest', () => {
   it('fills defaults from the options', () => {
-    expect(resolveRequest({ q: 'x' }, opts, now)).toMatchObject({ k: 10, page: 1, asOf: now, halfLifeDays: 365, from: null, to: null, sources: null, sort: 'relevance', perArticle: 1, mode: 'hybrid', rerank: true, verdict: true, evidenceTop: 10 });
+    expect(resolveRequest({ q: 'x' }, opts, now)).toMatchObject({
+      k: 10,
+      page: 1,
+      asOf: now,
+      halfLifeDays: 365,
+      from: null,
+      to: null,
+      sources: null,
+      sort: 'relevance',
+      perArticle: 1,
+      mode: 'hybrid',
+      rerank: true,
+      verdict: true,
+      evidenceTop: 10,
+    });
   });
   it('folds maxAgeDays into from, relative to asOf', () => {
     const r = resolveRequest({ q: 'x', asOf: new Date('2024-01-31T00:00:00Z'), maxAgeDays: 30, from: new Date('2023-01-01') }, opts, now);
@@ -55,8 +81,25 @@ describe('resolveRequest', () => {
     expect(resolveRequest({ q: 'x', halfLifeDays: 30 }, opts, now).halfLifeDays).toBe(30);
   });
   it('reads the query-string form and the programmatic form alike', () => {
-    const wire = resolveRequest({ q: 'x', k: '5', page: '2', halfLifeDays: '7', from: '2024-01-01', to: '2024-01-31', sources: 'BBC, AP', verdict: 'false' }, opts, now);
-    const typed = resolveRequest({ q: 'x', k: 5, page: 2, halfLifeDays: 7, from: new Date('2024-01-01T00:00:00Z'), to: new Date('2024-01-31T23:59:59.999Z'), sources: ['BBC', 'AP'], verdict: false }, opts, now);
+    const wire = resolveRequest(
+      { q: 'x', k: '5', page: '2', halfLifeDays: '7', from: '2024-01-01', to: '2024-01-31', sources: 'BBC, AP', verdict: 'false' },
+      opts,
+      now,
+    );
+    const typed = resolveRequest(
+      {
+        q: 'x',
+        k: 5,
+        page: 2,
+        halfLifeDays: 7,
+        from: new Date('2024-01-01T00:00:00Z'),
+        to: new Date('2024-01-31T23:59:59.999Z'),
+        sources: ['BBC', 'AP'],
+        verdict: false,
+      },
+      opts,
+      now,
+    );
     expect(wire).toEqual(typed);
     // A bare `to` day includes the whole day.
     expect(wire.to!.toISOString()).toBe('2024-01-31T23:59:59.999Z');
@@ -92,7 +135,9 @@ describe('resolveRequest', () => {
     expect(range.message).toBe('the date range is empty: the start date (from) 2025-11-25, after the end date (to) 2018-04-30');
     expect(range.details).toMatchObject({ reason: 'empty_range', param: 'from' });
     const byAge = failure({ maxAgeDays: 7, to: '2018-04-30' });
-    expect(byAge.message).toBe('the date range is empty: the last 7 days (maxAgeDays) start on 2024-05-25, after the end date (to) 2018-04-30');
+    expect(byAge.message).toBe(
+      'the date range is empty: the last 7 days (maxAgeDays) start on 2024-05-25, after the end date (to) 2018-04-30',
+    );
     expect(byAge.details).toMatchObject({ reason: 'empty_range', param: 'maxAgeDays' });
   });
   it('holds the query to the configured length (QUIN_MAX_QUERY_CHARS) with QUERY_TOO_LONG', () => {

@@ -84,7 +84,13 @@ type ZodIssue = ZodError['issues'][number];
 
 /** One issue in plain words: "results per page (k) must be at most 100". */
 function plainIssue(i: ZodIssue): string {
-  const raw = i as ZodIssue & { maximum?: number | bigint; minimum?: number | bigint; inclusive?: boolean; values?: unknown[]; expected?: string };
+  const raw = i as ZodIssue & {
+    maximum?: number | bigint;
+    minimum?: number | bigint;
+    inclusive?: boolean;
+    values?: unknown[];
+    expected?: string;
+  };
   switch (i.code) {
     case 'too_big':
       return raw.inclusive === false ? `must be less than ${String(raw.maximum)}` : `must be at most ${String(raw.maximum)}`;
@@ -112,10 +118,17 @@ export function requestError(err: ZodError, limits: SearchLimits, input?: unknow
     const q = (input as { q?: unknown } | undefined)?.q;
     if (first.code === 'too_big') {
       const got = typeof q === 'string' ? q.trim().length : 0;
-      return createError('QUERY_TOO_LONG', `the query (q) is too long (${got.toLocaleString('en')} characters; at most ${limits.maxQueryChars.toLocaleString('en')})`, { param, max: limits.maxQueryChars, got, issues });
+      return createError(
+        'QUERY_TOO_LONG',
+        `the query (q) is too long (${got.toLocaleString('en')} characters; at most ${limits.maxQueryChars.toLocaleString('en')})`,
+        { param, max: limits.maxQueryChars, got, issues },
+      );
     }
     const notText = first.code === 'invalid_type' && q !== undefined && q !== null;
-    return createError('QUERY_EMPTY', notText ? 'the query (q) must be text' : 'the query (q) is empty: type a claim or a question', { param, issues });
+    return createError('QUERY_EMPTY', notText ? 'the query (q) must be text' : 'the query (q) is empty: type a claim or a question', {
+      param,
+      issues,
+    });
   }
   const words = err.issues.map((i) => `${PARAM_LABELS[String(i.path[0] ?? '')] ?? (i.path.join('.') || 'the request')} ${plainIssue(i)}`);
   return createError('INVALID_INPUT', [...new Set(words)].join('; '), { param, issues });
@@ -144,8 +157,18 @@ function emptyRange(p: SearchParams, from: Date, to: Date, end: 'to' | 'asOf'): 
   const start = byAge ? `the last ${p.maxAgeDays} days (maxAgeDays) start on ${day(from)}` : `the start date (from) ${day(from)}`;
   const until = end === 'asOf' ? `the "as of" date (asOf) ${day(to)}` : `the end date (to) ${day(to)}`;
   const message = `the date range is empty: ${start}, after ${until}`;
-  const issues: RequestIssue[] = [{ path: byAge ? 'maxAgeDays' : 'from', code: 'empty_range', message: `from ${from.toISOString()} is after ${end} ${to.toISOString()}` }];
-  return createError('INVALID_INPUT', message, { param: byAge ? 'maxAgeDays' : 'from', reason: 'empty_range', end, from: from.toISOString(), to: to.toISOString(), maxAgeDays: p.maxAgeDays ?? null, issues });
+  const issues: RequestIssue[] = [
+    { path: byAge ? 'maxAgeDays' : 'from', code: 'empty_range', message: `from ${from.toISOString()} is after ${end} ${to.toISOString()}` },
+  ];
+  return createError('INVALID_INPUT', message, {
+    param: byAge ? 'maxAgeDays' : 'from',
+    reason: 'empty_range',
+    end,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    maxAgeDays: p.maxAgeDays ?? null,
+    issues,
+  });
 }
 
 /** The upper bound on the publication date: `to`, or the "as of" day when it is earlier (or alone). */

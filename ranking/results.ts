@@ -46,7 +46,14 @@ export function breakdown(c: Candidate): ScoreBreakdown {
 function duplicate(c: Candidate, rows: RowCache): Duplicate | null {
   const row = rows.get(c.snippetId);
   if (!row) return null;
-  return { snippetId: c.snippetId, articleId: c.articleId, title: row.title, url: row.url, source: row.source, publishedAt: row.publishedAt?.toISOString() ?? null };
+  return {
+    snippetId: c.snippetId,
+    articleId: c.articleId,
+    title: row.title,
+    url: row.url,
+    source: row.source,
+    publishedAt: row.publishedAt?.toISOString() ?? null,
+  };
 }
 
 export interface EvidenceInput {
@@ -63,7 +70,13 @@ export interface EvidenceInput {
 export async function toResults(input: EvidenceInput, rows: RowCache, ctx: SearchContext): Promise<Map<number, SearchResult>> {
   const all = [...input.shown, ...input.withEvidence];
   await rows.need([...all.map((c) => c.snippetId), ...all.flatMap((c) => c.duplicates.map((d) => d.snippetId))]);
-  const sentences = new Map(input.withEvidence.flatMap((c) => (rows.get(c.snippetId) ? [[c.snippetId, snippetSentences(rows.get(c.snippetId)!.text, rows.get(c.snippetId)!.sentenceSpans)] as const] : [])));
+  const sentences = new Map(
+    input.withEvidence.flatMap((c) =>
+      rows.get(c.snippetId)
+        ? [[c.snippetId, snippetSentences(rows.get(c.snippetId)!.text, rows.get(c.snippetId)!.sentenceSpans)] as const]
+        : [],
+    ),
+  );
   // The indexer caches vectors under the trimmed sentence text.
   const flat = [...new Set([...sentences.values()].flatMap((ss) => ss.map((s) => s.text.trim())))];
   const vectors = flat.length ? await guard('INDEX_UNAVAILABLE', 'sentence vectors', () => ctx.indexes.sentenceVectors.get(flat)) : [];
@@ -73,8 +86,18 @@ export async function toResults(input: EvidenceInput, rows: RowCache, ctx: Searc
     const row = rows.get(c.snippetId);
     if (!row || out.has(c.snippetId)) continue;
     const ss = sentences.get(c.snippetId);
-    const n = input.verdict?.pool.has(c.snippetId) ? Math.max(ctx.options.evidenceSentences, input.verdict.sentences) : ctx.options.evidenceSentences;
-    const evidence = ss ? pickEvidence(ss, ss.map((s) => vecOf.get(s.text.trim()) ?? null), input.queryVector, input.query.terms, n) : [];
+    const n = input.verdict?.pool.has(c.snippetId)
+      ? Math.max(ctx.options.evidenceSentences, input.verdict.sentences)
+      : ctx.options.evidenceSentences;
+    const evidence = ss
+      ? pickEvidence(
+          ss,
+          ss.map((s) => vecOf.get(s.text.trim()) ?? null),
+          input.queryVector,
+          input.query.terms,
+          n,
+        )
+      : [];
     out.set(c.snippetId, {
       snippetId: c.snippetId,
       articleId: c.articleId,

@@ -48,7 +48,14 @@ function indexFilter(r: ResolvedRequest): IndexFilter | undefined {
   return Object.keys(f).length ? f : undefined;
 }
 
-export async function retrieve(query: QueryAnalysis, r: ResolvedRequest, mode: Mode, needsVector: boolean, ctx: SearchContext, run: SearchRun): Promise<Retrieved> {
+export async function retrieve(
+  query: QueryAnalysis,
+  r: ResolvedRequest,
+  mode: Mode,
+  needsVector: boolean,
+  ctx: SearchContext,
+  run: SearchRun,
+): Promise<Retrieved> {
   const { indexes, options } = ctx;
   const k = options.retrieveK;
   // BM25 starts first and does not wait for the embedding (an Elasticsearch request is in flight while
@@ -56,7 +63,11 @@ export async function retrieve(query: QueryAnalysis, r: ResolvedRequest, mode: M
   const bm25Run =
     mode === 'dense'
       ? Promise.resolve([])
-      : run.time('bm25', () => guard('INDEX_UNAVAILABLE', `BM25 index (${indexes.bm25.backend})`, () => indexes.bm25.search({ text: query.text, terms: query.terms }, k, indexFilter(r))));
+      : run.time('bm25', () =>
+          guard('INDEX_UNAVAILABLE', `BM25 index (${indexes.bm25.backend})`, () =>
+            indexes.bm25.search({ text: query.text, terms: query.terms }, k, indexFilter(r)),
+          ),
+        );
   const embedding = needsVector
     ? run.time('embed', () =>
         guard('MODEL_UNAVAILABLE', `encoder ${indexes.encoder.id}`, async () => {
@@ -68,7 +79,10 @@ export async function retrieve(query: QueryAnalysis, r: ResolvedRequest, mode: M
     : Promise.resolve(null);
   const [vector, bm25] = await Promise.all([embedding, bm25Run]);
   const depth = hasFilter(r) ? k * DENSE_FILTER_OVERFETCH : k;
-  const dense = mode === 'bm25' ? [] : await run.time('dense', () => guard('INDEX_UNAVAILABLE', 'dense index', () => indexes.dense!.search(vector!, depth)));
+  const dense =
+    mode === 'bm25'
+      ? []
+      : await run.time('dense', () => guard('INDEX_UNAVAILABLE', 'dense index', () => indexes.dense!.search(vector!, depth)));
   return { mode, bm25, dense, vector };
 }
 
@@ -76,5 +90,7 @@ export function fuse(hits: Retrieved, ctx: SearchContext): FusedCandidate[] {
   if (hits.mode === 'bm25') return singleRun(hits.bm25, 'bm25');
   if (hits.mode === 'dense') return singleRun(hits.dense, 'dense');
   const w = { bm25Weight: ctx.options.bm25Weight };
-  return ctx.options.fusion === 'rrf' ? fuseRrf(hits.bm25, hits.dense, ctx.options.rrfK, w) : fuseScores(hits.bm25, hits.dense, w, SCORE_NORMALIZATION);
+  return ctx.options.fusion === 'rrf'
+    ? fuseRrf(hits.bm25, hits.dense, ctx.options.rrfK, w)
+    : fuseScores(hits.bm25, hits.dense, w, SCORE_NORMALIZATION);
 }

@@ -33,7 +33,9 @@ const OFF_WORDS = new Set(['off', 'none', 'inf', 'infinity']);
 /** A YYYY-MM-DD day or an ISO instant (with offset); a Date becomes its ISO text. */
 const dateField = z.preprocess(
   (v) => (v instanceof Date ? (Number.isFinite(v.getTime()) ? v.toISOString() : 'invalid date') : v === '' || v === null ? undefined : v),
-  z.union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'is not a date: use YYYY-MM-DD or an ISO time such as 2024-05-01T12:00:00Z' }),
+  z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
+    error: 'is not a date: use YYYY-MM-DD or an ISO time such as 2024-05-01T12:00:00Z',
+  }),
 );
 
 /** A number from text or a number ("" = absent). */
@@ -42,7 +44,11 @@ function numberField(schema: z.ZodNumber) {
 }
 
 /** `true/false/1/0` as text, or a boolean. */
-const boolField = z.preprocess((v) => (typeof v === 'string' ? ({ true: true, '1': true, false: false, '0': false } as Record<string, boolean>)[v.toLowerCase()] ?? v : v), z.boolean());
+const boolField = z.preprocess(
+  (v) =>
+    typeof v === 'string' ? (({ true: true, '1': true, false: false, '0': false } as Record<string, boolean>)[v.toLowerCase()] ?? v) : v,
+  z.boolean(),
+);
 
 /** `off` (or none/inf/infinity, null, Infinity) turns the decay off; else a positive number of days. */
 const halfLifeField = z.preprocess(
@@ -51,7 +57,9 @@ const halfLifeField = z.preprocess(
     if (v === '') return undefined;
     return typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
   },
-  z.union([z.literal('off'), z.number().gt(0, 'must be more than 0 days').max(MAX_HALF_LIFE_DAYS)], { error: 'must be a number of days or `off`' }),
+  z.union([z.literal('off'), z.number().gt(0, 'must be more than 0 days').max(MAX_HALF_LIFE_DAYS)], {
+    error: 'must be a number of days or `off`',
+  }),
 );
 
 /** `sources=a&sources=b` or `sources=a,b`; names trimmed, empty ones and repeats dropped. */
@@ -59,7 +67,9 @@ const sourcesField = z.preprocess(
   (v) => {
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'string' && !Array.isArray(v)) return v;
-    const names = (Array.isArray(v) ? v : [v]).flatMap((s) => (typeof s === 'string' ? s.split(',') : [s])).map((s) => (typeof s === 'string' ? s.trim() : s));
+    const names = (Array.isArray(v) ? v : [v])
+      .flatMap((s) => (typeof s === 'string' ? s.split(',') : [s]))
+      .map((s) => (typeof s === 'string' ? s.trim() : s));
     return [...new Set(names.filter((s) => s !== ''))];
   },
   z.array(z.string().max(200)).max(50),
@@ -81,7 +91,9 @@ export function searchRequestFields(limits: SearchLimits = PUBLIC_LIMITS) {
       .describe('The claim or question.'),
     k: numberField(z.number().int().min(1).max(limits.maxK)).default(10).describe('Results per page.'),
     page: numberField(z.number().int().min(1).max(maxPage)).default(1).describe(`1-based page (page · k at most ${MAX_DEPTH}).`),
-    halfLifeDays: halfLifeField.optional().describe('Half-life of the time decay in days, or `off`. Default: the server setting (QUIN_HALF_LIFE_DAYS).'),
+    halfLifeDays: halfLifeField
+      .optional()
+      .describe('Half-life of the time decay in days, or `off`. Default: the server setting (QUIN_HALF_LIFE_DAYS).'),
     asOf: dateField
       .optional()
       .describe(
@@ -89,21 +101,28 @@ export function searchRequestFields(limits: SearchLimits = PUBLIC_LIMITS) {
       ),
     from: dateField.optional().describe('Earliest publication date (inclusive).'),
     to: dateField.optional().describe('Latest publication date (inclusive; a bare date means the end of that day).'),
-    maxAgeDays: numberField(z.number().min(0).max(MAX_HALF_LIFE_DAYS)).optional().describe('Only articles at most this many days older than asOf.'),
+    maxAgeDays: numberField(z.number().min(0).max(MAX_HALF_LIFE_DAYS))
+      .optional()
+      .describe('Only articles at most this many days older than asOf.'),
     sources: sourcesField.optional().describe('Only these sources (repeat the parameter or separate with commas).'),
     sort: z.enum(['relevance', 'newest']).default('relevance').describe('Time-aware relevance, or newest first.'),
     verdict: boolField.optional().describe('Compute the verdict for claims (default true when a model is configured).'),
     coverage: boolField.optional().describe('Also return the matching articles per week.'),
-    perArticle: numberField(z.number().int().min(0).max(1000)).optional().describe('Results per article (0 = no de-duplication). Default: QUIN_PER_ARTICLE.'),
+    perArticle: numberField(z.number().int().min(0).max(1000))
+      .optional()
+      .describe('Results per article (0 = no de-duplication). Default: QUIN_PER_ARTICLE.'),
     mode: z.enum(['hybrid', 'bm25', 'dense']).optional().describe('Retrieval: both indexes (default) or one.'),
     rerank: boolField.optional().describe('Use the reranker when one is configured (default true).'),
-    evidenceTop: numberField(z.number().int().min(0).max(limits.maxK)).optional().describe('How many results of the page get evidence sentences (default: all).'),
+    evidenceTop: numberField(z.number().int().min(0).max(limits.maxK))
+      .optional()
+      .describe('How many results of the page get evidence sentences (default: all).'),
   });
 }
 
 /** The depth check of a paged request: page · k at most MAX_DEPTH. */
 export function withinDepth(r: { page: number; k: number }, ctx: z.RefinementCtx): void {
-  if (r.page * r.k > MAX_DEPTH) ctx.addIssue({ code: 'custom', path: ['page'], message: `page ${r.page} of ${r.k} results goes deeper than result ${MAX_DEPTH}` });
+  if (r.page * r.k > MAX_DEPTH)
+    ctx.addIssue({ code: 'custom', path: ['page'], message: `page ${r.page} of ${r.k} results goes deeper than result ${MAX_DEPTH}` });
 }
 
 export function searchRequestSchema(limits: SearchLimits = PUBLIC_LIMITS) {
@@ -135,13 +154,24 @@ export const scoreBreakdownSchema = z
     denseRank: z.number().int().nullable(),
     fused: z.number().describe('Relevance after fusing the BM25 and dense runs.'),
     rerank: z.number().nullable().describe('The reranker model’s own score (null: not reranked).'),
-    relevance: z.number().optional().describe('The relevance the time decay applies to: `fused`, or the reranker’s mix of its score with `fused`.'),
+    relevance: z
+      .number()
+      .optional()
+      .describe('The relevance the time decay applies to: `fused`, or the reranker’s mix of its score with `fused`.'),
     recency: z.number().describe('Time-decay factor 2^(−age/h); 1 when the decay is off.'),
     recencyBasis: z
       .enum(['published', 'undated', 'off'])
       .optional()
-      .describe('`published`: the age is the publication date’s; `undated`: no usable date, so the age is assumed (`assumedAgeDays`); `off`: no decay.'),
-    assumedAgeDays: z.number().nullable().optional().describe('For undated text: the age assumed for the decay (the median age of the dated matches, at least the time since it entered the archive).'),
+      .describe(
+        '`published`: the age is the publication date’s; `undated`: no usable date, so the age is assumed (`assumedAgeDays`); `off`: no decay.',
+      ),
+    assumedAgeDays: z
+      .number()
+      .nullable()
+      .optional()
+      .describe(
+        'For undated text: the age assumed for the decay (the median age of the dated matches, at least the time since it entered the archive).',
+      ),
     final: z.number().describe('relevance × recency.'),
   })
   .describe('How the final score came about ("why this result"): final = relevance × recency. search() always fills every field.');
@@ -169,7 +199,10 @@ export const searchResultSchema = z.object({
   evidence: z.array(evidenceSentenceSchema),
   score: z.number(),
   scores: scoreBreakdownSchema,
-  duplicates: z.array(duplicateSchema).optional().describe('The same story elsewhere (same or nearly the same text under another URL), collapsed into this result.'),
+  duplicates: z
+    .array(duplicateSchema)
+    .optional()
+    .describe('The same story elsewhere (same or nearly the same text under another URL), collapsed into this result.'),
 });
 
 export const stanceSchema = z.enum(['supports', 'refutes', 'neutral']);
@@ -192,7 +225,11 @@ export const verdictLabelSchema = z.enum(['SUPPORTED', 'REFUTED', 'MIXED', 'NOT_
 export const verdictSchema = z.object({
   label: verdictLabelSchema,
   confidence: z.number(),
-  evidence: z.object({ supports: z.array(stanceEvidenceSchema), refutes: z.array(stanceEvidenceSchema), neutral: z.array(stanceEvidenceSchema) }),
+  evidence: z.object({
+    supports: z.array(stanceEvidenceSchema),
+    refutes: z.array(stanceEvidenceSchema),
+    neutral: z.array(stanceEvidenceSchema),
+  }),
   model: z.string(),
   reason: z.string().optional().describe('Why the verdict abstained, when it did.'),
   probabilities: z.record(z.string(), z.number()).optional().describe('Calibrated probability of each label.'),
@@ -204,11 +241,15 @@ export const weekCountSchema = z.object({
   snippets: z.number().int(),
 });
 
-export const queryKindSchema = z.enum(['claim', 'question', 'keywords']).describe('A statement (gets a verdict), a question, or keywords (evidence only).');
+export const queryKindSchema = z
+  .enum(['claim', 'question', 'keywords'])
+  .describe('A statement (gets a verdict), a question, or keywords (evidence only).');
 
 export const verdictStatusSchema = z
   .enum(['ok', 'question', 'keywords', 'no_match', 'no_model', 'disabled'])
-  .describe('Why there is a verdict or not: only claims with a real match get one, when an NLI model is configured and the request did not switch it off.');
+  .describe(
+    'Why there is a verdict or not: only claims with a real match get one, when an NLI model is configured and the request did not switch it off.',
+  );
 
 export const searchResponseSchema = z.object({
   query: z.string(),
@@ -222,7 +263,13 @@ export const searchResponseSchema = z.object({
   halfLifeDays: z.number().nullable(),
   asOf: z.string(),
   timingsMs: z.record(z.string(), z.number()),
-  models: z.object({ encoder: z.string(), reranker: z.string().nullable(), nli: z.string().nullable(), bm25: z.string(), dense: z.boolean().describe('Whether the dense index served this search.') }),
+  models: z.object({
+    encoder: z.string(),
+    reranker: z.string().nullable(),
+    nli: z.string().nullable(),
+    bm25: z.string(),
+    dense: z.boolean().describe('Whether the dense index served this search.'),
+  }),
   coverage: z.array(weekCountSchema).optional().describe('Matching articles per week (on request).'),
   coverageUndated: z.number().int().optional().describe('Matching articles left out of `coverage` because they have no date.'),
   warnings: z.array(z.string()).optional().describe('Degraded answers say why (e.g. "dense index not built yet: BM25 only").'),

@@ -65,14 +65,23 @@ function rawQuery<T>(db: Db, provider: DbProvider, columns: string, join: string
 }
 
 function normalise<T extends SnippetMeta>(r: T & { publishedAt: unknown; createdAt: unknown; id: unknown; articleId: unknown }): T {
-  return { ...r, id: Number(r.id), articleId: Number(r.articleId), publishedAt: toDate(r.publishedAt), createdAt: toDate(r.createdAt) ?? new Date(0) };
+  return {
+    ...r,
+    id: Number(r.id),
+    articleId: Number(r.articleId),
+    publishedAt: toDate(r.publishedAt),
+    createdAt: toDate(r.createdAt) ?? new Date(0),
+  };
 }
 
 export async function loadMeta(db: Db, ids: readonly number[], provider?: DbProvider): Promise<Map<number, SnippetMeta>> {
   const rows = await chunked(ids, (part) =>
     provider
       ? rawQuery<SnippetMeta>(db, provider, META_COLUMNS, '', part).then((rs) => rs.map(normalise))
-      : db.snippet.findMany({ where: { id: { in: part } }, select: { id: true, articleId: true, source: true, publishedAt: true, createdAt: true } }),
+      : db.snippet.findMany({
+          where: { id: { in: part } },
+          select: { id: true, articleId: true, source: true, publishedAt: true, createdAt: true },
+        }),
   );
   return new Map(rows.map((r) => [r.id, r]));
 }
@@ -90,7 +99,12 @@ export async function loadRows(db: Db, ids: readonly number[], provider?: DbProv
   const rows = await chunked(ids, async (part) => {
     if (provider) {
       const rs = await rawQuery<SnippetRow>(db, provider, ROW_COLUMNS, ' JOIN articles a ON a.id = s.article_id', part);
-      return rs.map((r) => ({ ...normalise(r), position: Number(r.position), sentenceStart: Number(r.sentenceStart), sentenceEnd: Number(r.sentenceEnd) }));
+      return rs.map((r) => ({
+        ...normalise(r),
+        position: Number(r.position),
+        sentenceStart: Number(r.sentenceStart),
+        sentenceEnd: Number(r.sentenceEnd),
+      }));
     }
     const rs = await db.snippet.findMany({
       where: { id: { in: part } },

@@ -117,7 +117,11 @@ function gapDays(a: Group, b: Group): number {
 function merge(a: Group, b: Group): Group {
   const froms = [a.from, b.from].filter((x): x is number => x !== null);
   const tos = [a.to, b.to].filter((x): x is number => x !== null);
-  return { members: [...a.members, ...b.members], from: froms.length ? Math.min(...froms) : null, to: tos.length ? Math.max(...tos) : null };
+  return {
+    members: [...a.members, ...b.members],
+    from: froms.length ? Math.min(...froms) : null,
+    to: tos.length ? Math.max(...tos) : null,
+  };
 }
 
 /** Groups of item indexes, by average-linkage agglomeration under the similarity and time rules. */
@@ -176,7 +180,8 @@ export function storyTimeline(dates: readonly Date[]): { unit: 'day' | 'week'; p
   for (const t of ts) counts.set(key(t), (counts.get(key(t)) ?? 0) + 1);
   const points: { date: string; articles: number }[] = [];
   const step = unit === 'day' ? DAY_MS : 7 * DAY_MS;
-  for (let t = Date.parse(key(ts[0]!)); t <= Date.parse(key(ts.at(-1)!)); t += step) points.push({ date: dayKey(t), articles: counts.get(dayKey(t)) ?? 0 });
+  for (let t = Date.parse(key(ts[0]!)); t <= Date.parse(key(ts.at(-1)!)); t += step)
+    points.push({ date: dayKey(t), articles: counts.get(dayKey(t)) ?? 0 });
   return { unit, points };
 }
 
@@ -185,7 +190,9 @@ export function groupStories(items: readonly StoryInput[], opts: StoryOptions = 
   const vecs = tfidfVectors(items);
   const stories = clusterStories(items, opts).map((members): Story => {
     const its = members.map((i) => items[i]!);
-    const dated = its.filter((it) => it.publishedAt).sort((a, b) => a.publishedAt!.getTime() - b.publishedAt!.getTime() || a.articleId - b.articleId);
+    const dated = its
+      .filter((it) => it.publishedAt)
+      .sort((a, b) => a.publishedAt!.getTime() - b.publishedAt!.getTime() || a.articleId - b.articleId);
     const byScore = [...its].sort((a, b) => b.score - a.score || a.articleId - b.articleId);
     const central = members
       .map((i) => ({ i, s: members.reduce((acc, j) => acc + cosine(vecs[i]!, vecs[j]!), 0) + items[i]!.score * 1e-6 }))
@@ -200,7 +207,9 @@ export function groupStories(items: readonly StoryInput[], opts: StoryOptions = 
       articles: ordered.map(toArticle),
       first: toArticle(dated[0] ?? byScore[0]!),
       latest: toArticle(dated.at(-1) ?? byScore[0]!),
-      sources: [...sources].map(([name, articles]) => ({ name, articles })).sort((a, b) => b.articles - a.articles || a.name.localeCompare(b.name)),
+      sources: [...sources]
+        .map(([name, articles]) => ({ name, articles }))
+        .sort((a, b) => b.articles - a.articles || a.name.localeCompare(b.name)),
       timeline: timeline.points,
       timelineUnit: timeline.unit,
       score: byScore[0]!.score,

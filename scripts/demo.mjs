@@ -24,7 +24,8 @@ const corpora = [
 // Speed over the last points of quality: the static encoder indexes ~86k snippets in a minute or two,
 // USE-lite would take hours (models/quin-static/README.md compares them). An explicit choice wins.
 process.env.QUIN_ENCODER ??= 'static';
-const run = (file, args) => spawnSync(process.execPath, [path.join(root, file), ...args], { cwd: root, stdio: 'inherit', env: process.env });
+const run = (file, args) =>
+  spawnSync(process.execPath, [path.join(root, file), ...args], { cwd: root, stdio: 'inherit', env: process.env });
 
 if (!fs.existsSync(shared)) {
   say(`no shared data at ${shared} (set QUIN_SHARED_DATA); starting without a demo corpus`);

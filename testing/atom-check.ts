@@ -64,7 +64,8 @@ export function atomProblems(xml: string): string[] {
   const feedAuthor = kids(feed, 'author').length > 0;
   if (!kids(feed, 'link').some((l) => l.attrs.rel === 'self')) out.push('feed: no rel="self" link (SHOULD)');
   const alternates = kids(feed, 'link').filter((l) => (l.attrs.rel ?? 'alternate') === 'alternate');
-  if (new Set(alternates.map((l) => `${l.attrs.type}|${l.attrs.hreflang}`)).size !== alternates.length) out.push('feed: two alternate links with the same type and hreflang');
+  if (new Set(alternates.map((l) => `${l.attrs.type}|${l.attrs.hreflang}`)).size !== alternates.length)
+    out.push('feed: two alternate links with the same type and hreflang');
   const ids = new Set<string>();
   entries.forEach((e, i) => {
     const where = `entry ${i + 1}`;
@@ -94,7 +95,9 @@ export interface ReaderItem {
 }
 
 /** The feed as feedparser reads it. */
-export async function readWithFeedparser(xml: string): Promise<{ meta: { title: string; link: string; xmlurl: string | null; type: string }; items: ReaderItem[] }> {
+export async function readWithFeedparser(
+  xml: string,
+): Promise<{ meta: { title: string; link: string; xmlurl: string | null; type: string }; items: ReaderItem[] }> {
   return new Promise((resolve, reject) => {
     const parser = new FeedParser({ strict: true, normalize: true, addmeta: false });
     const items: ReaderItem[] = [];

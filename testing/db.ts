@@ -47,7 +47,11 @@ export async function createTestDb(overrides: LoadConfigOptions['overrides'] = {
     u.pathname = `/${dbName}`;
     databaseUrl = u.toString();
   }
-  const config = loadConfig({ env: {}, configFile: null, overrides: { dataDir, databaseUrl, cacheDir: path.join(dataDir, 'cache'), ...overrides } });
+  const config = loadConfig({
+    env: {},
+    configFile: null,
+    overrides: { dataDir, databaseUrl, cacheDir: path.join(dataDir, 'cache'), ...overrides },
+  });
   await migrate(config);
   const db = createDb(config);
   return {

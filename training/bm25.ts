@@ -17,7 +17,9 @@ export class Fts {
     const terms = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].filter((t) => t.length > 1);
     if (!terms.length) return [];
     const q = terms.map((t) => `"${t}"`).join(' OR ');
-    const rows = this.db.prepare('SELECT rowid AS id, -bm25(f, 1.0, 1.0) AS score FROM f WHERE f MATCH ? ORDER BY bm25(f, 1.0, 1.0) LIMIT ?').all(q, k) as { id: number; score: number }[];
+    const rows = this.db
+      .prepare('SELECT rowid AS id, -bm25(f, 1.0, 1.0) AS score FROM f WHERE f MATCH ? ORDER BY bm25(f, 1.0, 1.0) LIMIT ?')
+      .all(q, k) as { id: number; score: number }[];
     return rows;
   }
 }

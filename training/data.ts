@@ -47,7 +47,9 @@ export function sciCorpus(): SciDoc[] {
 }
 
 export function sciClaims(): SciClaim[] {
-  return jsonl<{ id: number; claim: string; label: SciClaim['label']; evidence: SciClaim['evidence']; cited_doc_ids: number[] }>(shared('scifact', 'claims_train.jsonl')).map((c) => ({
+  return jsonl<{ id: number; claim: string; label: SciClaim['label']; evidence: SciClaim['evidence']; cited_doc_ids: number[] }>(
+    shared('scifact', 'claims_train.jsonl'),
+  ).map((c) => ({
     id: c.id,
     claim: c.claim,
     label: c.label,
@@ -57,9 +59,12 @@ export function sciClaims(): SciClaim[] {
 }
 
 export function climateClaims(): ClimateClaim[] {
-  return jsonl<{ claim_id: string; claim: string; claim_label: string; evidences: { evidence_id: string; evidence_label: ClimateClaim['evidences'][0]['label']; article: string; evidence: string }[] }>(
-    shared('climate-fever', 'claims.jsonl'),
-  ).map((c) => ({
+  return jsonl<{
+    claim_id: string;
+    claim: string;
+    claim_label: string;
+    evidences: { evidence_id: string; evidence_label: ClimateClaim['evidences'][0]['label']; article: string; evidence: string }[];
+  }>(shared('climate-fever', 'claims.jsonl')).map((c) => ({
     id: c.claim_id,
     claim: c.claim,
     label: c.claim_label,

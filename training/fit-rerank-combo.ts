@@ -14,7 +14,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ndcgAt } from '../eval/metrics';
 import { combineScores } from '../ranking/rerank/combine';
-import { ARTICLE_FEATURES, articleFeatures, comboRaw, normalize, type ArticleFeature, type ComboNormalization, type ComboWeights } from '../ranking/rerank/combo';
+import {
+  ARTICLE_FEATURES,
+  articleFeatures,
+  comboRaw,
+  normalize,
+  type ArticleFeature,
+  type ComboNormalization,
+  type ComboWeights,
+} from '../ranking/rerank/combo';
 import { FEATURE_NAMES, type FeatureName, type Features } from '../ranking/rerank/features';
 
 interface Cand {
@@ -60,7 +68,10 @@ function ndcg(queries: readonly Query[], depth: number, score: (c: Cand[]) => nu
     const top = q.cands.slice(0, depth);
     const ranked = docRanking(top, score(top));
     // Documents below the reranked depth keep their fused order (as the pipeline's tiers).
-    const rest = docRanking(q.cands.slice(depth), q.cands.slice(depth).map((_, i) => -i)).filter((d) => !ranked.includes(d));
+    const rest = docRanking(
+      q.cands.slice(depth),
+      q.cands.slice(depth).map((_, i) => -i),
+    ).filter((d) => !ranked.includes(d));
     s += ndcgAt([...ranked, ...rest], q.relevant, 10);
   }
   return s / queries.length;
@@ -71,9 +82,19 @@ type Column = FeatureName | ArticleFeature;
 
 function design(q: Query, depth: number, names: readonly Column[], how: ComboNormalization): { X: number[][]; y: number[] } {
   const top = q.cands.slice(0, depth);
-  const art = articleFeatures(top.map((c) => c.doc), top.map((c) => c.model));
-  const raw = (n: Column) => ((ARTICLE_FEATURES as readonly string[]).includes(n) ? art[n as ArticleFeature] : top.map((c) => c.features[n as FeatureName]));
-  const cols = [normalize(top.map((c) => c.model), how), ...names.map((n) => normalize(raw(n), how))];
+  const art = articleFeatures(
+    top.map((c) => c.doc),
+    top.map((c) => c.model),
+  );
+  const raw = (n: Column) =>
+    (ARTICLE_FEATURES as readonly string[]).includes(n) ? art[n as ArticleFeature] : top.map((c) => c.features[n as FeatureName]);
+  const cols = [
+    normalize(
+      top.map((c) => c.model),
+      how,
+    ),
+    ...names.map((n) => normalize(raw(n), how)),
+  ];
   return { X: top.map((_, i) => cols.map((col) => col[i]!)), y: top.map((c) => (q.relevant.has(c.doc) ? 1 : 0)) };
 }
 
@@ -130,7 +151,10 @@ function refine(train: readonly Query[], depth: number, names: readonly Column[]
     let s = 0;
     for (const { q, X } of data) {
       const top = q.cands.slice(0, depth);
-      const ranked = docRanking(top, X.map((row) => row.reduce((a, x, j) => a + x * w[j]!, 0)));
+      const ranked = docRanking(
+        top,
+        X.map((row) => row.reduce((a, x, j) => a + x * w[j]!, 0)),
+      );
       s += ndcgAt(ranked, q.relevant, 10);
     }
     return s / data.length;
@@ -163,9 +187,17 @@ function main() {
   console.log(`${train.length} train, ${dev.length} dev claims`);
   const baseline: Record<string, unknown> = {};
   for (const depth of [50, 100]) {
-    baseline[`fused@${depth}`] = { train: r4(ndcg(train, depth, (c) => c.map((x) => x.features.fused))), dev: r4(ndcg(dev, depth, (c) => c.map((x) => x.features.fused))) };
+    baseline[`fused@${depth}`] = {
+      train: r4(ndcg(train, depth, (c) => c.map((x) => x.features.fused))),
+      dev: r4(ndcg(dev, depth, (c) => c.map((x) => x.features.fused))),
+    };
     for (const wt of [0.3, 0.5, 0.7]) {
-      const f = (c: Cand[]) => combineScores(c.map((x) => x.model), c.map((x) => x.features.fused), wt);
+      const f = (c: Cand[]) =>
+        combineScores(
+          c.map((x) => x.model),
+          c.map((x) => x.features.fused),
+          wt,
+        );
       baseline[`mix${wt}@${depth}`] = { train: r4(ndcg(train, depth, f)), dev: r4(ndcg(dev, depth, f)) };
     }
   }
@@ -181,8 +213,20 @@ function main() {
           const w0 = fit(train, depth, names, how, 0.01);
           const w = mode === 'softmax' ? w0 : refine(train, depth, names, how, w0);
           const weights = asWeights(w, names, how);
-          const score = (c: Cand[]) => comboRaw(c.map((x) => x.model), c.map((x) => x.features), c.map((x) => x.doc), weights);
-          const v = { name: `${set}/${how}/${mode}`, depth, weights, train: r4(ndcg(train, depth, score)), dev: r4(ndcg(dev, depth, score)) };
+          const score = (c: Cand[]) =>
+            comboRaw(
+              c.map((x) => x.model),
+              c.map((x) => x.features),
+              c.map((x) => x.doc),
+              weights,
+            );
+          const v = {
+            name: `${set}/${how}/${mode}`,
+            depth,
+            weights,
+            train: r4(ndcg(train, depth, score)),
+            dev: r4(ndcg(dev, depth, score)),
+          };
           variants.push(v);
           console.log(`depth ${depth} ${v.name}: train ${v.train} dev ${v.dev} ${JSON.stringify(weights)}`);
         }
@@ -193,7 +237,19 @@ function main() {
   console.log(`best on dev: depth ${best.depth} ${best.name} train ${best.train} dev ${best.dev}`);
   if (args.includes('--write')) {
     const out = path.resolve('models/quin-reranker/combo.json');
-    const doc = { ...best.weights, depth: best.depth, fitted: { on: 'SciFact claims_train.jsonl, train split (eval/splits.ts)', chosen_on: 'dev split', variant: best.name, depth: best.depth, ndcg10_train: best.train, ndcg10_dev: best.dev, features_file: path.basename(file) } };
+    const doc = {
+      ...best.weights,
+      depth: best.depth,
+      fitted: {
+        on: 'SciFact claims_train.jsonl, train split (eval/splits.ts)',
+        chosen_on: 'dev split',
+        variant: best.name,
+        depth: best.depth,
+        ndcg10_train: best.train,
+        ndcg10_dev: best.dev,
+        features_file: path.basename(file),
+      },
+    };
     fs.writeFileSync(out, JSON.stringify(doc, null, 2) + '\n');
     console.log(`wrote ${out}`);
   }

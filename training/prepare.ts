@@ -59,7 +59,9 @@ function writer(file: string) {
 function scifactReranker(w: ReturnType<typeof writer>) {
   const docs = sciCorpus();
   const snippets: { id: number; doc: number; title: string; text: string; sent: [number, number] }[] = [];
-  for (const d of docs) for (const s of makeSnippets(d.sentences)) snippets.push({ id: snippets.length + 1, doc: d.id, title: d.title, text: s.text, sent: [s.sentenceStart, s.sentenceEnd] });
+  for (const d of docs)
+    for (const s of makeSnippets(d.sentences))
+      snippets.push({ id: snippets.length + 1, doc: d.id, title: d.title, text: s.text, sent: [s.sentenceStart, s.sentenceEnd] });
   const fts = new Fts();
   fts.add(snippets.map((s) => ({ id: s.id, title: s.title, body: s.text })));
   const byId = new Map(snippets.map((s) => [s.id, s]));
@@ -73,7 +75,9 @@ function scifactReranker(w: ReturnType<typeof writer>) {
       const have = new Set(cands.map((x) => x.snip.id));
       for (const [doc, sets] of Object.entries(c.evidence)) {
         const sents = new Set(sets.flatMap((s) => s.sentences));
-        const extra = snippets.filter((s) => s.doc === Number(doc) && !have.has(s.id) && [...sents].some((i) => i >= s.sent[0] && i < s.sent[1]));
+        const extra = snippets.filter(
+          (s) => s.doc === Number(doc) && !have.has(s.id) && [...sents].some((i) => i >= s.sent[0] && i < s.sent[1]),
+        );
         for (const s of extra.slice(0, 2)) cands.push({ snip: s, bm25: 0 });
       }
       if (!cands.some((x) => cited.has(x.snip.doc))) continue;
@@ -86,7 +90,12 @@ function scifactReranker(w: ReturnType<typeof writer>) {
       split,
       qid: c.id,
       cited: c.cited,
-      cands: cands.map((x) => ({ ids: pair(c.claim, passageText(x.snip.title, x.snip.text)), doc: x.snip.doc, bm25: x.bm25, rel: rationale(x.snip) ? 2 : cited.has(x.snip.doc) ? 1 : 0 })),
+      cands: cands.map((x) => ({
+        ids: pair(c.claim, passageText(x.snip.title, x.snip.text)),
+        doc: x.snip.doc,
+        bm25: x.bm25,
+        rel: rationale(x.snip) ? 2 : cited.has(x.snip.doc) ? 1 : 0,
+      })),
     });
   }
 }
@@ -94,7 +103,8 @@ function scifactReranker(w: ReturnType<typeof writer>) {
 function climateReranker(w: ReturnType<typeof writer>) {
   const claims = climateClaims();
   const pool = new Map<string, { id: number; title: string; text: string }>();
-  for (const c of claims) for (const e of c.evidences) if (!pool.has(e.text)) pool.set(e.text, { id: pool.size + 1, title: e.article, text: e.text });
+  for (const c of claims)
+    for (const e of c.evidences) if (!pool.has(e.text)) pool.set(e.text, { id: pool.size + 1, title: e.article, text: e.text });
   const fts = new Fts();
   fts.add([...pool.values()].map((p) => ({ id: p.id, title: p.title, body: p.text })));
   const byId = new Map([...pool.values()].map((p) => [p.id, p]));
@@ -116,7 +126,8 @@ function ictReranker(w: ReturnType<typeof writer>, rand: () => number) {
   const arts = bbcArticles();
   const windows: { id: number; art: number; title: string; sentences: string[] }[] = [];
   arts.forEach((a, ai) => {
-    for (const s of makeSnippets(a.sentences)) windows.push({ id: windows.length + 1, art: ai, title: a.title, sentences: a.sentences.slice(s.sentenceStart, s.sentenceEnd) });
+    for (const s of makeSnippets(a.sentences))
+      windows.push({ id: windows.length + 1, art: ai, title: a.title, sentences: a.sentences.slice(s.sentenceStart, s.sentenceEnd) });
   });
   const fts = new Fts();
   fts.add(windows.map((x) => ({ id: x.id, title: x.title, body: x.sentences.join(' ') })));
@@ -134,8 +145,16 @@ function ictReranker(w: ReturnType<typeof writer>, rand: () => number) {
       .map((h) => windows[h.id - 1]!)
       .filter((x) => x.art !== win.art)
       .slice(0, 19);
-    const cands = [{ title: win.title, text: ctx.join(' '), rel: 1 }, ...negs.map((x) => ({ title: x.title, text: x.sentences.join(' '), rel: 0 }))];
-    w.write({ src: 'ict', split: 'train', qid: `bbc:${win.id}:${k}`, cands: cands.map((x) => ({ ids: pair(q, passageText(x.title, x.text)), rel: x.rel })) });
+    const cands = [
+      { title: win.title, text: ctx.join(' '), rel: 1 },
+      ...negs.map((x) => ({ title: x.title, text: x.sentences.join(' '), rel: 0 })),
+    ];
+    w.write({
+      src: 'ict',
+      split: 'train',
+      qid: `bbc:${win.id}:${k}`,
+      cands: cands.map((x) => ({ ids: pair(q, passageText(x.title, x.text)), rel: x.rel })),
+    });
     made++;
   }
 }
@@ -191,29 +210,49 @@ export function* scifactNliPairs(rand: () => number): Generator<NliPair> {
 export function* climateNliPairs(): Generator<NliPair> {
   const map = { SUPPORTS: ENT, REFUTES: CON, NOT_ENOUGH_INFO: NEU } as const;
   for (const c of climateClaims()) {
-    for (const e of c.evidences) yield { src: 'climate-fever', split: splitOf('climate-fever', c.id), qid: c.id, eid: e.id, label: map[e.label], premise: e.text, hypothesis: c.claim };
+    for (const e of c.evidences)
+      yield {
+        src: 'climate-fever',
+        split: splitOf('climate-fever', c.id),
+        qid: c.id,
+        eid: e.id,
+        label: map[e.label],
+        premise: e.text,
+        hypothesis: c.claim,
+      };
   }
 }
 
 function scifactNli(w: ReturnType<typeof writer>, rand: () => number) {
-  for (const p of scifactNliPairs(rand)) w.write({ src: p.src, split: p.split, qid: p.qid, label: p.label, ids: pair(p.premise, p.hypothesis) });
+  for (const p of scifactNliPairs(rand))
+    w.write({ src: p.src, split: p.split, qid: p.qid, label: p.label, ids: pair(p.premise, p.hypothesis) });
 }
 
 function climateNli(w: ReturnType<typeof writer>) {
-  for (const p of climateNliPairs()) w.write({ src: p.src, split: p.split, qid: p.qid, eid: p.eid, label: p.label, ids: pair(p.premise, p.hypothesis) });
+  for (const p of climateNliPairs())
+    w.write({ src: p.src, split: p.split, qid: p.qid, eid: p.eid, label: p.label, ids: pair(p.premise, p.hypothesis) });
 }
 
 const AUX = /\b(is|are|was|were|has|have|had|will|would|can|could|should|does|did|do|may|might|must)\b/i;
 const NEG = /\b(not|never|no)\b\s*|n't\b/i;
 
 /** Factual-NLI-style perturbations of one sentence; null when a rule does not apply. */
-export function perturb(s: string, rand: () => number, ants: Map<string, Set<string>>, names: string[]): { text: string; rule: string } | null {
+export function perturb(
+  s: string,
+  rand: () => number,
+  ants: Map<string, Set<string>>,
+  names: string[],
+): { text: string; rule: string } | null {
   const rules = shuffle(['negation', 'number', 'antonym', 'entity'], rand);
   for (const rule of rules) {
     if (rule === 'negation') {
       if (NEG.test(s)) return { text: s.replace(NEG, (m) => (m.startsWith("n't") ? '' : '')).replace(/\s+/g, ' '), rule };
       const m = AUX.exec(s);
-      if (m) return { text: s.slice(0, m.index + m[0].length) + (m[0].toLowerCase() === 'can' ? 'not' : ' not') + s.slice(m.index + m[0].length), rule };
+      if (m)
+        return {
+          text: s.slice(0, m.index + m[0].length) + (m[0].toLowerCase() === 'can' ? 'not' : ' not') + s.slice(m.index + m[0].length),
+          rule,
+        };
     } else if (rule === 'number') {
       const m = /\b\d+(?:[.,]\d+)?\b/.exec(s);
       if (m) {
@@ -244,7 +283,9 @@ export function perturb(s: string, rand: () => number, ants: Map<string, Set<str
 function syntheticNli(w: ReturnType<typeof writer>, rand: () => number) {
   const ants = antonyms();
   const arts = bbcArticles();
-  const names = [...new Set(arts.flatMap((a) => a.sentences.flatMap((s) => s.match(/(?<=\s)[A-Z][a-z]{2,}(?:\s[A-Z][a-z]{2,})*/g) ?? [])))].sort();
+  const names = [
+    ...new Set(arts.flatMap((a) => a.sentences.flatMap((s) => s.match(/(?<=\s)[A-Z][a-z]{2,}(?:\s[A-Z][a-z]{2,})*/g) ?? []))),
+  ].sort();
   const pool = shuffle(
     arts.flatMap((a, ai) => a.sentences.map((s, si) => ({ s, ai, si }))),
     rand,
@@ -278,7 +319,28 @@ function syntheticNli(w: ReturnType<typeof writer>, rand: () => number) {
 function lexicon() {
   const ants = antonyms();
   const obj = {
-    negations: ['not', 'no', 'never', 'none', 'nor', 'neither', 'nobody', 'nothing', 'cannot', 'without', 'fail', 'fails', 'failed', 'lack', 'lacks', 'absence', 'absent', 'unable', "n't", 'nt'],
+    negations: [
+      'not',
+      'no',
+      'never',
+      'none',
+      'nor',
+      'neither',
+      'nobody',
+      'nothing',
+      'cannot',
+      'without',
+      'fail',
+      'fails',
+      'failed',
+      'lack',
+      'lacks',
+      'absence',
+      'absent',
+      'unable',
+      "n't",
+      'nt',
+    ],
     antonyms: Object.fromEntries([...ants].map(([k, v]) => [k, [...v].sort()]).sort()),
   };
   fs.writeFileSync(path.join(OUT, 'lexicon.json'), JSON.stringify(obj));

@@ -47,13 +47,22 @@ async function main() {
       return cands.map((c, i) => ({ rerank: scores[i]!, relevance: c.fused }));
     },
   };
-  const ctx = { ...ws.ctx, indexes: { ...ws.indexes, encoder: memoEncoder(ws.indexes.encoder) }, reranker: capture, verdict: null, options: { ...ws.ctx.options, fusion: 'score' as const } };
+  const ctx = {
+    ...ws.ctx,
+    indexes: { ...ws.indexes, encoder: memoEncoder(ws.indexes.encoder) },
+    reranker: capture,
+    verdict: null,
+    options: { ...ws.ctx.options, fusion: 'score' as const },
+  };
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const fd = fs.openSync(out, 'w');
   let n = 0;
   for (const q of queries) {
     rows = [];
-    await search({ q: q.text, k: 10, perArticle: 1, halfLifeDays: null, mode: 'hybrid', rerank: true, verdict: false, evidenceTop: 0 }, ctx);
+    await search(
+      { q: q.text, k: 10, perArticle: 1, halfLifeDays: null, mode: 'hybrid', rerank: true, verdict: false, evidenceTop: 0 },
+      ctx,
+    );
     fs.writeSync(fd, JSON.stringify({ id: q.id, split: q.split, relevant: [...q.relevant], cands: rows }) + '\n');
     if (++n % 50 === 0) console.log(`${n}/${queries.length}`);
   }

@@ -1,7 +1,19 @@
 import { layoutBars, type BarDatum } from '../../lib/web/chart';
 
 /** A small server-rendered bar chart (SVG), with a text alternative for screen readers. */
-export function BarChart({ data, label, unit, height = 120, testId }: { data: BarDatum[]; label: string; unit: string; height?: number; testId?: string }) {
+export function BarChart({
+  data,
+  label,
+  unit,
+  height = 120,
+  testId,
+}: {
+  data: BarDatum[];
+  label: string;
+  unit: string;
+  height?: number;
+  testId?: string;
+}) {
   const width = 720;
   const pad = { left: 34, right: 8, top: 8, bottom: 22 };
   const plotW = width - pad.left - pad.right;

@@ -11,7 +11,10 @@ export function FactChecksPanel({ checks }: { checks: FactCheck[] }) {
       <ul>
         {checks.map((c) => {
           const href = safeHref(c.reviewUrl);
-          const scale = c.ratingValue !== null && c.bestRating !== null ? ` (${c.ratingValue} on a scale of ${c.worstRating ?? 1} to ${c.bestRating})` : '';
+          const scale =
+            c.ratingValue !== null && c.bestRating !== null
+              ? ` (${c.ratingValue} on a scale of ${c.worstRating ?? 1} to ${c.bestRating})`
+              : '';
           return (
             <li key={`${c.reviewUrl}\n${c.claim}`} data-testid="fact-check">
               <span className="fact-check__rating">{c.rating ?? 'rated'}</span>
@@ -32,7 +35,8 @@ export function FactChecksPanel({ checks }: { checks: FactCheck[] }) {
         })}
       </ul>
       <p className="small muted" style={{ margin: '8px 0 0' }}>
-        Published ratings found on the pages this service crawled or imported, matched to your claim by its words; the automatic verdict is separate.
+        Published ratings found on the pages this service crawled or imported, matched to your claim by its words; the automatic verdict is
+        separate.
       </p>
     </section>
   );

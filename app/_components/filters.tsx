@@ -31,14 +31,29 @@ function halfLifeChoice(requested: SearchQuery['halfLifeDays'], serverDefault: n
   return HALF_LIVES.some((h) => h.value === s) ? { choice: s, custom: '' } : { choice: 'custom', custom: s };
 }
 
-export function Filters({ query, sources, defaultHalfLife }: { query: Partial<SearchQuery>; sources: SourceOption[]; defaultHalfLife: number | null }) {
+export function Filters({
+  query,
+  sources,
+  defaultHalfLife,
+}: {
+  query: Partial<SearchQuery>;
+  sources: SourceOption[];
+  defaultHalfLife: number | null;
+}) {
   const hl = halfLifeChoice(query.halfLifeDays, defaultHalfLife);
   const maxAge = query.maxAgeDays === undefined ? '' : String(query.maxAgeDays);
   const ageOptions = MAX_AGES.some((m) => m.value === maxAge) ? MAX_AGES : [...MAX_AGES, { value: maxAge, label: `Past ${maxAge} days` }];
   const selected = new Set(query.sources ?? []);
   const shown = [...sources.filter((s) => selected.has(s.name)), ...sources.filter((s) => !selected.has(s.name))];
   for (const name of selected) if (!shown.some((s) => s.name === name)) shown.unshift({ name, articles: 0 });
-  const filtered = query.asOf !== undefined || query.halfLifeDays !== undefined || query.from || query.to || query.maxAgeDays !== undefined || selected.size > 0 || query.sort === 'newest';
+  const filtered =
+    query.asOf !== undefined ||
+    query.halfLifeDays !== undefined ||
+    query.from ||
+    query.to ||
+    query.maxAgeDays !== undefined ||
+    selected.size > 0 ||
+    query.sort === 'newest';
 
   return (
     <aside className="filters card" aria-labelledby="filters-h">
@@ -59,7 +74,14 @@ export function Filters({ query, sources, defaultHalfLife }: { query: Partial<Se
               Custom
             </label>
             <span className="custom-days">
-              <input type="number" name="halfLifeCustom" min="0.01" step="any" defaultValue={hl.custom} aria-label="Custom half-life in days" />
+              <input
+                type="number"
+                name="halfLifeCustom"
+                min="0.01"
+                step="any"
+                defaultValue={hl.custom}
+                aria-label="Custom half-life in days"
+              />
               <span className="small muted">days</span>
             </span>
             <span className="small muted">Older coverage counts half as much after each half-life.</span>

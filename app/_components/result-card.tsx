@@ -29,7 +29,17 @@ function AlsoPublished({ duplicates }: { duplicates: Duplicate[] }) {
   );
 }
 
-export function ResultCard({ result, rank, halfLifeDays, asOf }: { result: SearchResult; rank: number; halfLifeDays: number | null; asOf: string }) {
+export function ResultCard({
+  result,
+  rank,
+  halfLifeDays,
+  asOf,
+}: {
+  result: SearchResult;
+  rank: number;
+  halfLifeDays: number | null;
+  asOf: string;
+}) {
   const href = safeHref(result.url);
   const titleId = `r${result.snippetId}-title`;
   return (

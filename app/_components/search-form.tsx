@@ -81,7 +81,16 @@ export function SearchForm({ children, className, action = '/search' }: { childr
 
   return (
     <Pending.Provider value={{ pending, slow }}>
-      <form ref={formRef} role="search" action={action} method="get" onSubmit={onSubmit} onChange={onChange} className={className} aria-busy={pending}>
+      <form
+        ref={formRef}
+        role="search"
+        action={action}
+        method="get"
+        onSubmit={onSubmit}
+        onChange={onChange}
+        className={className}
+        aria-busy={pending}
+      >
         {children}
       </form>
     </Pending.Provider>

@@ -11,11 +11,16 @@ import { VerdictPanel } from './verdict-panel';
 function activeFilters(q: SearchQuery): { label: string; href: string }[] {
   const out: { label: string; href: string }[] = [];
   const without = (change: Partial<Record<keyof SearchQuery, undefined>>) => searchHref(q, { ...change, page: undefined });
-  if (q.halfLifeDays !== undefined) out.push({ label: q.halfLifeDays === 'off' ? 'Recency off' : `Half-life ${q.halfLifeDays} d`, href: without({ halfLifeDays: undefined }) });
+  if (q.halfLifeDays !== undefined)
+    out.push({
+      label: q.halfLifeDays === 'off' ? 'Recency off' : `Half-life ${q.halfLifeDays} d`,
+      href: without({ halfLifeDays: undefined }),
+    });
   if (q.maxAgeDays !== undefined) out.push({ label: `Past ${q.maxAgeDays} days`, href: without({ maxAgeDays: undefined }) });
   if (q.from) out.push({ label: `From ${q.from.slice(0, 10)}`, href: without({ from: undefined }) });
   if (q.to) out.push({ label: `To ${q.to.slice(0, 10)}`, href: without({ to: undefined }) });
-  for (const s of q.sources ?? []) out.push({ label: s, href: searchHref(q, { sources: (q.sources ?? []).filter((x) => x !== s), page: undefined }) });
+  for (const s of q.sources ?? [])
+    out.push({ label: s, href: searchHref(q, { sources: (q.sources ?? []).filter((x) => x !== s), page: undefined }) });
   if (q.sort === 'newest') out.push({ label: 'Newest first', href: without({ sort: undefined }) });
   if (q.asOf) out.push({ label: `As of ${q.asOf.slice(0, 10)}`, href: without({ asOf: undefined }) });
   return out;
@@ -48,7 +53,15 @@ export function SearchResults({ state, query }: { state: SearchPageState; query:
           {r.total ? `${r.total.toLocaleString('en')} matching passages` : 'No matching passages'}
         </h2>
         <span>
-          read as {r.kind === 'keywords' ? <strong>keywords</strong> : <>a <strong>{r.kind}</strong></>} · {seconds} s
+          read as{' '}
+          {r.kind === 'keywords' ? (
+            <strong>keywords</strong>
+          ) : (
+            <>
+              a <strong>{r.kind}</strong>
+            </>
+          )}{' '}
+          · {seconds} s
         </span>
         {filters.length ? (
           <span className="chips" aria-label="Active filters">
@@ -67,7 +80,9 @@ export function SearchResults({ state, query }: { state: SearchPageState; query:
           ))}
         </div>
       ) : null}
-      {r.total > 0 && (r.kind === 'claim' || r.verdictStatus === 'question' || r.verdictStatus === 'keywords') ? <VerdictPanel response={r} /> : null}
+      {r.total > 0 && (r.kind === 'claim' || r.verdictStatus === 'question' || r.verdictStatus === 'keywords') ? (
+        <VerdictPanel response={r} />
+      ) : null}
       {r.total > 0 && (coverage.data.length > 0 || undated > 0) ? (
         <section className="card coverage" aria-labelledby="coverage-h">
           <h2 id="coverage-h">Coverage over time</h2>

@@ -8,7 +8,11 @@ import { SourceChart } from './source-chart';
 const SHOWN_STORIES = 10;
 
 function When({ a }: { a: StoryArticle }) {
-  return a.publishedAt ? <time dateTime={a.publishedAt}>{formatDay(new Date(a.publishedAt))}</time> : <span className="muted">undated</span>;
+  return a.publishedAt ? (
+    <time dateTime={a.publishedAt}>{formatDay(new Date(a.publishedAt))}</time>
+  ) : (
+    <span className="muted">undated</span>
+  );
 }
 
 function ArticleLink({ a, children }: { a: StoryArticle; children?: React.ReactNode }) {
@@ -46,7 +50,8 @@ function StoryCard({ story }: { story: Story }) {
     <article className="story card" data-testid="story">
       <h3 className="story__headline">{story.headline}</h3>
       <p className="story__meta">
-        {story.articles.length === 1 ? '1 report' : `${story.articles.length} reports`} · {story.sources.length === 1 ? '1 source' : `${story.sources.length} sources`}
+        {story.articles.length === 1 ? '1 report' : `${story.articles.length} reports`} ·{' '}
+        {story.sources.length === 1 ? '1 source' : `${story.sources.length} sources`}
         {story.first.publishedAt ? (
           <>
             {' '}
@@ -137,8 +142,10 @@ export function StoriesView({ data }: { data: StoriesResult }) {
           <ol start={SHOWN_STORIES + 1}>
             {data.stories.slice(SHOWN_STORIES).map((s) => (
               <li key={s.id}>
-                <ArticleLink a={s.first}>{s.headline}</ArticleLink> <span className="muted small">
-                  · {s.articles.length === 1 ? s.first.source : `${s.articles.length} reports, first by ${s.first.source}`} · <When a={s.first} />
+                <ArticleLink a={s.first}>{s.headline}</ArticleLink>{' '}
+                <span className="muted small">
+                  · {s.articles.length === 1 ? s.first.source : `${s.articles.length} reports, first by ${s.first.source}`} ·{' '}
+                  <When a={s.first} />
                 </span>
               </li>
             ))}

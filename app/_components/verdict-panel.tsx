@@ -9,7 +9,8 @@ const LABELS: Record<Verdict['label'], { text: string; css: string; blurb: strin
   NOT_ENOUGH_EVIDENCE: {
     text: 'Not enough evidence',
     css: 'none',
-    blurb: 'The coverage found does not clearly support or contradict this claim, so no verdict is given: the evidence is grouped below for you to read.',
+    blurb:
+      'The coverage found does not clearly support or contradict this claim, so no verdict is given: the evidence is grouped below for you to read.',
   },
 };
 
@@ -94,7 +95,9 @@ export function VerdictPanel({ response }: { response: Pick<SearchResponse, 'ver
           Automatic verdict
         </p>
         <p className="verdict__label">No verdict model is configured</p>
-        <p className="caveat">The results below show the evidence found; read them to judge the claim. (Administrators: set QUIN_NLI_MODEL.)</p>
+        <p className="caveat">
+          The results below show the evidence found; read them to judge the claim. (Administrators: set QUIN_NLI_MODEL.)
+        </p>
       </section>
     );
   }
@@ -124,8 +127,8 @@ export function VerdictPanel({ response }: { response: Pick<SearchResponse, 'ver
         ))}
       </div>
       <p className="caveat">
-        This verdict is computed automatically from the coverage found by comparing each sentence with the claim ({v.model}), weighted by relevance and recency. It
-        can be wrong or out of date: read the sources before relying on it.
+        This verdict is computed automatically from the coverage found by comparing each sentence with the claim ({v.model}), weighted by
+        relevance and recency. It can be wrong or out of date: read the sources before relying on it.
       </p>
     </section>
   );

@@ -18,7 +18,17 @@ function recencyNote(s: ScoreBreakdown, publishedAt: string | null, halfLifeDays
  * "Why this result": every factor of the final score, so that the shown product is the final score:
  * relevance (the fused score, or the reranker's mix of its score with it) × recency.
  */
-export function WhyThisResult({ scores, publishedAt, halfLifeDays, asOf }: { scores: ScoreBreakdown; publishedAt: string | null; halfLifeDays: number | null; asOf: string }) {
+export function WhyThisResult({
+  scores,
+  publishedAt,
+  halfLifeDays,
+  asOf,
+}: {
+  scores: ScoreBreakdown;
+  publishedAt: string | null;
+  halfLifeDays: number | null;
+  asOf: string;
+}) {
   const relevance = scores.relevance ?? (scores.recency > 0 ? scores.final / scores.recency : scores.fused);
   const reranked = scores.rerank !== null;
   return (
@@ -45,7 +55,9 @@ export function WhyThisResult({ scores, publishedAt, halfLifeDays, asOf }: { sco
           <tr>
             <th scope="row">Reranker</th>
             <td className="num">{fmt(scores.rerank)}</td>
-            <td className="small muted">{reranked ? 'the cross-encoder’s score, mixed with the fused relevance' : 'not reranked: the fused relevance is used'}</td>
+            <td className="small muted">
+              {reranked ? 'the cross-encoder’s score, mixed with the fused relevance' : 'not reranked: the fused relevance is used'}
+            </td>
           </tr>
           <tr className="why__factor">
             <th scope="row">Relevance</th>

@@ -43,7 +43,12 @@ export async function signIn(creds: { user: string; password: string }, client: 
   loginLimiter.reset(client);
   const { token, session } = createSessionToken(a.secret, { user: a.user, fingerprint: a.fingerprint, ttlSeconds: a.ttlSeconds });
   await recordSession(db, session, req.headers.get('user-agent'));
-  const cookie = serializeCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'strict', secure: isHttps(req.headers, req.url), maxAge: a.ttlSeconds });
+  const cookie = serializeCookie(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: isHttps(req.headers, req.url),
+    maxAge: a.ttlSeconds,
+  });
   return { session, cookie, csrfToken: csrfTokenFor(a.secret, session) };
 }
 

@@ -27,5 +27,9 @@ export async function requireAdminPage(flashToken?: string | string[]): Promise<
   const session = await currentSession();
   if (!session) unauthorized();
   const a = await auth();
-  return { session, csrf: csrfTokenFor(a.secret, session), flash: readFlash(a.secret, typeof flashToken === 'string' ? flashToken : undefined) };
+  return {
+    session,
+    csrf: csrfTokenFor(a.secret, session),
+    flash: readFlash(a.secret, typeof flashToken === 'string' ? flashToken : undefined),
+  };
 }

@@ -58,13 +58,15 @@ export function apiOperations(limits: SearchLimits): ApiOperation[] {
       method: 'get',
       path: '/api/export',
       operationId: 'exportSearch',
-      summary: "A search's results with their provenance (title, source, URL, date and where it came from, passage, evidence sentences, scores, stance) as CSV or JSON.",
+      summary:
+        "A search's results with their provenance (title, source, URL, date and where it came from, passage, evidence sentences, scores, stance) as CSV or JSON.",
       tags: ['search'],
       auth: 'public',
       query: exportQueryFor(limits),
       responses: {
         200: {
-          description: 'The export (a download: Content-Disposition attachment). format=csv: text/csv, one row per passage; format=json: this schema.',
+          description:
+            'The export (a download: Content-Disposition attachment). format=csv: text/csv, one row per passage; format=json: this schema.',
           schema: exportResponse,
         },
         400: err('Invalid parameters, or a query that cannot be searched.'),
@@ -76,7 +78,8 @@ export function apiOperations(limits: SearchLimits): ApiOperation[] {
       method: 'get',
       path: '/api/follow',
       operationId: 'followSearch',
-      summary: "Follow a claim: the search as an Atom 1.0 feed of new matching coverage, each entry with the verdict's state when it appeared (poll it with any feed reader).",
+      summary:
+        "Follow a claim: the search as an Atom 1.0 feed of new matching coverage, each entry with the verdict's state when it appeared (poll it with any feed reader).",
       tags: ['search'],
       auth: 'public',
       query: followQueryFor(limits),
@@ -91,7 +94,8 @@ export function apiOperations(limits: SearchLimits): ApiOperation[] {
       method: 'get',
       path: '/api/stories',
       operationId: 'stories',
-      summary: 'The coverage matching a search grouped into stories (articles about the same event, by text similarity and time): first and latest report, sources, timeline.',
+      summary:
+        'The coverage matching a search grouped into stories (articles about the same event, by text similarity and time): first and latest report, sources, timeline.',
       tags: ['search'],
       auth: 'public',
       query: storiesQueryFor(limits),
@@ -106,7 +110,8 @@ export function apiOperations(limits: SearchLimits): ApiOperation[] {
       method: 'get',
       path: '/api/fact-checks',
       operationId: 'factChecks',
-      summary: 'Published fact-checks (schema.org ClaimReview on crawled or imported pages) that rated the claim: rating, reviewer, date, link.',
+      summary:
+        'Published fact-checks (schema.org ClaimReview on crawled or imported pages) that rated the claim: rating, reviewer, date, link.',
       tags: ['search'],
       auth: 'public',
       query: factChecksQueryFor(limits),
@@ -190,11 +195,16 @@ export function apiOperations(limits: SearchLimits): ApiOperation[] {
       method: 'post',
       path: '/api/auth/logout',
       operationId: 'logout',
-      summary: 'End the admin session on the server (a copy of its cookie is refused afterwards), or every session of the admin with everywhere=true.',
+      summary:
+        'End the admin session on the server (a copy of its cookie is refused afterwards), or every session of the admin with everywhere=true.',
       tags: ['auth'],
       auth: 'admin',
       body: logoutBody,
-      responses: { 200: { description: 'Signed out; the cookie is cleared.', schema: logoutResponse }, 400: err('Invalid body.'), ...ADMIN_ERRORS },
+      responses: {
+        200: { description: 'Signed out; the cookie is cleared.', schema: logoutResponse },
+        400: err('Invalid body.'),
+        ...ADMIN_ERRORS,
+      },
     },
     {
       method: 'get',

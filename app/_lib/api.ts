@@ -49,6 +49,7 @@ export async function adminSession(req: Request, csrfToken?: string | null): Pro
   const a = await auth();
   // A signed-out session is refused as unauthenticated (401) before any CSRF question (403) arises.
   const signed = sessionOf(a, req.headers.get('cookie'));
-  if (signed && !(await isSessionLive((await services()).db, signed))) throw createError('UNAUTHORIZED', 'this session was signed out: sign in again (POST /api/auth/login)');
+  if (signed && !(await isSessionLive((await services()).db, signed)))
+    throw createError('UNAUTHORIZED', 'this session was signed out: sign in again (POST /api/auth/login)');
   return requireAdminRequest(a, req, csrfToken === undefined ? {} : { csrfToken });
 }

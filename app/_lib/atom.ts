@@ -64,8 +64,13 @@ function entryXml(e: AtomEntry): string {
   if (e.published) lines.push(`    <published>${rfc3339(e.published)}</published>`);
   lines.push(`    <link rel="alternate" type="text/html" href="${xmlText(e.link)}"/>`);
   if (e.authorName) lines.push(`    <author><name>${xmlText(e.authorName)}</name></author>`);
-  for (const c of e.categories ?? []) lines.push(`    <category term="${xmlText(c.term)}"${c.label ? ` label="${xmlText(c.label)}"` : ''}/>`);
-  lines.push(`    <summary type="text">${xmlText(e.summary)}</summary>`, `    <content type="text">${xmlText(e.content)}</content>`, '  </entry>');
+  for (const c of e.categories ?? [])
+    lines.push(`    <category term="${xmlText(c.term)}"${c.label ? ` label="${xmlText(c.label)}"` : ''}/>`);
+  lines.push(
+    `    <summary type="text">${xmlText(e.summary)}</summary>`,
+    `    <content type="text">${xmlText(e.content)}</content>`,
+    '  </entry>',
+  );
   return lines.join('\n');
 }
 
@@ -81,7 +86,11 @@ export function atomFeed(f: AtomFeedInput): string {
     `  <link rel="self" type="application/atom+xml" href="${xmlText(f.selfUrl)}"/>`,
     `  <link rel="alternate" type="text/html" href="${xmlText(f.alternateUrl)}"/>`,
     `  <author><name>${xmlText(f.authorName)}</name></author>`,
-    ...(g ? [`  <generator${g.uri ? ` uri="${xmlText(g.uri)}"` : ''}${g.version ? ` version="${xmlText(g.version)}"` : ''}>${xmlText(g.name)}</generator>`] : []),
+    ...(g
+      ? [
+          `  <generator${g.uri ? ` uri="${xmlText(g.uri)}"` : ''}${g.version ? ` version="${xmlText(g.version)}"` : ''}>${xmlText(g.name)}</generator>`,
+        ]
+      : []),
     ...f.entries.map(entryXml),
     '</feed>',
     '',

@@ -1,5 +1,13 @@
 /** Everything the crawl-health dashboard shows, gathered in one call. */
-import { crawlStats, ingestionPerDay, recentCrawlEvents, seedState, type CrawlStats, type DayIngestion, type SeedState } from '../../crawler';
+import {
+  crawlStats,
+  ingestionPerDay,
+  recentCrawlEvents,
+  seedState,
+  type CrawlStats,
+  type DayIngestion,
+  type SeedState,
+} from '../../crawler';
 import { seedList } from '../../lib/web/default-feeds';
 import { listWorkers, type WorkerStatus } from '../../lib/web/worker-heartbeat';
 import { indexInfo, type IndexInfo } from './index-info';
@@ -26,7 +34,14 @@ export interface DashboardData {
   events: CrawlEventRow[];
   index: IndexInfo;
   workers: WorkerStatus[];
-  models: { state: string; encoder: string | null; reranker: string | null; nli: string | null; bm25: string | null; serving: Serving | null };
+  models: {
+    state: string;
+    encoder: string | null;
+    reranker: string | null;
+    nli: string | null;
+    bm25: string | null;
+    serving: Serving | null;
+  };
   /** Whether the default feeds were added, and why not; how many the list has. */
   seed: { state: SeedState; count: number };
   workerPollSeconds: number;
@@ -54,7 +69,14 @@ async function modelsServing(): Promise<DashboardData['models']> {
   const state = searchContextState();
   if (state !== 'ready') return { state, encoder: null, reranker: null, nli: null, bm25: null, serving: null };
   const ctx = await searchContext();
-  return { state, encoder: ctx.indexes.encoder.id, reranker: ctx.reranker?.id ?? null, nli: ctx.verdict?.id ?? null, bm25: ctx.indexes.bm25.backend, serving: await servingIndexes() };
+  return {
+    state,
+    encoder: ctx.indexes.encoder.id,
+    reranker: ctx.reranker?.id ?? null,
+    nli: ctx.verdict?.id ?? null,
+    bm25: ctx.indexes.bm25.backend,
+    serving: await servingIndexes(),
+  };
 }
 
 export async function dashboardData(): Promise<DashboardData> {
@@ -70,5 +92,15 @@ export async function dashboardData(): Promise<DashboardData> {
     seedState(db, config),
   ]);
   const seedInfo = { state: seed, count: seedList(config.seedFeeds).length };
-  return { stats, ingestion, events, index, workers, models, seed: seedInfo, workerPollSeconds: config.workerPollSeconds, now: new Date().toISOString() };
+  return {
+    stats,
+    ingestion,
+    events,
+    index,
+    workers,
+    models,
+    seed: seedInfo,
+    workerPollSeconds: config.workerPollSeconds,
+    now: new Date().toISOString(),
+  };
 }

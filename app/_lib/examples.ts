@@ -43,7 +43,10 @@ export function pickExamples(pool: readonly Example[], matches: (e: Example) => 
 }
 
 async function matchesArchive(e: Example): Promise<boolean> {
-  const res = await search({ q: e.q, k: 1, mode: 'bm25', rerank: false, verdict: false, evidenceTop: 0, halfLifeDays: 'off' }, await searchContext());
+  const res = await search(
+    { q: e.q, k: 1, mode: 'bm25', rerank: false, verdict: false, evidenceTop: 0, halfLifeDays: 'off' },
+    await searchContext(),
+  );
   const top = res.results[0];
   return top !== undefined && termCoverage(bm25Terms(e.q), top.title, top.text) >= GOOD_MATCH;
 }
@@ -51,7 +54,12 @@ async function matchesArchive(e: Example): Promise<boolean> {
 /** Recent headlines of a few words that read as claims, one per source. */
 async function headlineClaims(): Promise<Example[]> {
   const { db } = await services();
-  const recent = await db.article.findMany({ where: { publishedAt: { not: null } }, orderBy: { publishedAt: 'desc' }, take: 50, select: { title: true, source: true } });
+  const recent = await db.article.findMany({
+    where: { publishedAt: { not: null } },
+    orderBy: { publishedAt: 'desc' },
+    take: 50,
+    select: { title: true, source: true },
+  });
   const seen = new Set<string>();
   const out: Example[] = [];
   for (const a of recent) {

@@ -11,7 +11,17 @@ async function provenanceOf(articleIds: number[]): Promise<Map<number, ArticlePr
     where: { id: { in: [...new Set(articleIds)] } },
     select: { id: true, publishedAtSource: true, fetchedAt: true, textSource: true, feed: { select: { url: true } } },
   });
-  return new Map(rows.map((a) => [a.id, { publishedAtSource: a.publishedAtSource, fetchedAt: a.fetchedAt.toISOString(), textSource: a.textSource, feedUrl: a.feed?.url ?? null }]));
+  return new Map(
+    rows.map((a) => [
+      a.id,
+      {
+        publishedAtSource: a.publishedAtSource,
+        fetchedAt: a.fetchedAt.toISOString(),
+        textSource: a.textSource,
+        feedUrl: a.feed?.url ?? null,
+      },
+    ]),
+  );
 }
 
 const slug = (q: string) =>
@@ -24,9 +34,12 @@ const slug = (q: string) =>
 export async function exportSearch(q: ExportQuery, origin: string): Promise<Response> {
   const { format, ...query } = q;
   const response = await runSearch(query);
-  const doc = exportDocument(response, await provenanceOf(response.results.map((r) => r.articleId)), { searchUrl: origin + searchHref(query) });
+  const doc = exportDocument(response, await provenanceOf(response.results.map((r) => r.articleId)), {
+    searchUrl: origin + searchHref(query),
+  });
   const name = `quin-${slug(response.query)}-${doc.exportedAt.slice(0, 10)}.${format}`;
   const headers = { 'content-disposition': `attachment; filename="${name}"`, 'cache-control': 'no-store' };
-  if (format === 'json') return new Response(JSON.stringify(doc, null, 2), { headers: { ...headers, 'content-type': 'application/json; charset=utf-8' } });
+  if (format === 'json')
+    return new Response(JSON.stringify(doc, null, 2), { headers: { ...headers, 'content-type': 'application/json; charset=utf-8' } });
   return new Response(toCsv(doc), { headers: { ...headers, 'content-type': 'text/csv; charset=utf-8; header=present' } });
 }

@@ -16,9 +16,33 @@ const response = {
     confidence: 0.71,
     model: 'nli',
     evidence: {
-      supports: [{ snippetId: 11, sentence: 's', title: 't', url: 'u', source: 'x', publishedAt: null, stance: 'supports', confidence: 0.9, weight: 1 }],
+      supports: [
+        {
+          snippetId: 11,
+          sentence: 's',
+          title: 't',
+          url: 'u',
+          source: 'x',
+          publishedAt: null,
+          stance: 'supports',
+          confidence: 0.9,
+          weight: 1,
+        },
+      ],
       refutes: [],
-      neutral: [{ snippetId: 11, sentence: 's2', title: 't', url: 'u', source: 'x', publishedAt: null, stance: 'neutral', confidence: 0.4, weight: 1 }],
+      neutral: [
+        {
+          snippetId: 11,
+          sentence: 's2',
+          title: 't',
+          url: 'u',
+          source: 'x',
+          publishedAt: null,
+          stance: 'neutral',
+          confidence: 0.4,
+          weight: 1,
+        },
+      ],
     },
   },
   results: [
@@ -56,7 +80,9 @@ const response = {
 } as unknown as SearchResponse;
 
 describe('export', () => {
-  const prov = new Map([[1, { publishedAtSource: 'item', fetchedAt: '2019-03-01T10:00:00.000Z', textSource: 'readability', feedUrl: 'https://a.example/rss' }]]);
+  const prov = new Map([
+    [1, { publishedAtSource: 'item', fetchedAt: '2019-03-01T10:00:00.000Z', textSource: 'readability', feedUrl: 'https://a.example/rss' }],
+  ]);
   const doc = exportDocument(response, prov, { searchUrl: 'http://x/search?q=a', now: new Date('2024-06-02T00:00:00Z') });
 
   it('carries provenance, ranks across pages and the stance the verdict model gave (its most confident reading)', () => {

@@ -66,7 +66,11 @@ function stances(r: SearchResponse): Map<number, { stance: Stance; confidence: n
   return out;
 }
 
-export function exportDocument(r: SearchResponse, provenance: Map<number, ArticleProvenance>, opts: { searchUrl: string; now?: Date }): ExportDocument {
+export function exportDocument(
+  r: SearchResponse,
+  provenance: Map<number, ArticleProvenance>,
+  opts: { searchUrl: string; now?: Date },
+): ExportDocument {
   const stanceOf = stances(r);
   return {
     query: r.query,

@@ -95,7 +95,10 @@ export async function factChecksFor(q: string, asOf?: string): Promise<FactCheck
   if (!reviews.length) return [];
   const ranked = rankByWords(claim, reviews, EMBEDDED, words);
   if (!ranked.length) return [];
-  const dense = await denseScores(claim, ranked.map((r) => r.review.claim));
+  const dense = await denseScores(
+    claim,
+    ranked.map((r) => r.review.claim),
+  );
   // One fact-check page may rate the same claim twice (two anchors): show each review URL once.
   const seen = new Set<string>();
   return decideMatches(ranked, dense)

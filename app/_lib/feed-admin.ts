@@ -67,11 +67,18 @@ export function discoveredFeeds(pageUrl: string, hrefs: unknown): string[] {
 function probeError(e: unknown, url: string): Error {
   if (!isQuinError(e)) return e as Error;
   if (e.code === 'FETCH_BLOCKED') {
-    return createError('INVALID_INPUT', `${e.message}: private, loopback and link-local addresses are refused (QUIN_ALLOW_PRIVATE_HOSTS=true allows them)`, { cause: e.code });
+    return createError(
+      'INVALID_INPUT',
+      `${e.message}: private, loopback and link-local addresses are refused (QUIN_ALLOW_PRIVATE_HOSTS=true allows them)`,
+      { cause: e.code },
+    );
   }
   if (e.status >= 500 || e.code.startsWith('FETCH_') || e.code === 'FEED_PARSE_ERROR') {
     const found = discoveredFeeds(url, e.details?.alternates);
-    return createError('INVALID_INPUT', `not added, the feed could not be read: ${e.message}`, { cause: e.code, ...(found.length ? { found } : {}) });
+    return createError('INVALID_INPUT', `not added, the feed could not be read: ${e.message}`, {
+      cause: e.code,
+      ...(found.length ? { found } : {}),
+    });
   }
   return e;
 }
@@ -84,18 +91,27 @@ export async function addCheckedFeed(deps: FeedDeps, input: AddFeedInput): Promi
   const probe = await probeFeed(url, config).catch((e: unknown) => {
     throw probeError(e, url);
   });
-  const feed = await addFeed(db, url, { intervalMinutes: input.intervalMinutes ?? config.feedIntervalMinutes, title: input.title || probe.title });
-  if (probe.siteUrl && /^https?:\/\//i.test(probe.siteUrl)) await db.feed.update({ where: { id: feed.id }, data: { siteUrl: probe.siteUrl } });
+  const feed = await addFeed(db, url, {
+    intervalMinutes: input.intervalMinutes ?? config.feedIntervalMinutes,
+    title: input.title || probe.title,
+  });
+  if (probe.siteUrl && /^https?:\/\//i.test(probe.siteUrl))
+    await db.feed.update({ where: { id: feed.id }, data: { siteUrl: probe.siteUrl } });
   return healthOf(deps, feed.id);
 }
 
 export type FeedAction = 'pause' | 'resume' | 'refresh';
 
-export async function changeFeed(deps: FeedDeps, id: number, change: { action?: FeedAction; intervalMinutes?: number; title?: string }): Promise<FeedHealth> {
+export async function changeFeed(
+  deps: FeedDeps,
+  id: number,
+  change: { action?: FeedAction; intervalMinutes?: number; title?: string },
+): Promise<FeedHealth> {
   const { db } = deps;
   if (change.intervalMinutes !== undefined) await setFeedInterval(db, id, change.intervalMinutes);
   // An empty title goes back to the one the feed gives itself (filled in at its next check).
-  if (change.title !== undefined) await db.feed.update({ where: { id: (await findFeed(db, id)).id }, data: { title: change.title.trim() || null } });
+  if (change.title !== undefined)
+    await db.feed.update({ where: { id: (await findFeed(db, id)).id }, data: { title: change.title.trim() || null } });
   if (change.action === 'pause') await pauseFeed(db, id);
   if (change.action === 'resume') await resumeFeed(db, id);
   if (change.action === 'refresh') await refreshFeedNow(db, id);

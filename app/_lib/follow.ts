@@ -26,7 +26,12 @@ const SHOWN_ENTRIES = 50;
 /** A followed search nobody polled for this long is forgotten. */
 const FORGET_AFTER_DAYS = 180;
 
-const LABEL: Record<string, string> = { SUPPORTED: 'supported', REFUTED: 'refuted', MIXED: 'mixed evidence', NOT_ENOUGH_EVIDENCE: 'not enough evidence' };
+const LABEL: Record<string, string> = {
+  SUPPORTED: 'supported',
+  REFUTED: 'refuted',
+  MIXED: 'mixed evidence',
+  NOT_ENOUGH_EVIDENCE: 'not enough evidence',
+};
 
 /**
  * "As of" on a followed search: the feed reports what is new at each poll, so recency counts from the
@@ -49,7 +54,15 @@ export function followKey(query: FollowQuery): { id: string; params: string } {
 }
 
 export function followHref(q: Pick<FollowQuery, 'q'> & Partial<FollowQuery>): string {
-  const { params } = followKey({ halfLifeDays: undefined, asOf: undefined, from: undefined, to: undefined, maxAgeDays: undefined, sources: undefined, ...q });
+  const { params } = followKey({
+    halfLifeDays: undefined,
+    asOf: undefined,
+    from: undefined,
+    to: undefined,
+    maxAgeDays: undefined,
+    sources: undefined,
+    ...q,
+  });
   return `/api/follow?${params}`;
 }
 
@@ -94,7 +107,12 @@ function newEntries(id: string, r: SearchResponse, known: Set<number>, now: Date
 
 async function prune(db: Db, id: string, now: Date): Promise<void> {
   await db.follow.deleteMany({ where: { polledAt: { lt: new Date(now.getTime() - FORGET_AFTER_DAYS * 86_400_000) } } });
-  const old = await db.followEntry.findMany({ where: { followId: id }, orderBy: [{ firstSeenAt: 'desc' }, { id: 'desc' }], skip: KEEP_ENTRIES, select: { id: true } });
+  const old = await db.followEntry.findMany({
+    where: { followId: id },
+    orderBy: [{ firstSeenAt: 'desc' }, { id: 'desc' }],
+    skip: KEEP_ENTRIES,
+    select: { id: true },
+  });
   if (old.length) await db.followEntry.deleteMany({ where: { id: { in: old.map((o) => o.id) } } });
 }
 
@@ -109,7 +127,8 @@ export interface FollowPoll {
   unrecorded: boolean;
 }
 
-const byNewest = (a: Omit<EntryRow, 'id'>, b: Omit<EntryRow, 'id'>) => b.firstSeenAt.getTime() - a.firstSeenAt.getTime() || b.articleId - a.articleId;
+const byNewest = (a: Omit<EntryRow, 'id'>, b: Omit<EntryRow, 'id'>) =>
+  b.firstSeenAt.getTime() - a.firstSeenAt.getTime() || b.articleId - a.articleId;
 
 /**
  * Runs the followed search now and records what is new, in one transaction. A database too busy to
@@ -129,11 +148,16 @@ export async function pollFollow(q: FollowQuery, now = new Date()): Promise<Foll
   try {
     await db.$transaction(async (tx) => {
       await tx.follow.upsert({ where: { id }, create: { id, params, polledAt: now }, update: { polledAt: now } });
-      for (const e of fresh) await tx.followEntry.upsert({ where: { followId_articleId: { followId: id, articleId: e.articleId } }, update: {}, create: e });
+      for (const e of fresh)
+        await tx.followEntry.upsert({ where: { followId_articleId: { followId: id, articleId: e.articleId } }, update: {}, create: e });
     });
     await prune(db, id, now);
   } catch (e) {
-    if (!isBusyError(e) && !/timed out|Unable to start a transaction|P2028|P1008/i.test(`${(e as { code?: string }).code ?? ''} ${(e as Error).message}`)) throw e;
+    if (
+      !isBusyError(e) &&
+      !/timed out|Unable to start a transaction|P2028|P1008/i.test(`${(e as { code?: string }).code ?? ''} ${(e as Error).message}`)
+    )
+      throw e;
     log.warn('follow: database busy, new entries not recorded this time', { follow: id, fresh: fresh.length });
     unrecorded = true;
   }

@@ -43,7 +43,12 @@ export async function healthReport(): Promise<HealthReport> {
   const state = searchContextState();
   // A context that failed to open is retried in the background (never awaited by a health check).
   if (state === 'failed' || state === 'not_loaded') void searchContext().catch(() => undefined);
-  let models = { encoder: null as string | null, reranker: null as string | null, nli: null as string | null, error: undefined as string | undefined };
+  let models = {
+    encoder: null as string | null,
+    reranker: null as string | null,
+    nli: null as string | null,
+    error: undefined as string | undefined,
+  };
   if (state === 'ready') {
     const ctx = await searchContext();
     models = { encoder: ctx.indexes.encoder.id, reranker: ctx.reranker?.id ?? null, nli: ctx.verdict?.id ?? null, error: undefined };
@@ -58,17 +63,28 @@ export async function healthReport(): Promise<HealthReport> {
   const database = { ok: !ping.error, detail: ping.error ?? `${config.databaseProvider} answers`, latencyMs: ping.error ? null : ping.ms };
   const indexes = {
     ok: !idx.error && state === 'ready',
-    detail: idx.error ?? (state === 'ready' ? `${serving ? `${describeServing(serving)}; ` : ''}${idx.value!.pending} snippets waiting to be indexed` : `search indexes ${state.replace('_', ' ')}`),
+    detail:
+      idx.error ??
+      (state === 'ready'
+        ? `${serving ? `${describeServing(serving)}; ` : ''}${idx.value!.pending} snippets waiting to be indexed`
+        : `search indexes ${state.replace('_', ' ')}`),
     snippets: idx.value?.snippets ?? null,
     pending: idx.value?.pending ?? null,
     serving,
   };
-  const modelCheck = { ok: state === 'ready', detail: models.error ?? (state === 'ready' ? 'loaded' : state.replace('_', ' ')), state, ...models };
+  const modelCheck = {
+    ok: state === 'ready',
+    detail: models.error ?? (state === 'ready' ? 'loaded' : state.replace('_', ' ')),
+    state,
+    ...models,
+  };
   delete (modelCheck as { error?: string }).error;
   const workerCheck = {
     // A worker that beats but makes no progress (a loop stuck on something) is not healthy either.
     ok: !!worker?.up && !worker.stuck,
-    detail: workers.error ?? (worker ? (worker.up ? `${worker.state}` : `no heartbeat for ${Math.round(worker.ageSeconds)} s`) : 'no worker has run yet'),
+    detail:
+      workers.error ??
+      (worker ? (worker.up ? `${worker.state}` : `no heartbeat for ${Math.round(worker.ageSeconds)} s`) : 'no worker has run yet'),
     state: worker?.state ?? null,
     lastBeatAt: worker?.beatAt ?? null,
     ageSeconds: worker ? Math.round(worker.ageSeconds) : null,

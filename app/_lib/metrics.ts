@@ -14,7 +14,16 @@ type Scrape = ReturnType<typeof scrapeRegistry>;
 async function crawlFamilies(r: Scrape): Promise<void> {
   const { db } = await services();
   const feeds = await db.feed.findMany({
-    select: { id: true, status: true, consecutiveFailures: true, itemsSeen: true, itemsNew: true, articlesExtracted: true, articlesFailed: true, snippetsMade: true },
+    select: {
+      id: true,
+      status: true,
+      consecutiveFailures: true,
+      itemsSeen: true,
+      itemsNew: true,
+      articlesExtracted: true,
+      articlesFailed: true,
+      snippetsMade: true,
+    },
   });
   const statusOf = new Map(feeds.map((f) => [f.id, f.status]));
   const by = <K extends keyof (typeof feeds)[number]>(key: K) => {
@@ -34,15 +43,23 @@ async function crawlFamilies(r: Scrape): Promise<void> {
     const key = `${statusOf.get(e.feedId ?? -1) ?? 'removed'}\u0000${e.outcome}`;
     fetches.set(key, (fetches.get(key) ?? 0) + e._count._all);
   }
-  r.gauge('quin_feeds', 'Feeds, by status (active, paused, broken).', [...count].map(([status, value]) => ({ labels: { status }, value })));
-  r.gauge('quin_feeds_failing', 'Feeds whose last check failed, by status.', [...failing].map(([status, value]) => ({ labels: { status }, value })));
+  r.gauge(
+    'quin_feeds',
+    'Feeds, by status (active, paused, broken).',
+    [...count].map(([status, value]) => ({ labels: { status }, value })),
+  );
+  r.gauge(
+    'quin_feeds_failing',
+    'Feeds whose last check failed, by status.',
+    [...failing].map(([status, value]) => ({ labels: { status }, value })),
+  );
   r.counter(
-      'quin_crawl_fetches_total',
-      'Recorded fetches (feed, article, robots), by outcome and by the status of their feed; outcome="error" counts the crawl errors.',
-      [...fetches].map(([key, value]) => {
-        const [feed_status, outcome] = key.split('\u0000') as [string, string];
-        return { labels: { feed_status, outcome }, value };
-      }),
+    'quin_crawl_fetches_total',
+    'Recorded fetches (feed, article, robots), by outcome and by the status of their feed; outcome="error" counts the crawl errors.',
+    [...fetches].map(([key, value]) => {
+      const [feed_status, outcome] = key.split('\u0000') as [string, string];
+      return { labels: { feed_status, outcome }, value };
+    }),
   );
   r.counter('quin_crawl_items_seen_total', 'Feed items seen, by feed status.', by('itemsSeen'));
   r.counter('quin_crawl_items_new_total', 'New feed items, by feed status.', by('itemsNew'));
@@ -58,7 +75,9 @@ async function corpusFamilies(r: Scrape): Promise<void> {
   r.gauge('quin_articles', 'Articles in the database.', [{ value: articles }]);
   r.gauge('quin_snippets', 'Snippets in the database.', [{ value: info.snippets }]);
   r.gauge(
-    'quin_index_entries', 'Snippets held by each index.', info.indexes.map((i) => ({ labels: { index: i.name, backend: i.backend }, value: i.entries })),
+    'quin_index_entries',
+    'Snippets held by each index.',
+    info.indexes.map((i) => ({ labels: { index: i.name, backend: i.backend }, value: i.entries })),
   );
   r.gauge(
     'quin_index_size_bytes',
@@ -70,8 +89,14 @@ async function corpusFamilies(r: Scrape): Promise<void> {
   r.gauge('quin_worker_stuck', 'Whether a live worker has a loop that made no progress for too long (see /api/health).', [
     { value: up?.stuck ? 1 : 0 },
   ]);
-  r.gauge('quin_worker_heartbeat_age_seconds', 'Seconds since the last worker heartbeat.', workers[0] ? [{ value: Math.round(workers[0].ageSeconds) }] : []);
-  r.gauge('quin_search_ready', 'Whether this web process has its search indexes and models loaded.', [{ value: searchContextState() === 'ready' ? 1 : 0 }]);
+  r.gauge(
+    'quin_worker_heartbeat_age_seconds',
+    'Seconds since the last worker heartbeat.',
+    workers[0] ? [{ value: Math.round(workers[0].ageSeconds) }] : [],
+  );
+  r.gauge('quin_search_ready', 'Whether this web process has its search indexes and models loaded.', [
+    { value: searchContextState() === 'ready' ? 1 : 0 },
+  ]);
 }
 
 /** True when the request carries the configured metrics token (Authorization: Bearer …); never without one configured. */

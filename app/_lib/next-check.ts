@@ -24,14 +24,19 @@ export interface NextCheckView {
 const pass = (w: WorkerView) => `at the worker's next pass (within ${formatDuration(w.pollSeconds)})`;
 
 /** Pure: a feed's next check as the admin should read it. */
-export function nextCheckView(f: Pick<FeedHealth, 'status' | 'nextCheckAt' | 'consecutiveFailures' | 'intervalMinutes' | 'hintMinutes'>, now: Date, w: WorkerView): NextCheckView {
+export function nextCheckView(
+  f: Pick<FeedHealth, 'status' | 'nextCheckAt' | 'consecutiveFailures' | 'intervalMinutes' | 'hintMinutes'>,
+  now: Date,
+  w: WorkerView,
+): NextCheckView {
   if (f.status === 'paused') return { text: 'not while paused', why: null, due: false };
   const wait = (Date.parse(f.nextCheckAt) - now.getTime()) / 1000;
   const due = wait <= 0;
   const text = due ? (w.up ? pass(w) : 'due, waiting for the worker') : `in ${formatDuration(wait)}`;
   const whys: string[] = [];
   if (!w.up) whys.push('the background worker is not running (`npm start` runs it, or `npx quin worker`)');
-  if (f.consecutiveFailures > 0) whys.push(`backing off after ${f.consecutiveFailures === 1 ? 'a failure' : `${f.consecutiveFailures} failures in a row`}`);
+  if (f.consecutiveFailures > 0)
+    whys.push(`backing off after ${f.consecutiveFailures === 1 ? 'a failure' : `${f.consecutiveFailures} failures in a row`}`);
   else if (f.hintMinutes && f.hintMinutes > f.intervalMinutes) whys.push(`the feed asks to be read every ${f.hintMinutes} min at most`);
   return { text, why: whys.length ? whys.join('; ') : null, due };
 }

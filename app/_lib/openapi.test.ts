@@ -37,7 +37,13 @@ function handlers(): string[] {
 describe('OpenAPI document', () => {
   const doc = buildOpenApiDocument(API_OPERATIONS, { title: 't', version: '1', description: 'd' }) as {
     openapi: string;
-    paths: Record<string, Record<string, { parameters?: { name: string; required: boolean; schema: Record<string, unknown> }[]; requestBody?: unknown; security?: unknown }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        { parameters?: { name: string; required: boolean; schema: Record<string, unknown> }[]; requestBody?: unknown; security?: unknown }
+      >
+    >;
   };
 
   it('documents exactly the handlers that exist', () => {
@@ -55,7 +61,10 @@ describe('OpenAPI document', () => {
     const params = doc.paths['/api/search']!.get!.parameters!;
     expect(params.map((p) => p.name)).toEqual(Object.keys(searchQuery.shape));
     expect(params.find((p) => p.name === 'q')).toMatchObject({ required: true, schema: { type: 'string', minLength: 1, maxLength: 1000 } });
-    expect(params.find((p) => p.name === 'k')).toMatchObject({ required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } });
+    expect(params.find((p) => p.name === 'k')).toMatchObject({
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+    });
     expect(params.find((p) => p.name === 'sort')!.schema).toMatchObject({ enum: ['relevance', 'newest'] });
     // What the document says is accepted, the handler's schema accepts, and vice versa.
     expect(searchQuery.safeParse({ q: 'x', k: '100', sort: 'newest' }).success).toBe(true);

@@ -29,7 +29,10 @@ async function searchState(parsed: PageQuery, client: string): Promise<SearchPag
     if (e.code === 'RATE_LIMITED') return { kind: 'problem', title: 'Too many searches', message: `${e.message}.` };
     if (e.status < 500) return { kind: 'problem', ...searchProblem(e) };
     if (e.code === 'INDEX_UNAVAILABLE' || e.code === 'MODEL_UNAVAILABLE' || e.code === 'DB_UNAVAILABLE') {
-      return { kind: 'unavailable', message: `${ERROR_CODES[e.code].summary}: the service is starting or indexing. Try again in a minute.` };
+      return {
+        kind: 'unavailable',
+        message: `${ERROR_CODES[e.code].summary}: the service is starting or indexing. Try again in a minute.`,
+      };
     }
     throw e;
   }

@@ -25,7 +25,9 @@ const CONTROLS: Record<string, string> = {
 };
 
 const longDate = (iso: unknown) =>
-  typeof iso === 'string' ? new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }) : 'that date';
+  typeof iso === 'string'
+    ? new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+    : 'that date';
 
 function emptyRange(d: Record<string, unknown>): SearchProblem {
   const byAge = d.param === 'maxAgeDays';
@@ -44,10 +46,17 @@ export function searchProblem(e: Pick<QuinError, 'code' | 'message' | 'details'>
   const d = e.details ?? {};
   if (d.reason === 'empty_range') return emptyRange(d);
   if (e.code === 'QUERY_TOO_LONG') {
-    return { title: 'Your query is too long', message: `It has ${Number(d.got).toLocaleString('en')} characters; the limit is ${Number(d.max).toLocaleString('en')}. Shorten it in the search box: one claim or question at a time works best.` };
+    return {
+      title: 'Your query is too long',
+      message: `It has ${Number(d.got).toLocaleString('en')} characters; the limit is ${Number(d.max).toLocaleString('en')}. Shorten it in the search box: one claim or question at a time works best.`,
+    };
   }
   if (e.code === 'QUERY_EMPTY') return { title: 'Nothing to search for', message: 'Type a claim or a question in the search box.' };
-  if (e.code === 'QUERY_UNUSABLE') return { title: 'Nothing to search for', message: 'Your query has no words to look for (only symbols). Type a claim or a question in the search box.' };
+  if (e.code === 'QUERY_UNUSABLE')
+    return {
+      title: 'Nothing to search for',
+      message: 'Your query has no words to look for (only symbols). Type a claim or a question in the search box.',
+    };
   const control = CONTROLS[String(d.param ?? '')];
   const what = e.message.charAt(0).toUpperCase() + e.message.slice(1);
   return { title: 'These search settings do not work', message: control ? `${what}. Change ${control}.` : `${what}.` };

@@ -66,7 +66,10 @@ export function parsePageParams(raw: RawParams, limits: SearchLimits = PUBLIC_LI
 }
 
 /** A canonical /search URL for a query, with some parameters changed (undefined removes one). */
-export function searchHref(query: Partial<SearchQuery>, change: Partial<Record<keyof SearchQuery, string | number | string[] | undefined>> = {}): string {
+export function searchHref(
+  query: Partial<SearchQuery>,
+  change: Partial<Record<keyof SearchQuery, string | number | string[] | undefined>> = {},
+): string {
   const raw: RawParams = {};
   for (const key of KEYS) {
     const v = key in change ? change[key] : query[key];

@@ -6,7 +6,15 @@
 import type { z } from 'zod';
 import { createError, isQuinError } from '../../lib/errors';
 import { processMetrics } from '../../lib/web/metrics';
-import { parseRequest, PUBLIC_LIMITS, requestError, search, type SearchLimits, type SearchParams, type SearchResponse } from '../../ranking';
+import {
+  parseRequest,
+  PUBLIC_LIMITS,
+  requestError,
+  search,
+  type SearchLimits,
+  type SearchParams,
+  type SearchResponse,
+} from '../../ranking';
 import { searchContext, services } from './services';
 
 /** The limits every search of this process is held to (QUIN_MAX_QUERY_CHARS, the public page size). */
@@ -40,7 +48,9 @@ export async function checkSearchRate(client: string): Promise<void> {
   const d = (await services()).searchLimiter.take(client);
   if (!d.allowed) {
     processMetrics().searches.inc({ outcome: 'rate_limited' });
-    throw createError('RATE_LIMITED', `too many searches: try again in ${d.retryAfterSeconds} s`, { retryAfterSeconds: d.retryAfterSeconds });
+    throw createError('RATE_LIMITED', `too many searches: try again in ${d.retryAfterSeconds} s`, {
+      retryAfterSeconds: d.retryAfterSeconds,
+    });
   }
 }
 

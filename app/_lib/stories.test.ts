@@ -5,7 +5,13 @@ import { coverageBySource } from './stories';
 describe('coverage by source', () => {
   it('counts articles per week and source, the top sources by name and the rest as Other, empty weeks kept', () => {
     const at = (s: string, d: string) => ({ source: s, publishedAt: new Date(d) });
-    const c = coverageBySource([at('A', '2024-06-03'), at('A', '2024-06-04'), at('B', '2024-06-05'), at('A', '2024-06-19'), { source: 'C', publishedAt: null }]);
+    const c = coverageBySource([
+      at('A', '2024-06-03'),
+      at('A', '2024-06-04'),
+      at('B', '2024-06-05'),
+      at('A', '2024-06-19'),
+      { source: 'C', publishedAt: null },
+    ]);
     expect(c).toEqual({
       unit: 'week',
       sources: ['A', 'B'],
@@ -24,10 +30,15 @@ describe('coverage by source', () => {
 
 describe('feeds an HTML page links to', () => {
   it('absolute http(s) URLs, entities decoded, duplicates and other schemes dropped', () => {
-    expect(discoveredFeeds('https://news.example/world/', ['/rss.xml', 'atom.xml?a=1&amp;b=2', 'https://news.example/rss.xml', 'javascript:alert(1)', 42])).toEqual([
-      'https://news.example/rss.xml',
-      'https://news.example/world/atom.xml?a=1&b=2',
-    ]);
+    expect(
+      discoveredFeeds('https://news.example/world/', [
+        '/rss.xml',
+        'atom.xml?a=1&amp;b=2',
+        'https://news.example/rss.xml',
+        'javascript:alert(1)',
+        42,
+      ]),
+    ).toEqual(['https://news.example/rss.xml', 'https://news.example/world/atom.xml?a=1&b=2']);
     expect(discoveredFeeds('https://news.example/', undefined)).toEqual([]);
   });
 });

@@ -34,7 +34,10 @@ export function coverageBySource(items: readonly Pick<StoryInput, 'source' | 'pu
   const dated = items.filter((i) => i.publishedAt);
   const counts = new Map<string, number>();
   for (const i of dated) counts.set(i.source, (counts.get(i.source) ?? 0) + 1);
-  const sources = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, TOP_SOURCES).map(([s]) => s);
+  const sources = [...counts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, TOP_SOURCES)
+    .map(([s]) => s);
   if (!dated.length) return { unit: 'week', sources, points: [] };
   const times = dated.map((i) => i.publishedAt!.getTime());
   const unit = Math.max(...times) - Math.min(...times) > 730 * DAY_MS ? 'month' : 'week';
@@ -49,7 +52,7 @@ export function coverageBySource(items: readonly Pick<StoryInput, 'source' | 'pu
   const first = Math.min(...byDate.keys());
   const last = Math.max(...byDate.keys());
   const points: SourceCoverage['points'] = [];
-  for (let t = first; t <= last; ) {
+  for (let t = first; t <= last;) {
     points.push({ date: new Date(t).toISOString().slice(0, 10), counts: byDate.get(t) ?? new Array(sources.length + 1).fill(0) });
     const d = new Date(t);
     t = unit === 'week' ? t + 7 * DAY_MS : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
@@ -68,5 +71,13 @@ export async function loadStories(q: StoriesQuery): Promise<StoriesResult> {
     text: res.text,
     score: res.score,
   }));
-  return { query: r.query, kind: r.kind, asOf: r.asOf, total: r.total, articles: items.length, stories: groupStories(items), coverage: coverageBySource(items) };
+  return {
+    query: r.query,
+    kind: r.kind,
+    asOf: r.asOf,
+    total: r.total,
+    articles: items.length,
+    stories: groupStories(items),
+    coverage: coverageBySource(items),
+  };
 }

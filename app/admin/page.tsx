@@ -18,7 +18,8 @@ import { dashboardData } from '../_lib/dashboard';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Crawl health', robots: { index: false } };
 
-const sum = <K extends 'articles' | 'imported' | 'snippets' | 'feedChecks' | 'feedErrors'>(rows: Record<K, number>[], key: K) => rows.reduce((a, r) => a + r[key], 0);
+const sum = <K extends 'articles' | 'imported' | 'snippets' | 'feedChecks' | 'feedErrors'>(rows: Record<K, number>[], key: K) =>
+  rows.reduce((a, r) => a + r[key], 0);
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -44,18 +45,37 @@ export default async function Dashboard({ searchParams }: Props) {
         <SignOut csrf={csrf} />
       </div>
       {flash ? (
-        <p className={`notice notice--${flash.kind === 'ok' ? 'ok' : 'error'}`} role={flash.kind === 'ok' ? 'status' : 'alert'} data-testid="flash">
+        <p
+          className={`notice notice--${flash.kind === 'ok' ? 'ok' : 'error'}`}
+          role={flash.kind === 'ok' ? 'status' : 'alert'}
+          data-testid="flash"
+        >
           {flash.text}
         </p>
       ) : null}
       <Suspense fallback={<DashboardSkeleton />}>
-        <DashboardBody csrf={csrf} problemsOnly={params.problems === '1'} addUrl={flash?.kind === 'error' ? flash.url : undefined} found={flash?.found} />
+        <DashboardBody
+          csrf={csrf}
+          problemsOnly={params.problems === '1'}
+          addUrl={flash?.kind === 'error' ? flash.url : undefined}
+          found={flash?.found}
+        />
       </Suspense>
     </>
   );
 }
 
-async function DashboardBody({ csrf, problemsOnly, addUrl, found }: { csrf: string; problemsOnly: boolean; addUrl?: string; found?: string[] }) {
+async function DashboardBody({
+  csrf,
+  problemsOnly,
+  addUrl,
+  found,
+}: {
+  csrf: string;
+  problemsOnly: boolean;
+  addUrl?: string;
+  found?: string[];
+}) {
   const d = await dashboardData();
   const now = new Date(d.now);
   const feeds = d.stats.feedHealth;
@@ -70,27 +90,49 @@ async function DashboardBody({ csrf, problemsOnly, addUrl, found }: { csrf: stri
     <>
       {broken ? (
         <p className="notice notice--error" role="alert">
-          {broken === 1 ? '1 feed is broken' : `${broken} feeds are broken`}: they keep failing and are retried at the longest interval. See the
-          highlighted rows below.
+          {broken === 1 ? '1 feed is broken' : `${broken} feeds are broken`}: they keep failing and are retried at the longest interval. See
+          the highlighted rows below.
         </p>
       ) : null}
       {degraded ? (
         <p className="notice notice--warn" data-testid="degraded-notice">
-          {degraded === 1 ? '1 feed is read but its items do not become articles' : `${degraded} feeds are read but their items do not become articles`}: see the
-          reason in their row.
+          {degraded === 1
+            ? '1 feed is read but its items do not become articles'
+            : `${degraded} feeds are read but their items do not become articles`}
+          : see the reason in their row.
         </p>
       ) : null}
       <section className="kpis" aria-label="Summary">
-        <Kpi label="Feeds" value={d.stats.feeds.toLocaleString('en')} sub={`${d.stats.feedsByStatus.active ?? 0} active · ${d.stats.feedsByStatus.paused ?? 0} paused`} />
-        <Kpi label="Broken / failing" value={`${broken} / ${failing}`} bad={broken > 0} sub={`feeds · ${degraded} degraded`} testId="kpi-broken" />
+        <Kpi
+          label="Feeds"
+          value={d.stats.feeds.toLocaleString('en')}
+          sub={`${d.stats.feedsByStatus.active ?? 0} active · ${d.stats.feedsByStatus.paused ?? 0} paused`}
+        />
+        <Kpi
+          label="Broken / failing"
+          value={`${broken} / ${failing}`}
+          bad={broken > 0}
+          sub={`feeds · ${degraded} degraded`}
+          testId="kpi-broken"
+        />
         <Kpi
           label="Articles"
           value={d.stats.articles.toLocaleString('en')}
           sub={`${(today?.articles ?? 0).toLocaleString('en')} fetched today${today?.imported ? ` · ${today.imported.toLocaleString('en')} imported` : ''}`}
           testId="kpi-articles"
         />
-        <Kpi label="Snippets" value={d.stats.snippets.toLocaleString('en')} sub={`${d.index.pending.toLocaleString('en')} waiting for the index`} />
-        <Kpi label="Worker" value={worker?.up ? 'Up' : 'Down'} bad={!worker?.up} sub={worker ? worker.state : 'never started'} testId="kpi-worker" />
+        <Kpi
+          label="Snippets"
+          value={d.stats.snippets.toLocaleString('en')}
+          sub={`${d.index.pending.toLocaleString('en')} waiting for the index`}
+        />
+        <Kpi
+          label="Worker"
+          value={worker?.up ? 'Up' : 'Down'}
+          bad={!worker?.up}
+          sub={worker ? worker.state : 'never started'}
+          testId="kpi-worker"
+        />
       </section>
 
       <section className="card" aria-labelledby="feeds-h" style={{ marginBottom: 16 }}>
@@ -113,10 +155,15 @@ async function DashboardBody({ csrf, problemsOnly, addUrl, found }: { csrf: stri
           <p className="small muted" style={{ margin: '0 0 6px' }}>
             Last 30 days (UTC)
           </p>
-          <BarChart data={d.ingestion.map((x) => ({ key: x.day, value: x.articles }))} label="Articles fetched per day" unit="articles" testId="ingestion-chart" />
+          <BarChart
+            data={d.ingestion.map((x) => ({ key: x.day, value: x.articles }))}
+            label="Articles fetched per day"
+            unit="articles"
+            testId="ingestion-chart"
+          />
           <p className="small muted" style={{ margin: '8px 0 0' }} data-testid="ingestion-summary">
-            {sum(d.ingestion, 'articles').toLocaleString('en')} articles fetched ({sum(d.ingestion, 'imported').toLocaleString('en')} imported) and{' '}
-            {sum(d.ingestion, 'snippets').toLocaleString('en')} snippets in 30 days ·{' '}
+            {sum(d.ingestion, 'articles').toLocaleString('en')} articles fetched ({sum(d.ingestion, 'imported').toLocaleString('en')}{' '}
+            imported) and {sum(d.ingestion, 'snippets').toLocaleString('en')} snippets in 30 days ·{' '}
             {sum(d.ingestion, 'feedChecks').toLocaleString('en')} feed checks, {sum(d.ingestion, 'feedErrors').toLocaleString('en')} failed
           </p>
         </section>

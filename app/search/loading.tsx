@@ -11,7 +11,9 @@ export default function Loading() {
       <div className="search-layout">
         <div className="card skeleton" style={{ height: 420 }} aria-hidden="true" />
         <div>
-          <SlowNotice>Still searching… the first search after a start loads the language models, and long claims take a few seconds.</SlowNotice>
+          <SlowNotice>
+            Still searching… the first search after a start loads the language models, and long claims take a few seconds.
+          </SlowNotice>
           <ResultSkeletons />
         </div>
       </div>

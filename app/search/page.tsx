@@ -22,7 +22,9 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
   const parsed = parsePageParams(await searchParams, await searchLimits());
   const q = parsed.ok ? parsed.query.q : parsed.q;
   // Feed readers and browsers discover the follow feed from the page itself.
-  const alternates = parsed.ok ? { types: { 'application/atom+xml': [{ url: followHref(parsed.query), title: `Follow “${q.slice(0, 80)}”` }] } } : undefined;
+  const alternates = parsed.ok
+    ? { types: { 'application/atom+xml': [{ url: followHref(parsed.query), title: `Follow “${q.slice(0, 80)}”` }] } }
+    : undefined;
   return { title: q ? `“${q.slice(0, 80)}”` : 'Search', alternates };
 }
 

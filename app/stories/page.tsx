@@ -23,7 +23,9 @@ type Props = { searchParams: Promise<RawParams> };
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
   const parsed = parsePageParams(await searchParams, await searchLimits());
   const q = parsed.ok ? parsed.query.q : parsed.q;
-  const alternates = parsed.ok ? { types: { 'application/atom+xml': [{ url: followHref(parsed.query), title: `Follow “${q.slice(0, 80)}”` }] } } : undefined;
+  const alternates = parsed.ok
+    ? { types: { 'application/atom+xml': [{ url: followHref(parsed.query), title: `Follow “${q.slice(0, 80)}”` }] } }
+    : undefined;
   return { title: q ? `Stories: “${q.slice(0, 80)}”` : 'Stories', alternates };
 }
 
@@ -38,7 +40,8 @@ async function load(parsed: PageQuery, client: string): Promise<State> {
     if (!isQuinError(e)) throw e;
     if (e.code === 'RATE_LIMITED') return { kind: 'problem', title: 'Too many searches', message: `${e.message}.` };
     if (e.status < 500) return { kind: 'problem', ...searchProblem(e) };
-    if (e.code === 'INDEX_UNAVAILABLE' || e.code === 'MODEL_UNAVAILABLE' || e.code === 'DB_UNAVAILABLE') return { kind: 'problem', title: 'Not available yet', message: `${ERROR_CODES[e.code].summary}: try again in a minute.` };
+    if (e.code === 'INDEX_UNAVAILABLE' || e.code === 'MODEL_UNAVAILABLE' || e.code === 'DB_UNAVAILABLE')
+      return { kind: 'problem', title: 'Not available yet', message: `${ERROR_CODES[e.code].summary}: try again in a minute.` };
     throw e;
   }
 }
@@ -48,7 +51,12 @@ export default async function StoriesPage({ searchParams }: Props) {
   const raw = await searchParams;
   const limits = await searchLimits();
   const parsed = parsePageParams(raw, limits);
-  const [state, sources] = await Promise.all([load(parsed, clientKey(await headers())), services().then(({ db }) => topSources(db)).catch(() => [])]);
+  const [state, sources] = await Promise.all([
+    load(parsed, clientKey(await headers())),
+    services()
+      .then(({ db }) => topSources(db))
+      .catch(() => []),
+  ]);
   const { config } = await services();
   const query = parsed.ok ? parsed.query : { q: parsed.q };
   return (

@@ -53,7 +53,8 @@ export function register(program: Command): void {
     .description('generate a new admin password (when QUIN_ADMIN_PASSWORD_HASH is not set) and print it once')
     .action(async () => {
       const config = getConfig();
-      if (config.adminPasswordHash) throw createError('CONFLICT', 'the admin password comes from QUIN_ADMIN_PASSWORD_HASH: change that setting instead');
+      if (config.adminPasswordHash)
+        throw createError('CONFLICT', 'the admin password comes from QUIN_ADMIN_PASSWORD_HASH: change that setting instead');
       const password = await ensureAdminPassword(config, { reset: true });
       process.stdout.write(`new password for admin user "${config.adminUser}": ${password}\n`);
     });

@@ -49,7 +49,10 @@ function datasetCommand(program: Command, dataset: DatasetName, description: str
       corpusFile: dataset === 'scifact' ? path.resolve(flags.corpus ?? path.join(sharedDataDir(), 'scifact', 'corpus.jsonl')) : undefined,
       split: split(flags.split),
       limit: limit(flags.limit),
-      runs: flags.runs?.split(',').map((s) => s.trim()).filter(Boolean),
+      runs: flags.runs
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       outDir: flags.out ? path.resolve(flags.out) : undefined,
       base,
       sections: flags.sections,
@@ -66,12 +69,18 @@ function datasetCommand(program: Command, dataset: DatasetName, description: str
 
 export function register(program: Command): void {
   const evalCmd = program.command('eval').description('evaluate retrieval and verdicts on SciFact, Climate-FEVER or our news claims');
-  datasetCommand(evalCmd, 'scifact', 'SciFact claims against the SciFact abstracts (doc-level nDCG@10, Recall@100/1000, MRR@10, evidence hit@10)');
+  datasetCommand(
+    evalCmd,
+    'scifact',
+    'SciFact claims against the SciFact abstracts (doc-level nDCG@10, Recall@100/1000, MRR@10, evidence hit@10)',
+  );
   datasetCommand(evalCmd, 'climate-fever', 'Climate-FEVER claims against every evidence sentence of the file');
 
   evalCmd
     .command('news')
-    .description('news claims (eval/news/claims.jsonl) against the BBC, HuffPost and Reuters corpora: verdict confusion matrix, macro-F1, committed precision, true claims called false, risk–coverage, hit@10')
+    .description(
+      'news claims (eval/news/claims.jsonl) against the BBC, HuffPost and Reuters corpora: verdict confusion matrix, macro-F1, committed precision, true claims called false, risk–coverage, hit@10',
+    )
     .option('--claims <file>', 'news claims file (JSON lines)', path.join('eval', 'news', 'claims.jsonl'))
     .option('--out <dir>', 'where results.json, run-info.json and predictions.jsonl go', path.join('out', 'eval', 'news'))
     .option('--limit <n>', 'only the first n claims')
@@ -79,7 +88,8 @@ export function register(program: Command): void {
     .option('--json', 'print results.json instead of the report')
     .action(async (flags: { claims: string; out?: string; limit?: string; reutersDistractors: string; json?: boolean }) => {
       const distractors = Number(flags.reutersDistractors);
-      if (!Number.isInteger(distractors) || distractors < 0) throw createError('INVALID_INPUT', `--reuters-distractors must be a whole number ≥ 0 (got "${flags.reutersDistractors}")`);
+      if (!Number.isInteger(distractors) || distractors < 0)
+        throw createError('INVALID_INPUT', `--reuters-distractors must be a whole number ≥ 0 (got "${flags.reutersDistractors}")`);
       const out = await evaluateNews({
         claimsFile: path.resolve(flags.claims),
         limit: limit(flags.limit),

@@ -34,7 +34,9 @@ describe('quin feeds import / export', () => {
     const out = path.join(t.dataDir, 'export.opml');
     expect((await runQuin(['feeds', 'export', '--out', out], env)).status).toBe(0);
     const back = parseOpml(fs.readFileSync(out));
-    expect(new Set(back.feeds.map((f) => JSON.stringify(f)))).toEqual(new Set(parseOpml(fs.readFileSync(opml('freshrss.opml'))).feeds.map((f) => JSON.stringify(f))));
+    expect(new Set(back.feeds.map((f) => JSON.stringify(f)))).toEqual(
+      new Set(parseOpml(fs.readFileSync(opml('freshrss.opml'))).feeds.map((f) => JSON.stringify(f))),
+    );
     const again = await runQuin(['feeds', 'import', out, '--json'], env);
     expect(JSON.parse(again.stdout)).toMatchObject({ added: [], skipped: [] });
 
@@ -49,7 +51,9 @@ describe('quin feeds import / export', () => {
     const before = await t.db.feed.count();
     const r = await runQuin(['feeds', 'import', opml('billion-laughs.opml')], env);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('not a usable OPML file: it declares entities (an internal DTD subset): refused, entities are never expanded');
+    expect(r.stderr).toContain(
+      'not a usable OPML file: it declares entities (an internal DTD subset): refused, entities are never expanded',
+    );
     expect(await t.db.feed.count()).toBe(before);
   }, 60_000);
 });

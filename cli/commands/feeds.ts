@@ -133,18 +133,23 @@ export function register(program: Command): void {
 
   feeds
     .command('import')
-    .description('add the feeds of an OPML file (a feed reader\'s export); folders are kept, feeds already crawled are left as they are')
+    .description("add the feeds of an OPML file (a feed reader's export); folders are kept, feeds already crawled are left as they are")
     .argument('<file>', 'OPML file')
     .option('--interval <minutes>', 'polling interval of the new feeds in minutes')
     .option('--json', 'print the summary as JSON')
     .action(async (file: string, opts: { interval?: string; json?: boolean }) => {
       const config = getConfig();
       const size = fs.statSync(file).size;
-      if (size > OPML_MAX_BYTES) throw createError('INVALID_INPUT', `not a usable OPML file: ${file} is ${size} bytes, more than the ${OPML_MAX_BYTES} allowed`);
+      if (size > OPML_MAX_BYTES)
+        throw createError('INVALID_INPUT', `not a usable OPML file: ${file} is ${size} bytes, more than the ${OPML_MAX_BYTES} allowed`);
       const doc = parseOpml(fs.readFileSync(file));
-      const r = await importFeedList(await getDb(config), doc, { intervalMinutes: parseInterval(opts.interval, config.feedIntervalMinutes) });
+      const r = await importFeedList(await getDb(config), doc, {
+        intervalMinutes: parseInterval(opts.interval, config.feedIntervalMinutes),
+      });
       if (opts.json) return printJson(r);
-      process.stdout.write(`${r.added.length} added, ${r.existing.length} already there, ${r.skipped.length} skipped (from ${doc.feeds.length + doc.skipped.length} feed outlines in ${file})\n`);
+      process.stdout.write(
+        `${r.added.length} added, ${r.existing.length} already there, ${r.skipped.length} skipped (from ${doc.feeds.length + doc.skipped.length} feed outlines in ${file})\n`,
+      );
       for (const s of r.skipped) process.stdout.write(`  skipped ${s.url ?? '(no URL)'}: ${s.reason}\n`);
       if (r.added.length) process.stdout.write('The new feeds are checked at the next crawl (`quin crawl --once`, or the worker).\n');
     });

@@ -17,7 +17,9 @@ function mb(bytes: number | null): string {
 function printVerify(report: VerifyReport): void {
   const lines = [`${report.snippets} snippets in the database`];
   for (const c of report.checks) {
-    const facts = Object.entries(c.facts).map(([k, v]) => `${k}=${v}`).join(' ');
+    const facts = Object.entries(c.facts)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
     lines.push(`${c.ok ? 'OK  ' : 'DIFF'} ${c.index}: ${facts}`);
     for (const p of c.problems) lines.push(`     - ${p}`);
   }

@@ -62,7 +62,9 @@ export function rerankerSettingsInForce(config: Config, folder: ModelFolder): Ro
           : { value: RERANK_DEFAULT_DEPTH, origin: 'default' };
     const notes = [
       combo ? 'combo.json replaces the plain mix (QUIN_RERANK_WEIGHT not read)' : null,
-      combo?.depth !== undefined && config.rerankDepth !== undefined ? `QUIN_RERANK_DEPTH=${config.rerankDepth} overrides combo.json's ${combo.depth}` : null,
+      combo?.depth !== undefined && config.rerankDepth !== undefined
+        ? `QUIN_RERANK_DEPTH=${config.rerankDepth} overrides combo.json's ${combo.depth}`
+        : null,
     ].filter((n) => n !== null);
     return { settings: [{ setting: 'QUIN_RERANK_DEPTH', ...depth }], note: notes.length ? notes.join('; ') : null };
   } catch (e) {

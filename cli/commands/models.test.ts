@@ -40,9 +40,15 @@ describe('quin models', () => {
       expect(pulled.code).toBe(0);
       expect(pulled.out).toMatch(/cross-encoder\/nli-tiny@[0-9a-f]{12} → .*nli-tiny \(\d+ files, .* MB, verified\)/);
       const listed = await run(['models', 'list', '--json']);
-      const json = JSON.parse(listed.out) as { roles: Record<string, string | null>; models: { name: string; labels: string[]; serves: string[] }[] };
+      const json = JSON.parse(listed.out) as {
+        roles: Record<string, string | null>;
+        models: { name: string; labels: string[]; serves: string[] }[];
+      };
       expect(json.roles.nli).toBe(path.join(modelsDir, 'nli-tiny'));
-      expect(json.models.find((m) => m.name === 'nli-tiny')).toMatchObject({ labels: ['Neutral', 'CONTRADICTION', 'entailment'], serves: ['nli'] });
+      expect(json.models.find((m) => m.name === 'nli-tiny')).toMatchObject({
+        labels: ['Neutral', 'CONTRADICTION', 'entailment'],
+        serves: ['nli'],
+      });
       const missing = await run(['models', 'pull', 'cross-encoder/absent']);
       expect(missing.code).toBe(1);
       expect(missing.err).toMatch(/DOWNLOAD_FAILED: cross-encoder\/absent@main: not found/);
@@ -51,13 +57,17 @@ describe('quin models', () => {
     }
   });
 
-  it('lists the verdict and rerank settings in force and why: verdict.json, combo.json, or the operator\'s setting', async () => {
+  it("lists the verdict and rerank settings in force and why: verdict.json, combo.json, or the operator's setting", async () => {
     const repoModels = path.join(__dirname, '..', '..', 'models');
     const fitted = JSON.parse(fs.readFileSync(path.join(repoModels, 'quin-nli', 'verdict.json'), 'utf8')) as { sentences: number };
     const combo = JSON.parse(fs.readFileSync(path.join(repoModels, 'quin-reranker', 'combo.json'), 'utf8')) as { depth: number };
     for (const k of Object.keys(process.env)) if (k.startsWith('QUIN_VERDICT_') || k.startsWith('QUIN_RERANK')) delete process.env[k];
     const modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-cli-models-'));
-    Object.assign(process.env, { QUIN_MODELS_DIR: modelsDir, QUIN_NLI_MODEL: path.join(repoModels, 'quin-nli'), QUIN_RERANKER_MODEL: path.join(repoModels, 'quin-reranker') });
+    Object.assign(process.env, {
+      QUIN_MODELS_DIR: modelsDir,
+      QUIN_NLI_MODEL: path.join(repoModels, 'quin-nli'),
+      QUIN_RERANKER_MODEL: path.join(repoModels, 'quin-reranker'),
+    });
     type Listed = { settings: Record<string, { settings: { setting: string; value: number; origin: string }[]; note: string | null }> };
     const list = async () => {
       resetConfig();
@@ -68,7 +78,11 @@ describe('quin models', () => {
     };
 
     const folder = await list();
-    expect(folder('nli', 'QUIN_VERDICT_SENTENCES')).toEqual({ setting: 'QUIN_VERDICT_SENTENCES', value: fitted.sentences, origin: 'verdict.json' });
+    expect(folder('nli', 'QUIN_VERDICT_SENTENCES')).toEqual({
+      setting: 'QUIN_VERDICT_SENTENCES',
+      value: fitted.sentences,
+      origin: 'verdict.json',
+    });
     expect(folder('nli', 'QUIN_VERDICT_COMMIT')?.origin).toBe('verdict.json');
     expect(folder('reranker', 'QUIN_RERANK_DEPTH')).toEqual({ setting: 'QUIN_RERANK_DEPTH', value: combo.depth, origin: 'combo.json' });
 

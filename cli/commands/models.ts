@@ -15,13 +15,17 @@ import { printJson, printTable } from '../output';
 import { nliSettingsInForce, rerankerSettingsInForce, type RoleSettings } from './model-settings';
 
 const ROLE_SETTING: Record<ModelRole, string> = { encoder: 'QUIN_ENCODER_MODEL', reranker: 'QUIN_RERANKER_MODEL', nli: 'QUIN_NLI_MODEL' };
-const FOLDER_SETTINGS: Partial<Record<ModelRole, (config: Config, folder: ModelFolder) => RoleSettings>> = { nli: nliSettingsInForce, reranker: rerankerSettingsInForce };
+const FOLDER_SETTINGS: Partial<Record<ModelRole, (config: Config, folder: ModelFolder) => RoleSettings>> = {
+  nli: nliSettingsInForce,
+  reranker: rerankerSettingsInForce,
+};
 
 function modelFolders(dirs: string[]): string[] {
   const out = new Set<string>();
   for (const d of dirs) {
     if (!fs.existsSync(d)) continue;
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) if (e.isDirectory() && !e.name.startsWith('.')) out.add(path.join(d, e.name));
+    for (const e of fs.readdirSync(d, { withFileTypes: true }))
+      if (e.isDirectory() && !e.name.startsWith('.')) out.add(path.join(d, e.name));
   }
   return [...out].sort();
 }
@@ -53,8 +57,12 @@ export function register(program: Command): void {
         },
       });
       const bytes = r.files.reduce((s, f) => s + f.size, 0);
-      process.stdout.write(`${repo}@${r.sha.slice(0, 12)} → ${r.dir} (${r.files.length} files, ${(bytes / 1e6).toFixed(1)} MB, verified)\n`);
-      process.stdout.write(`use it with e.g. QUIN_RERANKER_MODEL=${path.basename(r.dir)} (or QUIN_NLI_MODEL / QUIN_ENCODER_MODEL with QUIN_ENCODER=onnx)\n`);
+      process.stdout.write(
+        `${repo}@${r.sha.slice(0, 12)} → ${r.dir} (${r.files.length} files, ${(bytes / 1e6).toFixed(1)} MB, verified)\n`,
+      );
+      process.stdout.write(
+        `use it with e.g. QUIN_RERANKER_MODEL=${path.basename(r.dir)} (or QUIN_NLI_MODEL / QUIN_ENCODER_MODEL with QUIN_ENCODER=onnx)\n`,
+      );
     });
 
   models
@@ -77,12 +85,32 @@ export function register(program: Command): void {
         try {
           const f = readModelFolder(dir);
           read.set(dir, f);
-          const meta = fs.existsSync(path.join(dir, '.quin-model.json')) ? (JSON.parse(fs.readFileSync(path.join(dir, '.quin-model.json'), 'utf8')) as { repo?: string }) : {};
+          const meta = fs.existsSync(path.join(dir, '.quin-model.json'))
+            ? (JSON.parse(fs.readFileSync(path.join(dir, '.quin-model.json'), 'utf8')) as { repo?: string })
+            : {};
           const size = fs.statSync(f.onnxPath).size;
           const serves = (Object.keys(roles) as ModelRole[]).filter((r) => roles[r] === dir);
-          return { name: f.name, dir, labels: f.labels, pooling: f.pooling ?? null, onnxMB: +(size / 1e6).toFixed(1), from: meta.repo ?? 'local', serves, error: null };
+          return {
+            name: f.name,
+            dir,
+            labels: f.labels,
+            pooling: f.pooling ?? null,
+            onnxMB: +(size / 1e6).toFixed(1),
+            from: meta.repo ?? 'local',
+            serves,
+            error: null,
+          };
         } catch (e) {
-          return { name: path.basename(dir), dir, labels: [], pooling: null, onnxMB: null, from: null, serves: [], error: describeError(e) };
+          return {
+            name: path.basename(dir),
+            dir,
+            labels: [],
+            pooling: null,
+            onnxMB: null,
+            from: null,
+            serves: [],
+            error: describeError(e),
+          };
         }
       });
       const settings = Object.fromEntries(

@@ -37,10 +37,20 @@ export function highlight(r: Pick<SearchResult, 'text' | 'evidence'>, color: boo
 
 function explainLine(r: SearchResult): string {
   const s = r.scores;
-  const part = (name: string, v: number | null, rank: number | null) => (v === null ? `${name} –` : `${name} ${v.toFixed(3)}${rank ? ` (#${rank})` : ''}`);
+  const part = (name: string, v: number | null, rank: number | null) =>
+    v === null ? `${name} –` : `${name} ${v.toFixed(3)}${rank ? ` (#${rank})` : ''}`;
   const relevance = s.relevance ?? s.fused;
-  const recency = s.recencyBasis === 'undated' ? `recency ×${s.recency.toFixed(4)} (date unknown: as if ${s.assumedAgeDays ?? '?'} days old)` : `recency ×${s.recency.toFixed(4)}`;
-  return [part('bm25', s.bm25, s.bm25Rank), part('dense', s.dense, s.denseRank), `fused ${s.fused.toFixed(4)}`, s.rerank === null ? null : `rerank ${s.rerank.toFixed(3)}`, `final ${s.final.toFixed(4)} = relevance ${relevance.toFixed(4)} × ${recency}`]
+  const recency =
+    s.recencyBasis === 'undated'
+      ? `recency ×${s.recency.toFixed(4)} (date unknown: as if ${s.assumedAgeDays ?? '?'} days old)`
+      : `recency ×${s.recency.toFixed(4)}`;
+  return [
+    part('bm25', s.bm25, s.bm25Rank),
+    part('dense', s.dense, s.denseRank),
+    `fused ${s.fused.toFixed(4)}`,
+    s.rerank === null ? null : `rerank ${s.rerank.toFixed(3)}`,
+    `final ${s.final.toFixed(4)} = relevance ${relevance.toFixed(4)} × ${recency}`,
+  ]
     .filter(Boolean)
     .join(' · ');
 }
@@ -49,12 +59,16 @@ export function formatSearch(res: SearchResponse, opts: FormatOptions): string {
   const c = opts.color;
   const lines: string[] = [];
   const decay = res.halfLifeDays === null ? 'no time decay' : `half-life ${res.halfLifeDays} d as of ${res.asOf.slice(0, 10)}`;
-  lines.push(paint(c, ANSI.dim, `${res.kind} · ${res.total} matching passages · page ${res.page} · ${decay} · ${res.timingsMs.total ?? '?'} ms`));
+  lines.push(
+    paint(c, ANSI.dim, `${res.kind} · ${res.total} matching passages · page ${res.page} · ${decay} · ${res.timingsMs.total ?? '?'} ms`),
+  );
   for (const w of res.warnings ?? []) lines.push(paint(c, ANSI.red, `warning: ${w}`));
   if (res.verdict) {
     const v = res.verdict;
     const tone = v.label === 'SUPPORTED' ? ANSI.green : v.label === 'REFUTED' ? ANSI.red : ANSI.bold;
-    lines.push(`${paint(c, tone, `verdict: ${v.label}`)} (confidence ${v.confidence.toFixed(2)}, ${v.model})${v.reason ? ` — ${v.reason}` : ''}`);
+    lines.push(
+      `${paint(c, tone, `verdict: ${v.label}`)} (confidence ${v.confidence.toFixed(2)}, ${v.model})${v.reason ? ` — ${v.reason}` : ''}`,
+    );
   } else if (res.verdictStatus === 'no_model' && res.kind === 'claim') {
     lines.push(paint(c, ANSI.dim, 'no verdict: no NLI model configured'));
   } else if (res.verdictStatus === 'keywords') {

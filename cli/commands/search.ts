@@ -52,7 +52,9 @@ export function requestFromFlags(text: string, f: SearchFlags): SearchRequest {
 export function register(program: Command): void {
   program
     .command('search')
-    .description('search the indexed news for a claim or a question (evidence sentences highlighted; a verdict for claims when an NLI model is configured)')
+    .description(
+      'search the indexed news for a claim or a question (evidence sentences highlighted; a verdict for claims when an NLI model is configured)',
+    )
     .argument('<text>', 'the claim or question')
     .option('--k <n>', 'results per page', '10')
     .option('--page <n>', 'page number (1-based)', '1')
@@ -78,7 +80,9 @@ export function register(program: Command): void {
         const ctx = await openSearchContext(config, db, { rerank: flags.rerank, verdict: flags.verdict });
         const res = await search(request, ctx);
         if (flags.json) return printJson(res);
-        process.stdout.write(formatSearch(res, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, explain: Boolean(flags.explain) }));
+        process.stdout.write(
+          formatSearch(res, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, explain: Boolean(flags.explain) }),
+        );
       } finally {
         await closeSearchIndexes();
       }

@@ -66,7 +66,9 @@ export function indexProcessTask(config: Config): WorkerTask {
         };
         const onExit = (code: number | null, sig: NodeJS.Signals | null) => {
           cleanup();
-          reject(signal.aborted ? createError('CANCELLED', 'stopped') : new Error(`the indexing process exited (${sig ?? `code ${code}`})`));
+          reject(
+            signal.aborted ? createError('CANCELLED', 'stopped') : new Error(`the indexing process exited (${sig ?? `code ${code}`})`),
+          );
         };
         const onAbort = () => send(c, { type: 'stop' });
         c.on('message', onMessage);

@@ -57,7 +57,11 @@ describe('quin worker loops', () => {
     expect((w!.detail as { loops: { crawl: { passes: number } } }).loops.crawl.passes).toBeGreaterThanOrEqual(2);
     expect(['indexing', 'crawling+indexing']).toContain(w!.state);
     releaseIndex();
-    await until('the indexing pass to end', async () => ((await listWorkers(t.db))[0]!.detail as { index?: unknown }).index !== undefined, 5000);
+    await until(
+      'the indexing pass to end',
+      async () => ((await listWorkers(t.db))[0]!.detail as { index?: unknown }).index !== undefined,
+      5000,
+    );
     controller.abort();
     const result = await done;
     expect(result.last.crawl).toMatchObject({ ok: true });
@@ -103,7 +107,9 @@ describe('quin worker loops', () => {
 
   it('says "stuck" when a loop of a live worker makes no progress for too long', async () => {
     const controller = new AbortController();
-    const tasks: WorkerTask[] = [{ name: 'crawl', run: (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))) }];
+    const tasks: WorkerTask[] = [
+      { name: 'crawl', run: (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))) },
+    ];
     const done = runWorker({ db: t.db, tasks, pollMs: 10, signal: controller.signal, heartbeatMs: 50, stuckAfterSeconds: 1 });
     await until('the worker to look stuck', async () => (await listWorkers(t.db))[0]!.stuck !== null, 10_000);
     const [w] = await listWorkers(t.db);
@@ -173,7 +179,8 @@ describe('the real worker with an indexing backlog (9.5)', () => {
       extractionStatus: 'ok',
       text: Array.from(
         { length: 6 },
-        (_, j) => `Report ${i}-${j} says the ${words[(i + j) % words.length]} ${words[(i * 7 + j) % words.length]} question number ${i * 10 + j} is open.`,
+        (_, j) =>
+          `Report ${i}-${j} says the ${words[(i + j) % words.length]} ${words[(i * 7 + j) % words.length]} question number ${i * 10 + j} is open.`,
       ).join(' '),
     }));
     for (let i = 0; i < docs.length; i += 250) await storeArticles(t.db, docs.slice(i, i + 250), { size: 5, stride: 3, minChars: 40 });
@@ -197,14 +204,19 @@ describe('the real worker with an indexing backlog (9.5)', () => {
       await wait(3000); // well into the backlog (the encoder loaded, batches being embedded)
       expect(await indexing()).toBe(true);
 
-      site.route('/new.rss', send('<?xml version="1.0"?><rss version="2.0"><channel><title>New</title></channel></rss>', { type: 'application/rss+xml' }));
+      site.route(
+        '/new.rss',
+        send('<?xml version="1.0"?><rss version="2.0"><channel><title>New</title></channel></rss>', { type: 'application/rss+xml' }),
+      );
       const feed = await addFeed(t.db, site.url('/new.rss'), { intervalMinutes: 60 });
       const tookMs = await until(
         'the new feed to be fetched',
         async () => (await t.db.feed.findUniqueOrThrow({ where: { id: feed.id } })).lastCheckedAt !== null,
         30_000,
       );
-      process.stderr.write(`new feed fetched ${tookMs} ms after it was added; dense entries ${await t.db.denseEntry.count()}/${await t.db.snippet.count()}\n`);
+      process.stderr.write(
+        `new feed fetched ${tookMs} ms after it was added; dense entries ${await t.db.denseEntry.count()}/${await t.db.snippet.count()}\n`,
+      );
       expect(tookMs).toBeLessThan(30_000);
       // ...while the indexer was still working through the backlog.
       expect(await indexing()).toBe(true);

@@ -283,7 +283,7 @@ describe('politeness', () => {
     }
   });
 
-  it('pauses only the URL that answered 503 with a long Retry-After; the host\'s other URLs are still fetched', async () => {
+  it("pauses only the URL that answered 503 with a long Retry-After; the host's other URLs are still fetched", async () => {
     const s = await startTestServer({
       '/down': send('maintenance', { status: 503, headers: { 'Retry-After': '86400' } }),
       '/ok': send('fine', { type: 'text/html' }),
@@ -306,7 +306,7 @@ describe('politeness', () => {
     }
   });
 
-  it('counts the wait for the host\'s turn in the fetch deadline', async () => {
+  it("counts the wait for the host's turn in the fetch deadline", async () => {
     const s = await startTestServer({
       '/a': send('slow down', { status: 429, headers: { 'Retry-After': '3' } }),
       '/b': send('fine', { type: 'text/html' }),
@@ -345,7 +345,8 @@ describe('address checks', () => {
     ]) {
       expect(isBlockedAddress(ip), ip).toBe(true);
     }
-    for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808']) expect(isBlockedAddress(ip), ip).toBe(false);
+    for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])
+      expect(isBlockedAddress(ip), ip).toBe(false);
   });
 
   it('refuses every IPv6 form that reaches a private or special address (deny by default)', () => {
@@ -383,7 +384,8 @@ describe('address checks', () => {
 
   it('refuses a private URL before it is stored: IP literals, localhost names, and names that resolve privately', async () => {
     const resolver: AddressPolicy = {
-      resolve: (host, _o, cb) => (host === 'intranet.test' ? cb(null, [{ address: '10.1.2.3', family: 4 }]) : cb(null, [{ address: '93.184.216.34', family: 4 }])),
+      resolve: (host, _o, cb) =>
+        host === 'intranet.test' ? cb(null, [{ address: '10.1.2.3', family: 4 }]) : cb(null, [{ address: '93.184.216.34', family: 4 }]),
       isBlocked: isBlockedAddress,
     };
     for (const url of [
@@ -407,7 +409,15 @@ describe('address checks', () => {
     const strict = createHttpClient(testCrawlerConfig({ allowPrivateHosts: false }));
     const port = new URL(server.origin).port;
     const before = server.requests.length;
-    for (const host of ['[::127.0.0.1]', '[::7f00:1]', '[::ffff:127.0.0.1]', '[::ffff:0:7f00:1]', '[64:ff9b::7f00:1]', '0x7f.1', '2130706433']) {
+    for (const host of [
+      '[::127.0.0.1]',
+      '[::7f00:1]',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:0:7f00:1]',
+      '[64:ff9b::7f00:1]',
+      '0x7f.1',
+      '2130706433',
+    ]) {
       const err = await failure(strict.fetch({ url: `http://${host}:${port}/feed.xml`, expect: 'feed' }));
       expect(err.code, host).toBe('FETCH_BLOCKED');
     }

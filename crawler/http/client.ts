@@ -117,7 +117,9 @@ function deadlineSignal(url: string, ms: number, caller?: AbortSignal): { signal
       // reported as it was given
     }
     controller.abort(
-      createError('FETCH_TIMEOUT', `${host}: no complete response within the ${ms} ms timeout (waiting for the host's turn included)`, { phase: 'total' }),
+      createError('FETCH_TIMEOUT', `${host}: no complete response within the ${ms} ms timeout (waiting for the host's turn included)`, {
+        phase: 'total',
+      }),
     );
   }, ms);
   const onCancel = () => controller.abort(cancelled(caller));
@@ -328,7 +330,12 @@ export class Transport implements HttpClient {
     const deadline = deadlineSignal(robotsUrl, this.config.fetchTimeoutMs, cancel);
     try {
       const deadlineAt = Date.now() + this.config.fetchTimeoutMs;
-      res = await this.follow({ url: robotsUrl, expect: 'any', signal: deadline.signal, deadlineAt, cancel }, Date.now(), false, ROBOTS_MAX_BYTES);
+      res = await this.follow(
+        { url: robotsUrl, expect: 'any', signal: deadline.signal, deadlineAt, cancel },
+        Date.now(),
+        false,
+        ROBOTS_MAX_BYTES,
+      );
     } catch (caught) {
       const e = deadline.signal.aborted ? deadline.signal.reason : caught;
       if (!isQuinError(e)) throw e;

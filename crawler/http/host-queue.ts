@@ -66,7 +66,14 @@ export class HostQueue {
     let s = this.hosts.get(host);
     if (!s) {
       if (this.hosts.size > 1000) this.forgetIdle();
-      s = { queue: new PQueue({ concurrency: 1 }), nextAt: 0, minDelayMs: this.defaultDelayMs, pausedUntil: 0, pauseStatus: null, lastUsed: Date.now() };
+      s = {
+        queue: new PQueue({ concurrency: 1 }),
+        nextAt: 0,
+        minDelayMs: this.defaultDelayMs,
+        pausedUntil: 0,
+        pauseStatus: null,
+        lastUsed: Date.now(),
+      };
       this.hosts.set(host, s);
     }
     s.lastUsed = Date.now();

@@ -98,7 +98,9 @@ export async function requestOnce(url: URL, opts: RequestOptions): Promise<RawRe
   const declared = Number(headers['content-length']);
   if (Number.isFinite(declared) && declared > opts.maxBytes && !encoding) {
     discard(res.body);
-    throw createError('FETCH_TOO_LARGE', `response declares ${declared} bytes, over the ${opts.maxBytes}-byte cap`, { maxBytes: opts.maxBytes });
+    throw createError('FETCH_TOO_LARGE', `response declares ${declared} bytes, over the ${opts.maxBytes}-byte cap`, {
+      maxBytes: opts.maxBytes,
+    });
   }
   try {
     const { body, wireBytes } = await readBody(res.body as Readable, Array.isArray(encoding) ? encoding[0] : encoding, opts.maxBytes);

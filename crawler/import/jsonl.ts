@@ -27,7 +27,10 @@ async function* readFile(file: string, now: Date): AsyncGenerator<ArticleInput> 
   for await (const { line, value } of readJsonLines(file)) {
     const parsed = Record.safeParse(value);
     if (!parsed.success) {
-      throw createError('INVALID_INPUT', `${file}:${line}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      throw createError(
+        'INVALID_INPUT',
+        `${file}:${line}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     }
     const r = parsed.data;
     const published = r.published == null ? null : parseDate(String(r.published));

@@ -13,7 +13,9 @@ export function jsonLineFiles(p: string): string[] {
   const files = fs
     .readdirSync(p, { withFileTypes: true })
     .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((e) => (e.isDirectory() ? jsonLineFiles(path.join(p, e.name)) : /\.(jsonl?|ndjson)$/i.test(e.name) ? [path.join(p, e.name)] : []));
+    .flatMap((e) =>
+      e.isDirectory() ? jsonLineFiles(path.join(p, e.name)) : /\.(jsonl?|ndjson)$/i.test(e.name) ? [path.join(p, e.name)] : [],
+    );
   if (!files.length) throw createError('INVALID_INPUT', `${p} holds no .json, .jsonl or .ndjson files`);
   return files;
 }

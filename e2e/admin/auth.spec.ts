@@ -1,7 +1,10 @@
 import { expect, test } from '../support/fixtures';
 
 test.describe('admin sign-in', () => {
-  test('anonymous: 401 with a sign-in form; wrong password: a clear message; right one: the dashboard; sign out', async ({ page, state }) => {
+  test('anonymous: 401 with a sign-in form; wrong password: a clear message; right one: the dashboard; sign out', async ({
+    page,
+    state,
+  }) => {
     const anon = await page.goto('/admin');
     expect(anon!.status()).toBe(401);
     await expect(page.getByTestId('unauthorized')).toBeVisible();

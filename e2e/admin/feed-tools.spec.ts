@@ -14,7 +14,12 @@ test.describe('feed tools on the dashboard', () => {
   // The machine this runs on is shared: searches with verdicts can take seconds each.
   test.describe.configure({ timeout: 180_000 });
 
-  test('a feed whose items all fail is degraded with the reason; only feeds with problems; the problem opens in full', async ({ adminPage: page, adminApi, state, db }) => {
+  test('a feed whose items all fail is degraded with the reason; only feeds with problems; the problem opens in full', async ({
+    adminPage: page,
+    adminApi,
+    state,
+    db,
+  }) => {
     test.setTimeout(180_000);
     const add = await adminApi.request.post('/api/feeds', { headers: adminApi.headers, data: { url: state.degradedFeedUrl } });
     expect(add.status(), await add.text()).toBe(201);
@@ -83,7 +88,10 @@ test.describe('feed tools on the dashboard', () => {
     await row.getByLabel('Check every (min)').fill('15');
     await row.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByTestId('flash')).toContainText('Saved: Harbour Times (local), checked every 15 min');
-    expect(db.prepare('SELECT title, interval_minutes AS i FROM feeds WHERE id = ?').get(feed.id)).toEqual({ title: 'Harbour Times (local)', i: 15 });
+    expect(db.prepare('SELECT title, interval_minutes AS i FROM feeds WHERE id = ?').get(feed.id)).toEqual({
+      title: 'Harbour Times (local)',
+      i: 15,
+    });
 
     // Check all now: every feed that is not paused becomes due, and the notice says when it really happens.
     await page.getByRole('button', { name: 'Check all now' }).click();
@@ -95,7 +103,13 @@ test.describe('feed tools on the dashboard', () => {
     await expect(page.getByTestId('flash')).toContainText('Feed removed');
   });
 
-  test('OPML: import a feed reader\'s export from the dashboard (folders kept), export it back; hostile files refused', async ({ adminPage: page, adminApi, state, db, request }) => {
+  test("OPML: import a feed reader's export from the dashboard (folders kept), export it back; hostile files refused", async ({
+    adminPage: page,
+    adminApi,
+    state,
+    db,
+    request,
+  }) => {
     const origin = new URL(state.feedUrl).origin;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-opml-'));
     const file = path.join(dir, 'subscriptions.opml');
@@ -116,7 +130,9 @@ test.describe('feed tools on the dashboard', () => {
     await page.locator('input[name="opml"]').setInputFiles(file);
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await expect(page.getByTestId('flash')).toContainText('OPML imported: 2 added, 0 already there, 0 skipped');
-    const rows = db.prepare("SELECT id, url, title, category, site_url AS site FROM feeds WHERE url LIKE '%via=opml%' ORDER BY id").all() as { id: number; url: string; title: string; category: string | null; site: string | null }[];
+    const rows = db
+      .prepare("SELECT id, url, title, category, site_url AS site FROM feeds WHERE url LIKE '%via=opml%' ORDER BY id")
+      .all() as { id: number; url: string; title: string; category: string | null; site: string | null }[];
     // (The crawler may fill in a site address from the feed itself once it has read it.)
     expect(rows.map((r) => [r.title, r.category])).toEqual([
       ['Degraded desk', 'Local & regional / Estuary'],

@@ -1,7 +1,11 @@
 import { expect, saveScreenshot, test } from '../support/fixtures';
 
 test.describe('feed management and crawl health', () => {
-  test('add a feed from the local news site, see it crawled, indexed and searchable; its health on the dashboard', async ({ adminPage: page, state, db }) => {
+  test('add a feed from the local news site, see it crawled, indexed and searchable; its health on the dashboard', async ({
+    adminPage: page,
+    state,
+    db,
+  }) => {
     test.setTimeout(180_000);
     await page.goto('/admin');
     await page.getByLabel('Add a feed (RSS, Atom or RDF URL)').fill(state.feedUrl);
@@ -11,12 +15,18 @@ test.describe('feed management and crawl health', () => {
     await expect(row).toBeVisible();
 
     // The database has it; the worker (polling every second) crawls it.
-    const feed = db.prepare('SELECT id, title, status FROM feeds WHERE url = ?').get(state.feedUrl) as { id: number; title: string; status: string };
+    const feed = db.prepare('SELECT id, title, status FROM feeds WHERE url = ?').get(state.feedUrl) as {
+      id: number;
+      title: string;
+      status: string;
+    };
     expect(feed).toMatchObject({ title: 'Estuary Evening News', status: 'active' });
     await expect
       .poll(() => (db.prepare('SELECT count(*) AS n FROM articles WHERE feed_id = ?').get(feed.id) as { n: number }).n, { timeout: 90_000 })
       .toBe(3);
-    const events = db.prepare("SELECT kind, outcome FROM crawl_events WHERE feed_id = ? AND kind = 'feed'").all(feed.id) as { outcome: string }[];
+    const events = db.prepare("SELECT kind, outcome FROM crawl_events WHERE feed_id = ? AND kind = 'feed'").all(feed.id) as {
+      outcome: string;
+    }[];
     expect(events.map((e) => e.outcome)).toContain('ok');
 
     await expect(async () => {
@@ -42,7 +52,9 @@ test.describe('feed management and crawl health', () => {
     await expect(page.getByTestId('flash')).toContainText('Feed added');
     const row = page.locator(`[data-testid="feed-row"][data-feed-url="${state.flakyFeedUrl}"]`);
     const id = (db.prepare('SELECT id FROM feeds WHERE url = ?').get(state.flakyFeedUrl) as { id: number }).id;
-    await expect.poll(() => (db.prepare('SELECT consecutive_failures AS n FROM feeds WHERE id = ?').get(id) as { n: number }).n, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => (db.prepare('SELECT consecutive_failures AS n FROM feeds WHERE id = ?').get(id) as { n: number }).n, { timeout: 60_000 })
+      .toBeGreaterThan(0);
     await page.reload();
     await expect(row).toHaveClass(/is-failing|is-broken/);
     await expect(row).toContainText('500');

@@ -50,7 +50,10 @@ test.describe('first start without internet', () => {
     for (;;) {
       if (proc.exitCode !== null) throw new Error(`the server exited: ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
       if (Date.now() > deadline) throw new Error('the server did not start in time');
-      const up = await fetch(`${baseURL}/api/health?probe=live`).then((r) => r.ok, () => false);
+      const up = await fetch(`${baseURL}/api/health?probe=live`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up && fs.readFileSync(logFile, 'utf8').includes('Quin news is running at')) break;
       await new Promise((r) => setTimeout(r, 1000));
     }

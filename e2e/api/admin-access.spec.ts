@@ -12,7 +12,10 @@ test.describe('admin routes refuse anonymous and forged requests', () => {
 
   for (const [method, url] of calls) {
     test(`${method} ${url} without a session → 401`, async ({ request }) => {
-      const r = await request.fetch(url, { method, data: method === 'GET' ? undefined : { url: 'https://example.org/rss', id: 1, action: 'pause' } });
+      const r = await request.fetch(url, {
+        method,
+        data: method === 'GET' ? undefined : { url: 'https://example.org/rss', id: 1, action: 'pause' },
+      });
       expect(r.status()).toBe(401);
       expect((await r.json()).error.code).toBe('UNAUTHORIZED');
     });
@@ -27,7 +30,9 @@ test.describe('admin routes refuse anonymous and forged requests', () => {
   });
 
   test('a forged or expired session cookie is refused', async ({ request, baseURL }) => {
-    const forged = Buffer.from(JSON.stringify({ u: 'editor', sid: 'x', iat: Date.now(), exp: Date.now() + 3600_000, fp: 'x' })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ u: 'editor', sid: 'x', iat: Date.now(), exp: Date.now() + 3600_000, fp: 'x' })).toString(
+      'base64url',
+    );
     const r = await request.get('/api/feeds', { headers: { cookie: `quin_session=${forged}.c2lnbmF0dXJl` } });
     expect(r.status()).toBe(401);
     const page = await request.get('/admin', { headers: { cookie: `quin_session=${forged}.c2lnbmF0dXJl`, origin: baseURL! } });
@@ -38,9 +43,15 @@ test.describe('admin routes refuse anonymous and forged requests', () => {
     const noToken = await adminApi.request.patch('/api/feeds', { data: { id: 1, action: 'pause' } });
     expect(noToken.status()).toBe(403);
     expect((await noToken.json()).error.code).toBe('FORBIDDEN');
-    const wrongToken = await adminApi.request.post('/api/feeds', { data: { url: 'https://example.org/rss' }, headers: { 'x-csrf-token': 'not-the-token' } });
+    const wrongToken = await adminApi.request.post('/api/feeds', {
+      data: { url: 'https://example.org/rss' },
+      headers: { 'x-csrf-token': 'not-the-token' },
+    });
     expect(wrongToken.status()).toBe(403);
-    const crossSite = await adminApi.request.post('/api/feeds', { data: { url: 'https://example.org/rss' }, headers: { ...adminApi.headers, origin: 'https://evil.example' } });
+    const crossSite = await adminApi.request.post('/api/feeds', {
+      data: { url: 'https://example.org/rss' },
+      headers: { ...adminApi.headers, origin: 'https://evil.example' },
+    });
     expect(crossSite.status()).toBe(403);
     // Reading needs no token.
     expect((await adminApi.request.get('/api/feeds')).status()).toBe(200);
@@ -59,7 +70,10 @@ test.describe('admin routes refuse anonymous and forged requests', () => {
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
     expect(cookie).not.toMatch(/Secure/);
-    const https = await request.post('/api/auth/login', { data: { user: state.adminUser, password: state.adminPassword }, headers: { 'x-forwarded-proto': 'https' } });
+    const https = await request.post('/api/auth/login', {
+      data: { user: state.adminUser, password: state.adminPassword },
+      headers: { 'x-forwarded-proto': 'https' },
+    });
     expect(https.headers()['set-cookie']).toMatch(/Secure/);
   });
 
@@ -76,9 +90,15 @@ test.describe('admin routes refuse anonymous and forged requests', () => {
     expect(statuses.at(-1)).toBe(429);
     expect(Number(retryAfter)).toBeGreaterThan(0);
     // Even the right password waits until the limit lifts, and other clients are unaffected.
-    const right = await request.post('/api/auth/login', { data: { user: state.adminUser, password: state.adminPassword }, headers: client });
+    const right = await request.post('/api/auth/login', {
+      data: { user: state.adminUser, password: state.adminPassword },
+      headers: client,
+    });
     expect(right.status()).toBe(429);
-    const other = await request.post('/api/auth/login', { data: { user: state.adminUser, password: state.adminPassword }, headers: { 'x-forwarded-for': '192.0.2.250' } });
+    const other = await request.post('/api/auth/login', {
+      data: { user: state.adminUser, password: state.adminPassword },
+      headers: { 'x-forwarded-for': '192.0.2.250' },
+    });
     expect(other.status()).toBe(200);
   });
 });

@@ -34,23 +34,44 @@ test.describe('"as of" is an upper bound on the publication date', () => {
   test.beforeAll(async ({ state, request }) => {
     test.setTimeout(240_000);
     const file = path.join(state.dataDir, 'as-of.jsonl');
-    const article = (id: string, title: string, text: string, date: string) => JSON.stringify({ id, title, text, url: `https://estuary-post.example/${id}`, published: date, source: 'Estuary Post' });
+    const article = (id: string, title: string, text: string, date: string) =>
+      JSON.stringify({ id, title, text, url: `https://estuary-post.example/${id}`, published: date, source: 'Estuary Post' });
     fs.writeFileSync(
       file,
       [
-        article('as-of-old', OLD, 'The tidal barrier gates passed their spring test, engineers said. Each gate closed within the required time. A winter test is planned before the storm season.', '2024-05-02T08:00:00Z'),
-        article('as-of-new', NEW, 'The tidal barrier gates failed their winter test, engineers said. Two gates did not close within the required time. The winter test will be repeated next week.', new Date().toISOString()),
+        article(
+          'as-of-old',
+          OLD,
+          'The tidal barrier gates passed their spring test, engineers said. Each gate closed within the required time. A winter test is planned before the storm season.',
+          '2024-05-02T08:00:00Z',
+        ),
+        article(
+          'as-of-new',
+          NEW,
+          'The tidal barrier gates failed their winter test, engineers said. Two gates did not close within the required time. The winter test will be repeated next week.',
+          new Date().toISOString(),
+        ),
       ].join('\n') + '\n',
     );
     expect(quin(['import', 'jsonl', file], cliEnv(state), () => undefined).ok).toBe(true);
     // Indexed by the worker of the server under test.
     await expect
-      .poll(async () => ((await (await request.get(`/api/search?q=${encodeURIComponent(Q)}&verdict=false&halfLifeDays=off`, { headers })).json()) as { results?: { title: string }[] }).results?.map((r) => r.title) ?? [], { timeout: 180_000 })
+      .poll(
+        async () =>
+          (
+            (await (await request.get(`/api/search?q=${encodeURIComponent(Q)}&verdict=false&halfLifeDays=off`, { headers })).json()) as {
+              results?: { title: string }[];
+            }
+          ).results?.map((r) => r.title) ?? [],
+        { timeout: 180_000 },
+      )
       .toEqual(expect.arrayContaining([OLD, NEW]));
   });
 
   test('search and export: the later article is left out, every result predates the end of the day', async ({ request }) => {
-    const search = searchResponseSchema.parse(await (await request.get(`/api/search?q=${encodeURIComponent(Q)}&asOf=${AS_OF}&verdict=false`, { headers })).json());
+    const search = searchResponseSchema.parse(
+      await (await request.get(`/api/search?q=${encodeURIComponent(Q)}&asOf=${AS_OF}&verdict=false`, { headers })).json(),
+    );
     expect(search.results.map((r) => r.title)).toContain(OLD);
     expect(search.results.map((r) => r.title)).not.toContain(NEW);
     for (const r of search.results) expect(published(r.publishedAt), `${r.title} ${r.publishedAt}`).toBe(true);
@@ -64,11 +85,16 @@ test.describe('"as of" is an upper bound on the publication date', () => {
     // A "from" date after the as-of day is an empty range that names asOf.
     const empty = await request.get(`/api/search?q=${encodeURIComponent(Q)}&asOf=${AS_OF}&from=2024-07-01`, { headers });
     expect(empty.status()).toBe(400);
-    expect((await empty.json()).error).toMatchObject({ code: 'INVALID_INPUT', message: 'the date range is empty: the start date (from) 2024-07-01, after the "as of" date (asOf) 2024-06-01' });
+    expect((await empty.json()).error).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: 'the date range is empty: the start date (from) 2024-07-01, after the "as of" date (asOf) 2024-06-01',
+    });
   });
 
   test('stories and the follow feed hold to the same bound', async ({ request }) => {
-    const stories = storiesResponse.parse(await (await request.get(`/api/stories?q=${encodeURIComponent(Q)}&asOf=${AS_OF}`, { headers })).json());
+    const stories = storiesResponse.parse(
+      await (await request.get(`/api/stories?q=${encodeURIComponent(Q)}&asOf=${AS_OF}`, { headers })).json(),
+    );
     const titles = stories.stories.flatMap((s) => s.articles.map((a) => a.title));
     expect(titles).toContain(OLD);
     expect(titles).not.toContain(NEW);
@@ -94,12 +120,17 @@ test.describe('"as of" is an upper bound on the publication date', () => {
   });
 
   test('published fact-checks: only those published by the day', async ({ request, state }) => {
-    expect(quin(['import', 'html', path.join(ROOT, 'crawler', 'testdata', 'claimreview', 'array.html')], cliEnv(state), () => undefined).ok).toBe(true);
+    expect(
+      quin(['import', 'html', path.join(ROOT, 'crawler', 'testdata', 'claimreview', 'array.html')], cliEnv(state), () => undefined).ok,
+    ).toBe(true);
     const claim = 'Is it true that the town library will close at five during exam season?';
     const get = async (asOf: string) => {
       const r = await request.get(`/api/fact-checks?q=${encodeURIComponent(claim)}&asOf=${asOf}`, { headers });
       expect(r.status()).toBe(200);
-      return factChecksResponse.strict().parse(await r.json()).factChecks.map((f) => f.rating);
+      return factChecksResponse
+        .strict()
+        .parse(await r.json())
+        .factChecks.map((f) => f.rating);
     };
     // The review was published on 2024-05-10.
     expect(await get('2024-05-10')).toEqual(['Pants on Fire!']);

@@ -13,10 +13,14 @@ test.describe('/api/feeds (admin)', () => {
     const again = await adminApi.request.post('/api/feeds', { data: { url }, headers: adminApi.headers });
     expect(again.status()).toBe(409);
 
-    const paused = feedOne.parse(await (await adminApi.request.patch('/api/feeds', { data: { id: feed.id, action: 'pause' }, headers: adminApi.headers })).json());
+    const paused = feedOne.parse(
+      await (await adminApi.request.patch('/api/feeds', { data: { id: feed.id, action: 'pause' }, headers: adminApi.headers })).json(),
+    );
     expect(paused.feed.status).toBe('paused');
     expect(db.prepare('SELECT status FROM feeds WHERE id = ?').get(feed.id)).toEqual({ status: 'paused' });
-    const resumed = feedOne.parse(await (await adminApi.request.patch('/api/feeds', { data: { id: feed.id, action: 'resume' }, headers: adminApi.headers })).json());
+    const resumed = feedOne.parse(
+      await (await adminApi.request.patch('/api/feeds', { data: { id: feed.id, action: 'resume' }, headers: adminApi.headers })).json(),
+    );
     expect(resumed.feed.status).toBe('active');
 
     const list = feedList.parse(await (await adminApi.request.get('/api/feeds')).json());
@@ -36,7 +40,10 @@ test.describe('/api/feeds (admin)', () => {
     const ftp = await adminApi.request.post('/api/feeds', { data: { url: 'ftp://example.org/feed' }, headers: adminApi.headers });
     expect(ftp.status()).toBe(400);
     expect((await ftp.json()).error.message).toMatch(/http/);
-    const missing = await adminApi.request.post('/api/feeds', { data: { url: `${state.feedUrl.replace('feed.xml', 'missing.xml')}` }, headers: adminApi.headers });
+    const missing = await adminApi.request.post('/api/feeds', {
+      data: { url: `${state.feedUrl.replace('feed.xml', 'missing.xml')}` },
+      headers: adminApi.headers,
+    });
     expect(missing.status()).toBe(400);
     expect((await missing.json()).error.message).toMatch(/404/);
     expect(db.prepare('SELECT count(*) AS n FROM feeds').get()).toEqual(before);
@@ -44,7 +51,9 @@ test.describe('/api/feeds (admin)', () => {
 
   test('validates PATCH and DELETE input', async ({ adminApi }) => {
     expect((await adminApi.request.patch('/api/feeds', { data: { id: 1 }, headers: adminApi.headers })).status()).toBe(400);
-    expect((await adminApi.request.patch('/api/feeds', { data: { id: 'x', action: 'pause' }, headers: adminApi.headers })).status()).toBe(400);
+    expect((await adminApi.request.patch('/api/feeds', { data: { id: 'x', action: 'pause' }, headers: adminApi.headers })).status()).toBe(
+      400,
+    );
     expect((await adminApi.request.delete('/api/feeds?id=abc', { headers: adminApi.headers })).status()).toBe(400);
   });
 });

@@ -54,7 +54,11 @@ test.describe('follow a claim (Atom)', () => {
   // The machine this runs on is shared: searches with verdicts can take seconds each.
   test.describe.configure({ timeout: 180_000 });
 
-  test('the feed is valid Atom that a feed parser reads; new coverage arrives as a new entry with the verdict at that time', async ({ request, state, db }) => {
+  test('the feed is valid Atom that a feed parser reads; new coverage arrives as a new entry with the verdict at that time', async ({
+    request,
+    state,
+    db,
+  }) => {
     test.setTimeout(240_000);
     const url = `/api/follow?q=${encodeURIComponent(CLAIM)}`;
     const first = await request.get(url, { headers: { 'x-forwarded-for': '10.9.0.1' } });
@@ -87,7 +91,17 @@ test.describe('follow a claim (Atom)', () => {
     );
     expect(quin(['import', 'jsonl', file], cliEnv(state), () => undefined).ok).toBe(true);
     await expect
-      .poll(async () => (await (await request.get(`/api/search?q=${encodeURIComponent('harbour bridge repairs finished two weeks early')}&verdict=false`, { headers: { 'x-forwarded-for': '10.9.0.2' } })).json()).results?.[0]?.title, { timeout: 120_000 })
+      .poll(
+        async () =>
+          (
+            await (
+              await request.get(`/api/search?q=${encodeURIComponent('harbour bridge repairs finished two weeks early')}&verdict=false`, {
+                headers: { 'x-forwarded-for': '10.9.0.2' },
+              })
+            ).json()
+          ).results?.[0]?.title,
+        { timeout: 120_000 },
+      )
       .toBe(title);
 
     const xml2 = await (await request.get(url, { headers: { 'x-forwarded-for': '10.9.0.1' } })).text();
@@ -99,7 +113,10 @@ test.describe('follow a claim (Atom)', () => {
     const again = read2.items.find((i) => i.guid === harbour.guid)!;
     expect([again.date?.toISOString(), again.summary]).toEqual([harbour.date?.toISOString(), harbour.summary]);
     expect(read2.items[0]!.date!.getTime()).toBeGreaterThanOrEqual(read2.items.at(-1)!.date!.getTime());
-    const row = db.prepare('SELECT verdict_status AS s, verdict_label AS l FROM follow_entries WHERE title = ?').get(title) as { s: string; l: string | null };
+    const row = db.prepare('SELECT verdict_status AS s, verdict_label AS l FROM follow_entries WHERE title = ?').get(title) as {
+      s: string;
+      l: string | null;
+    };
     expect(row.s).toBe(state.nliModel ? 'ok' : 'no_model');
     if (state.nliModel) expect(['SUPPORTED', 'REFUTED', 'MIXED', 'NOT_ENOUGH_EVIDENCE']).toContain(row.l);
   });
@@ -120,15 +137,40 @@ test.describe('follow a claim (Atom)', () => {
 test.describe('export with provenance', () => {
   const q = `/api/export?q=${encodeURIComponent('harbour bridge closed for repairs')}&asOf=2024-06-01&to=2024-06-01&k=5`;
 
-  test('CSV: a header row and one row per passage with date origin, evidence and scores; formula cells neutralised', async ({ request }) => {
+  test('CSV: a header row and one row per passage with date origin, evidence and scores; formula cells neutralised', async ({
+    request,
+  }) => {
     const r = await request.get(`${q}&format=csv`, { headers: { 'x-forwarded-for': '10.9.1.1' } });
     expect(r.status()).toBe(200);
     expect(r.headers()['content-type']).toContain('text/csv');
-    expect(r.headers()['content-disposition']).toMatch(/^attachment; filename="quin-harbour-bridge-closed-for-repairs-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(r.headers()['content-disposition']).toMatch(
+      /^attachment; filename="quin-harbour-bridge-closed-for-repairs-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
     const text = await r.text();
     expect(text.charCodeAt(0)).toBe(0xfeff);
     const [header, ...rows] = parseCsv(text.slice(1));
-    expect(header).toEqual(['rank', 'title', 'source', 'url', 'publishedAt', 'publishedAtSource', 'fetchedAt', 'textSource', 'feedUrl', 'snippet', 'evidence', 'stance', 'stanceConfidence', 'score', 'bm25', 'dense', 'rerank', 'recency', 'articleId', 'snippetId']);
+    expect(header).toEqual([
+      'rank',
+      'title',
+      'source',
+      'url',
+      'publishedAt',
+      'publishedAtSource',
+      'fetchedAt',
+      'textSource',
+      'feedUrl',
+      'snippet',
+      'evidence',
+      'stance',
+      'stanceConfidence',
+      'score',
+      'bm25',
+      'dense',
+      'rerank',
+      'recency',
+      'articleId',
+      'snippetId',
+    ]);
     expect(rows.length).toBeGreaterThan(0);
     const col = (name: string) => header!.indexOf(name);
     const harbour = rows.find((r) => r[col('title')] === 'Harbour bridge to close for repairs, council confirms')!;
@@ -140,8 +182,10 @@ test.describe('export with provenance', () => {
     expect(rows.every((r) => r.length === header!.length)).toBe(true);
   });
 
-  test('JSON: the documented schema, the verdict, each result\'s stance when the model read it', async ({ request, state }) => {
-    const r = await request.get(`/api/export?q=${encodeURIComponent(CLAIM)}&k=5&format=json`, { headers: { 'x-forwarded-for': '10.9.1.2' } });
+  test("JSON: the documented schema, the verdict, each result's stance when the model read it", async ({ request, state }) => {
+    const r = await request.get(`/api/export?q=${encodeURIComponent(CLAIM)}&k=5&format=json`, {
+      headers: { 'x-forwarded-for': '10.9.1.2' },
+    });
     expect(r.status()).toBe(200);
     const doc = exportResponse.strict().parse(await r.json());
     expect(doc.query).toBe(CLAIM);
@@ -156,7 +200,9 @@ test.describe('export with provenance', () => {
 
 test.describe('stories and published fact-checks', () => {
   test('stories: the schema, first and latest report, sources, a timeline', async ({ request }) => {
-    const r = await request.get(`/api/stories?q=${encodeURIComponent('harbour bridge closed for repairs')}&asOf=2024-06-01&to=2024-06-01`, { headers: { 'x-forwarded-for': '10.9.2.1' } });
+    const r = await request.get(`/api/stories?q=${encodeURIComponent('harbour bridge closed for repairs')}&asOf=2024-06-01&to=2024-06-01`, {
+      headers: { 'x-forwarded-for': '10.9.2.1' },
+    });
     expect(r.status()).toBe(200);
     const body = storiesResponse.strict().parse(await r.json());
     expect(body.stories.length).toBeGreaterThan(0);
@@ -166,11 +212,13 @@ test.describe('stories and published fact-checks', () => {
     expect(body.coverage.points.length).toBeGreaterThan(0);
   });
 
-  test('fact-checks found by crawling a fact-checker\'s feed and by importing saved pages', async ({ request, adminApi, state, db }) => {
+  test("fact-checks found by crawling a fact-checker's feed and by importing saved pages", async ({ request, adminApi, state, db }) => {
     test.setTimeout(180_000);
     const add = await adminApi.request.post('/api/feeds', { headers: adminApi.headers, data: { url: state.factCheckFeedUrl } });
     expect([201, 409]).toContain(add.status());
-    await expect.poll(() => (db.prepare('SELECT count(*) AS n FROM claim_reviews').get() as { n: number }).n, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => (db.prepare('SELECT count(*) AS n FROM claim_reviews').get() as { n: number }).n, { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(2);
     const dir = path.join(ROOT, 'crawler', 'testdata', 'claimreview');
     expect(quin(['import', 'html', path.join(dir, 'array.html')], cliEnv(state), () => undefined).ok).toBe(true);
 
@@ -193,8 +241,15 @@ test.describe('stories and published fact-checks', () => {
   });
 
   test('the OpenAPI document lists the new operations', async ({ request }) => {
-    const doc = (await (await request.get('/api/openapi.json')).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
-    expect(['/api/export', '/api/follow', '/api/stories', '/api/fact-checks'].map((p) => doc.paths[p]?.get?.operationId)).toEqual(['exportSearch', 'followSearch', 'stories', 'factChecks']);
+    const doc = (await (await request.get('/api/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
+    expect(['/api/export', '/api/follow', '/api/stories', '/api/fact-checks'].map((p) => doc.paths[p]?.get?.operationId)).toEqual([
+      'exportSearch',
+      'followSearch',
+      'stories',
+      'factChecks',
+    ]);
     expect(Object.keys(doc.paths['/api/auth/logout']!.post!)).toContain('requestBody');
   });
 });

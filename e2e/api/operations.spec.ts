@@ -55,7 +55,9 @@ test.describe('operations endpoints', () => {
   test('GET /api/openapi.json documents exactly the operations the server answers', async ({ request }) => {
     const doc = await (await request.get('/api/openapi.json')).json();
     expect(doc.openapi).toBe('3.1.0');
-    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => `${m} ${p}`),
+    );
     expect(documented.sort()).toEqual(API_OPERATIONS.map((o) => `${o.method} ${o.path}`).sort());
     // Each documented operation exists (no 404/405) on the running server.
     for (const op of API_OPERATIONS) {

@@ -25,13 +25,17 @@ async function startSite(stories: Record<string, string[]>, maintenance: string[
     if (feed && maintenance.includes(feed)) return void res.writeHead(503, { 'Retry-After': '86400' }).end('down for maintenance');
     if (feed && stories[feed]) {
       const item = `<item><title>${stories[feed]![0]}</title><link>${origin}/news/${feed}.html</link><pubDate>${new Date().toUTCString()}</pubDate></item>`;
-      return void res.writeHead(200, { 'Content-Type': 'application/rss+xml' }).end(`<rss version="2.0"><channel><title>${feed} news</title>${item}</channel></rss>`);
+      return void res
+        .writeHead(200, { 'Content-Type': 'application/rss+xml' })
+        .end(`<rss version="2.0"><channel><title>${feed} news</title>${item}</channel></rss>`);
     }
     if (page && stories[page]) {
       const [title, ...paragraphs] = stories[page]!;
       return void res
         .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
-        .end(`<!DOCTYPE html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</article></body></html>`);
+        .end(
+          `<!DOCTYPE html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</article></body></html>`,
+        );
     }
     res.writeHead(404).end('not found');
   });
@@ -55,7 +59,12 @@ const OTHER = [
   'The cooperative plans to open a new cider pressing shed in the spring to cope with bigger harvests.',
 ];
 
-test('a feed in maintenance for a day (503 + Retry-After: 86400) holds up neither its host, nor another host, nor the indexer', async ({ adminApi, state, db, request }) => {
+test('a feed in maintenance for a day (503 + Retry-After: 86400) holds up neither its host, nor another host, nor the indexer', async ({
+  adminApi,
+  state,
+  db,
+  request,
+}) => {
   test.setTimeout(240_000);
   const a = await startSite({ healthy: HEALTHY, maintenance: ['x'] }, ['maintenance']);
   const b = await startSite({ other: OTHER });

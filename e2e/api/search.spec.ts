@@ -39,16 +39,22 @@ test.describe('GET /api/search', () => {
     } else {
       expect(claim.verdictStatus).toBe('no_model');
     }
-    const question = searchResponse.parse(await (await request.get('/api/search', { params: { q: 'Does folate deficiency raise homocysteine?' } })).json());
+    const question = searchResponse.parse(
+      await (await request.get('/api/search', { params: { q: 'Does folate deficiency raise homocysteine?' } })).json(),
+    );
     expect(question.kind).toBe('question');
     expect(question.verdict).toBeNull();
     expect(question.verdictStatus).toBe('question');
   });
 
   test('filters by date and source, and pages', async ({ request }) => {
-    const all = searchResponse.parse(await (await request.get('/api/search', { params: { q: 'harbour bridge repairs', k: 10, halfLifeDays: 'off' } })).json());
+    const all = searchResponse.parse(
+      await (await request.get('/api/search', { params: { q: 'harbour bridge repairs', k: 10, halfLifeDays: 'off' } })).json(),
+    );
     expect(all.results.map((r) => r.source)).toEqual(expect.arrayContaining(['Metro Herald', 'Coastal Gazette']));
-    const from = searchResponse.parse(await (await request.get('/api/search', { params: { q: 'harbour bridge repairs', from: '2024-01-01', to: '2024-12-31' } })).json());
+    const from = searchResponse.parse(
+      await (await request.get('/api/search', { params: { q: 'harbour bridge repairs', from: '2024-01-01', to: '2024-12-31' } })).json(),
+    );
     expect(from.results.length).toBeGreaterThan(0);
     for (const r of from.results) expect(r.publishedAt! >= '2024-01-01').toBe(true);
     const src = searchResponse.parse(await (await request.get('/api/search?q=harbour+bridge+repairs&sources=Metro+Herald')).json());

@@ -48,7 +48,15 @@ test('SIGTERM to the `npm start` process stops the web server and the worker, an
   const out = fs.openSync(log, 'w');
   const npm = spawn('npm', ['start'], {
     cwd: ROOT,
-    env: { ...process.env, QUIN_DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', QUIN_SEED_FEEDS: 'false', QUIN_WORKER: 'true' },
+    env: {
+      ...process.env,
+      QUIN_DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      QUIN_SEED_FEEDS: 'false',
+      QUIN_WORKER: 'true',
+    },
     stdio: ['ignore', out, out],
   });
   let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
@@ -79,7 +87,12 @@ test('SIGTERM to the `npm start` process stops the web server and the worker, an
     await Promise.race([exit, new Promise((r) => setTimeout(r, 30_000))]);
     expect(exited, 'npm itself ended').not.toBeNull();
     await expect.poll(() => tree.filter(alive), { timeout: 30_000 }).toEqual([]);
-    expect(await fetch(`http://127.0.0.1:${port}/api/health?probe=live`).then(() => 'answering', () => 'closed')).toBe('closed');
+    expect(
+      await fetch(`http://127.0.0.1:${port}/api/health?probe=live`).then(
+        () => 'answering',
+        () => 'closed',
+      ),
+    ).toBe('closed');
     expect(fs.readFileSync(log, 'utf8')).toContain('start: stopped');
   } finally {
     for (const pid of [npm.pid!, ...descendants(npm.pid!)]) if (alive(pid)) process.kill(pid, 'SIGKILL');

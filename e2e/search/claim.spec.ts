@@ -53,7 +53,10 @@ test.describe('searching a claim', () => {
       await expect(page.getByTestId('verdict-unavailable')).toContainText('No verdict model is configured');
     }
     await saveScreenshot(page, 'verdict');
-    await page.getByTestId('verdict').or(page.getByTestId('verdict-unavailable')).screenshot({ path: path.join(ARTIFACTS, 'verdict-panel.png') });
+    await page
+      .getByTestId('verdict')
+      .or(page.getByTestId('verdict-unavailable'))
+      .screenshot({ path: path.join(ARTIFACTS, 'verdict-panel.png') });
   });
 
   test('a question gets evidence and no verdict; the keyboard reaches the search box', async ({ page }) => {

@@ -77,7 +77,10 @@ test.describe('search as a reader expects it', () => {
     // The check runs in the background once the search context is ready: reload until it has run.
     const answered = async () => {
       await page.goto('/');
-      const hrefs = await page.getByTestId('examples').locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+      const hrefs = await page
+        .getByTestId('examples')
+        .locator('a')
+        .evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
       if (!hrefs.length) return false;
       for (const href of hrefs) {
         const q = new URL(href, 'http://x').searchParams.get('q')!;

@@ -37,7 +37,10 @@ test.describe('journalists’ tools', () => {
     expect(text).toContain('publishedAtSource');
     expect(text).toContain('Harbour bridge to close for repairs, council confirms');
     const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
-    const doc = JSON.parse(fs.readFileSync((await json.path())!, 'utf8')) as { query: string; results: { title: string; evidence: string[] }[] };
+    const doc = JSON.parse(fs.readFileSync((await json.path())!, 'utf8')) as {
+      query: string;
+      results: { title: string; evidence: string[] }[];
+    };
     expect(doc.query).toBe(Q);
     expect(doc.results[0]!.evidence.length).toBeGreaterThan(0);
 
@@ -46,7 +49,10 @@ test.describe('journalists’ tools', () => {
     const href = (await follow.getAttribute('href'))!;
     // The follow feed keeps the search's filters (here the date range), not its paging or "as of".
     expect(href).toBe(`/api/follow?q=${encodeURIComponent(Q).replace(/%20/g, '+')}&to=2024-06-01`);
-    await expect(page.locator('head link[rel="alternate"][type="application/atom+xml"]')).toHaveAttribute('href', /\/api\/follow\?q=harbour\+bridge/);
+    await expect(page.locator('head link[rel="alternate"][type="application/atom+xml"]')).toHaveAttribute(
+      'href',
+      /\/api\/follow\?q=harbour\+bridge/,
+    );
     const feed = await page.request.get(href);
     expect(feed.headers()['content-type']).toContain('application/atom+xml');
   });
@@ -58,7 +64,10 @@ test.describe('journalists’ tools', () => {
     await expect(page.getByTestId('stories-count')).toContainText(/\d+ stor(y|ies) in the \d+ most relevant articles/);
     const story = page.getByTestId('story').filter({ hasText: 'Harbour bridge to close for repairs, council confirms' }).first();
     await expect(story.getByTestId('first-reported')).toContainText('First reported by Metro Herald on 1 Mar 2019');
-    await expect(story.getByTestId('first-reported').getByRole('link')).toHaveAttribute('href', 'https://metro-herald.example/2019/harbour-bridge-repairs');
+    await expect(story.getByTestId('first-reported').getByRole('link')).toHaveAttribute(
+      'href',
+      'https://metro-herald.example/2019/harbour-bridge-repairs',
+    );
     await expect(page.getByTestId('source-chart')).toBeVisible();
     await expect(page.getByTestId('source-chart').locator('figcaption')).toContainText('Metro Herald');
     await saveScreenshot(page, 'stories-1280');
@@ -82,14 +91,21 @@ test.describe('journalists’ tools', () => {
     test.setTimeout(180_000);
     const add = await adminApi.request.post('/api/feeds', { headers: adminApi.headers, data: { url: state.factCheckFeedUrl } });
     expect([201, 409]).toContain(add.status());
-    await expect.poll(() => (db.prepare("SELECT count(*) AS n FROM claim_reviews WHERE reviewer = 'Coast Fact'").get() as { n: number }).n, { timeout: 60_000 }).toBe(1);
+    await expect
+      .poll(() => (db.prepare("SELECT count(*) AS n FROM claim_reviews WHERE reviewer = 'Coast Fact'").get() as { n: number }).n, {
+        timeout: 60_000,
+      })
+      .toBe(1);
     await page.goto(`/search?q=${encodeURIComponent('The harbour bridge repairs will cost forty million pounds')}`);
     const panel = page.getByTestId('fact-checks');
     await expect(panel.getByRole('heading')).toHaveText('Fact-checkers have rated this');
     await expect(panel.getByTestId('fact-check')).toHaveCount(1);
     await expect(panel).toContainText('Incorrect: the council puts the cost at about four million pounds');
     await expect(panel).toContainText('Coast Fact, 5 Mar 2019');
-    await expect(panel.getByRole('link', { name: 'Read the fact-check' })).toHaveAttribute('href', 'https://coastfact.example/2019/harbour-bridge-repair-cost/');
+    await expect(panel.getByRole('link', { name: 'Read the fact-check' })).toHaveAttribute(
+      'href',
+      'https://coastfact.example/2019/harbour-bridge-repair-cost/',
+    );
     if (state.nliModel) await expect(page.getByTestId('verdict')).toBeVisible();
     await saveScreenshot(page, 'fact-checks');
     // An unrelated claim shows no panel.

@@ -29,7 +29,9 @@ test.describe('Content-Security-Policy', () => {
     await expect(page.getByRole('searchbox').or(page.getByRole('textbox')).first()).toBeVisible();
   });
 
-  test('search pages: every server-rendered script with its nonce, and no eval when zod parses the URL in the browser', async ({ page }) => {
+  test('search pages: every server-rendered script with its nonce, and no eval when zod parses the URL in the browser', async ({
+    page,
+  }) => {
     await page.goto('/search?q=' + encodeURIComponent('Vitamin D supplements prevent bone fractures'));
     await expect(page.getByTestId('result').first().or(page.getByTestId('empty'))).toBeVisible();
     expect(await scriptsWithoutNonce(page)).toEqual([]);

@@ -84,14 +84,18 @@ function articleHtml(a: (typeof FEED_ARTICLES)[number], published: string): stri
 /** An RSS feed whose items carry no text of their own and link to pages that do not exist: read fine, no article. */
 function degradedXml(origin: string): string {
   const items = ['one', 'two', 'three']
-    .map((n, i) => `<item><title>Gone story ${n}</title><link>${origin}/gone/${n}.html</link><guid>${origin}/gone/${n}.html</guid><pubDate>${new Date(Date.now() - (i + 1) * 3600_000).toUTCString()}</pubDate></item>`)
+    .map(
+      (n, i) =>
+        `<item><title>Gone story ${n}</title><link>${origin}/gone/${n}.html</link><guid>${origin}/gone/${n}.html</guid><pubDate>${new Date(Date.now() - (i + 1) * 3600_000).toUTCString()}</pubDate></item>`,
+    )
     .join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Science Twis</title><link>${origin}/</link><description>Items without articles</description>\n${items}\n</channel></rss>`;
 }
 
 function factCheckXml(origin: string): string {
   const items = FACT_CHECK_PAGES.map(
-    (p, i) => `<item><title>Fact check ${p}</title><link>${origin}/factcheck/${p}.html</link><guid>${origin}/factcheck/${p}.html</guid><pubDate>${new Date(Date.now() - (i + 1) * 3600_000).toUTCString()}</pubDate></item>`,
+    (p, i) =>
+      `<item><title>Fact check ${p}</title><link>${origin}/factcheck/${p}.html</link><guid>${origin}/factcheck/${p}.html</guid><pubDate>${new Date(Date.now() - (i + 1) * 3600_000).toUTCString()}</pubDate></item>`,
   ).join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Coast Fact</title><link>${origin}/</link><description>Fact checks</description>\n${items}\n</channel></rss>`;
 }
@@ -117,27 +121,44 @@ export async function startFeedServer(): Promise<FeedServer> {
     const origin = `http://${req.headers.host}`;
     const path = (req.url ?? '/').split('?')[0]!;
     if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
-    if (path === '/news/feed.xml') return void res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' }).end(feedXml(origin));
+    if (path === '/news/feed.xml')
+      return void res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' }).end(feedXml(origin));
     if (path === '/flaky/feed.xml') {
-      if (flakyServed++ === 0) return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(feedXml(origin).replace('Estuary Evening News', 'Estuary Sports Desk'));
+      if (flakyServed++ === 0)
+        return void res
+          .writeHead(200, { 'content-type': 'application/rss+xml' })
+          .end(feedXml(origin).replace('Estuary Evening News', 'Estuary Sports Desk'));
       return void res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error');
     }
     if (path === '/degraded/feed.xml') return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(degradedXml(origin));
     if (path === '/factcheck/feed.xml') return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(factCheckXml(origin));
     const fc = /^\/factcheck\/([a-z-]+)\.html$/.exec(path);
     if (fc && (FACT_CHECK_PAGES as readonly string[]).includes(fc[1]!)) {
-      return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(fs.readFileSync(pathJoin(ROOT, 'crawler', 'testdata', 'claimreview', `${fc[1]}.html`)));
+      return void res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(fs.readFileSync(pathJoin(ROOT, 'crawler', 'testdata', 'claimreview', `${fc[1]}.html`)));
     }
     if (path === '/links.html')
       return void res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end('<!DOCTYPE html><html><head><title>Harbour Times</title><link rel="alternate" type="application/rss+xml" title="Harbour Times" href="/other/feed.xml"></head><body><h1>Harbour Times</h1></body></html>');
+        .end(
+          '<!DOCTYPE html><html><head><title>Harbour Times</title><link rel="alternate" type="application/rss+xml" title="Harbour Times" href="/other/feed.xml"></head><body><h1>Harbour Times</h1></body></html>',
+        );
     // Its items are not the news site's articles: adding it must not take them from the feed other tests add.
-    if (path === '/other/feed.xml') return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(degradedXml(origin).replace('Science Twis', 'Harbour Times'));
-    if (path === '/about.html') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!DOCTYPE html><html><body><h1>About us</h1><p>We are a newspaper.</p></body></html>');
+    if (path === '/other/feed.xml')
+      return void res
+        .writeHead(200, { 'content-type': 'application/rss+xml' })
+        .end(degradedXml(origin).replace('Science Twis', 'Harbour Times'));
+    if (path === '/about.html')
+      return void res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!DOCTYPE html><html><body><h1>About us</h1><p>We are a newspaper.</p></body></html>');
     const m = /^\/news\/([a-z-]+)\.html$/.exec(path);
     const article = m && FEED_ARTICLES.find((a) => a.slug === m[1]);
-    if (article) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articleHtml(article, new Date(Date.now() - 3600_000).toISOString()));
+    if (article)
+      return void res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(articleHtml(article, new Date(Date.now() - 3600_000).toISOString()));
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -22,7 +22,12 @@ export function sharedData(...parts: string[]): string | null {
 }
 
 export function quin(args: string[], env: NodeJS.ProcessEnv, log: (s: string) => void): { ok: boolean; output: string } {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'e2e/support/quin-cli.mjs'), ...args], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'e2e/support/quin-cli.mjs'), ...args], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
   log(`quin ${args.join(' ')} → exit ${r.status}`);
   return { ok: r.status === 0, output };
@@ -50,7 +55,11 @@ function reutersSlice(dir: string, out: string, n: number): number {
   return slice.length;
 }
 
-export function seedCorpus(dataDir: string, env: NodeJS.ProcessEnv, log: (s: string) => void): { scifactDocs: number; reutersArticles: number; fixtures: number } {
+export function seedCorpus(
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+  log: (s: string) => void,
+): { scifactDocs: number; reutersArticles: number; fixtures: number } {
   const seedDir = path.join(dataDir, 'seed');
   fs.mkdirSync(seedDir, { recursive: true });
   const corpus = sharedData('scifact', 'corpus.jsonl');

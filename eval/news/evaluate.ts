@@ -53,7 +53,11 @@ interface Prepared {
   reuters: ReutersSubset | null;
 }
 
-function prepareCorpora(claims: readonly NewsClaim[], opts: Pick<NewsEvalOptions, 'claimsFile' | 'sharedData' | 'reutersDistractors'>, scratch: string): Prepared {
+function prepareCorpora(
+  claims: readonly NewsClaim[],
+  opts: Pick<NewsEvalOptions, 'claimsFile' | 'sharedData' | 'reutersDistractors'>,
+  scratch: string,
+): Prepared {
   const used = NEWS_CORPORA.filter((c) => claims.some((x) => x.corpus === c));
   const sources: CorpusSource[] = [];
   let reuters: ReutersSubset | null = null;
@@ -112,7 +116,9 @@ function limited(claims: NewsClaim[], limit?: number): NewsClaim[] {
 }
 
 /** The scratch workspace holding the corpora a claims file names (also what training reads, training/stance/claims-dump.ts). */
-export async function openNewsWorkspace(opts: Pick<NewsEvalOptions, 'claimsFile' | 'base' | 'sharedData' | 'reutersDistractors' | 'workspaceRoot' | 'progress'>) {
+export async function openNewsWorkspace(
+  opts: Pick<NewsEvalOptions, 'claimsFile' | 'base' | 'sharedData' | 'reutersDistractors' | 'workspaceRoot' | 'progress'>,
+) {
   const all = loadNewsClaims(opts.claimsFile);
   if (!all.length) throw createError('INVALID_INPUT', `${opts.claimsFile} holds no claims`);
   const scratch = opts.workspaceRoot ?? path.join(opts.base.cacheDir, 'eval');

@@ -16,7 +16,13 @@ afterAll(async () => {
   await es.close();
 });
 
-const row = (id: number, title: string, text: string, source = 'wire', publishedAt: Date | null = new Date('2024-03-01T00:00:00Z')) => ({ id, title, text, source, publishedAt });
+const row = (id: number, title: string, text: string, source = 'wire', publishedAt: Date | null = new Date('2024-03-01T00:00:00Z')) => ({
+  id,
+  title,
+  text,
+  source,
+  publishedAt,
+});
 
 async function code(p: Promise<unknown>): Promise<string> {
   try {
@@ -33,7 +39,14 @@ describe('Elasticsearch BM25 backend (against a local ES-compatible server)', ()
     await ix.ensureIndex();
     await new ElasticsearchIndex({ url: es.url, index: 'mapping-test', titleBoost: 1.5, timeoutMs: 5000 }).ensureIndex();
     const created = es.indices.get('mapping-test')!;
-    expect(created.mappings).toMatchObject({ properties: { title: { type: 'text', analyzer: 'english' }, text: { type: 'text', analyzer: 'english' }, source: { type: 'keyword' }, published_at: { type: 'date' } } });
+    expect(created.mappings).toMatchObject({
+      properties: {
+        title: { type: 'text', analyzer: 'english' },
+        text: { type: 'text', analyzer: 'english' },
+        source: { type: 'keyword' },
+        published_at: { type: 'date' },
+      },
+    });
     expect(es.requests.filter((r) => r.method === 'PUT' && r.path === '/mapping-test')).toHaveLength(1);
     await ix.close();
   });
@@ -54,7 +67,9 @@ describe('Elasticsearch BM25 backend (against a local ES-compatible server)', ()
     expect(hits.map((h) => h.snippetId).sort()).toEqual([1, 3]);
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
     expect((await ix.search({ text: 'vitamin', terms: ['vitamin'] }, 10)).map((h) => h.snippetId)).toEqual([1]);
-    expect((await ix.search({ text: 'fractures', terms: ['fractures'] }, 10, { from: new Date('2024-01-01') })).map((h) => h.snippetId)).toEqual([1]);
+    expect(
+      (await ix.search({ text: 'fractures', terms: ['fractures'] }, 10, { from: new Date('2024-01-01') })).map((h) => h.snippetId),
+    ).toEqual([1]);
     expect((await ix.search({ text: 'stocks', terms: ['stocks'] }, 10, { sources: ['wire'] })).map((h) => h.snippetId)).toEqual([]);
     expect(await ix.count()).toBe(3);
     await ix.bulk([], [3, 99]); // deleting an id ES does not have is fine
@@ -82,8 +97,12 @@ describe('Elasticsearch BM25 backend (against a local ES-compatible server)', ()
     expect(isQuinError(err, 'INDEX_UNAVAILABLE')).toBe(true);
     es.failNext(/_count$/, 1, 400);
     expect(String((await ix.count().catch((e) => e)).message)).toContain('unavailable_shards_exception');
-    expect(await code(new ElasticsearchIndex({ url: es.url, index: 'nope', titleBoost: 1, timeoutMs: 5000 }).count())).toBe('INDEX_UNAVAILABLE');
-    expect(await code(new ElasticsearchIndex({ url: 'http://127.0.0.1:9', index: 'x', titleBoost: 1, timeoutMs: 2000 }).count())).toBe('INDEX_UNAVAILABLE');
+    expect(await code(new ElasticsearchIndex({ url: es.url, index: 'nope', titleBoost: 1, timeoutMs: 5000 }).count())).toBe(
+      'INDEX_UNAVAILABLE',
+    );
+    expect(await code(new ElasticsearchIndex({ url: 'http://127.0.0.1:9', index: 'x', titleBoost: 1, timeoutMs: 2000 }).count())).toBe(
+      'INDEX_UNAVAILABLE',
+    );
     await ix.close();
   });
 

@@ -62,8 +62,10 @@ export class ElasticsearchIndex implements Bm25Backend {
         const reason = body?.error ? `${body.error.type ?? 'error'}: ${body.error.reason ?? ''}` : `HTTP ${e.meta.statusCode}`;
         throw createError('INDEX_UNAVAILABLE', `${where}: ${what} failed (${reason})`, { status: e.meta.statusCode }, e);
       }
-      if (e instanceof errors.ProductNotSupportedError) throw createError('INDEX_UNAVAILABLE', `${where} is not Elasticsearch (product check failed)`, undefined, e);
-      if (e instanceof errors.TimeoutError) throw createError('INDEX_UNAVAILABLE', `${where}: ${what} timed out after ${this.opts.timeoutMs} ms`, undefined, e);
+      if (e instanceof errors.ProductNotSupportedError)
+        throw createError('INDEX_UNAVAILABLE', `${where} is not Elasticsearch (product check failed)`, undefined, e);
+      if (e instanceof errors.TimeoutError)
+        throw createError('INDEX_UNAVAILABLE', `${where}: ${what} timed out after ${this.opts.timeoutMs} ms`, undefined, e);
       throw createError('INDEX_UNAVAILABLE', `${where} unreachable (${what}): ${(e as Error).message}`, undefined, e);
     }
   }
@@ -76,7 +78,10 @@ export class ElasticsearchIndex implements Bm25Backend {
     if (this.ensured) return;
     const index = this.opts.index;
     const exists = await this.call('index exists', () => this.client.indices.exists({ index }));
-    if (exists && dim) await this.call('add the vector field', () => this.client.indices.putMapping({ index, properties: { [VECTOR_FIELD]: vectorMapping(dim) } } as never));
+    if (exists && dim)
+      await this.call('add the vector field', () =>
+        this.client.indices.putMapping({ index, properties: { [VECTOR_FIELD]: vectorMapping(dim) } } as never),
+      );
     if (!exists) {
       try {
         await this.client.indices.create({ index, settings: ES_INDEX_SETTINGS, mappings: esMappings(dim) as never });
@@ -137,10 +142,16 @@ export class ElasticsearchIndex implements Bm25Backend {
     const res = await this.call('bulk', () => this.client.bulk({ operations }));
     if (!res.errors) return;
     for (const item of res.items) {
-      const [action, r] = Object.entries(item)[0] as [string, { status: number; _id?: string | null; error?: { type?: string; reason?: string } }];
+      const [action, r] = Object.entries(item)[0] as [
+        string,
+        { status: number; _id?: string | null; error?: { type?: string; reason?: string } },
+      ];
       if (action === 'delete' && r.status === 404) continue; // already gone
       if (r.error || r.status >= 300) {
-        throw createError('INDEX_UNAVAILABLE', `Elasticsearch bulk ${action} of snippet ${r._id} failed: ${r.error?.type ?? r.status} ${r.error?.reason ?? ''}`.trim());
+        throw createError(
+          'INDEX_UNAVAILABLE',
+          `Elasticsearch bulk ${action} of snippet ${r._id} failed: ${r.error?.type ?? r.status} ${r.error?.reason ?? ''}`.trim(),
+        );
       }
     }
   }

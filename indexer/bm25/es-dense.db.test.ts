@@ -33,7 +33,12 @@ afterAll(async () => {
 async function exactTop(query: Float32Array, k: number): Promise<number[]> {
   const encoder = await createEncoder(t.config);
   const ids = (await t.db.snippet.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((s) => s.id);
-  const { vectors } = await snippetVectors(await snippetRows(t.db, ids), encoder, openSentenceStore(t.config.cacheDir, encoder), t.config.densePooling as Pooling);
+  const { vectors } = await snippetVectors(
+    await snippetRows(t.db, ids),
+    encoder,
+    openSentenceStore(t.config.cacheDir, encoder),
+    t.config.densePooling as Pooling,
+  );
   const scored = ids.map((id, i) => [id, vectors[i]!.reduce((s, v, j) => s + v * query[j]!, 0)] as const);
   return scored
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])

@@ -57,7 +57,13 @@ export function knnBody(vector: Float32Array, k: number, filter?: IndexFilter) {
   return {
     size: k,
     _source: false,
-    knn: { field: VECTOR_FIELD, query_vector: Array.from(vector), k, num_candidates: Math.min(10_000, Math.max(100, 2 * k)), ...(clauses.length ? { filter: clauses } : {}) },
+    knn: {
+      field: VECTOR_FIELD,
+      query_vector: Array.from(vector),
+      k,
+      num_candidates: Math.min(10_000, Math.max(100, 2 * k)),
+      ...(clauses.length ? { filter: clauses } : {}),
+    },
   };
 }
 
@@ -113,5 +119,11 @@ export function searchBody(query: SparseQuery, k: number, titleBoost: number, fi
 }
 
 export function toEsDoc(row: { id: number; title: string; text: string; source: string; publishedAt: Date | null }): EsDoc {
-  return { snippet_id: row.id, title: row.title, text: row.text, source: row.source, published_at: row.publishedAt ? row.publishedAt.toISOString() : null };
+  return {
+    snippet_id: row.id,
+    title: row.title,
+    text: row.text,
+    source: row.source,
+    published_at: row.publishedAt ? row.publishedAt.toISOString() : null,
+  };
 }

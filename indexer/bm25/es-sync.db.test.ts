@@ -57,7 +57,10 @@ describe('Elasticsearch kept in step through the ledger', () => {
 
   it('starts over when the index name changes, and --rebuild drops the index', async () => {
     const config = { ...t.config, elasticsearchIndex: 'quin-other' };
-    await new ElasticsearchIndex({ url: es.url, index: 'quin-other', titleBoost: 1, timeoutMs: 5000 }).bulk([toEsDoc({ id: 999_999, title: 'orphan', text: 'left from another run', source: 'x', publishedAt: null })], []);
+    await new ElasticsearchIndex({ url: es.url, index: 'quin-other', titleBoost: 1, timeoutMs: 5000 }).bulk(
+      [toEsDoc({ id: 999_999, title: 'orphan', text: 'left from another run', source: 'x', publishedAt: null })],
+      [],
+    );
     await runIndex(t.db, config, { progress: false });
     const problems = (await verifyIndexes(t.db, config)).checks[0]!.problems;
     expect(problems.length).toBeGreaterThan(0);

@@ -40,10 +40,16 @@ export interface FakeElasticsearch {
   close(): Promise<void>;
 }
 
-const STOP = new Set('a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(' '));
+const STOP = new Set(
+  'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(
+    ' ',
+  ),
+);
 
 export function analyze(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => !STOP.has(t)).map((t) => (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t));
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+    .filter((t) => !STOP.has(t))
+    .map((t) => (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t));
 }
 
 function error(res: ServerResponse, status: number, type: string, reason: string): void {
@@ -107,7 +113,10 @@ interface SearchBody {
 type VectorMapping = { type: string; dims: number; similarity?: string };
 
 function vectorFields(index: FakeIndex): Map<string, VectorMapping> {
-  const props = ((index.mappings as { properties?: Record<string, VectorMapping> } | undefined)?.properties ?? {}) as Record<string, VectorMapping>;
+  const props = ((index.mappings as { properties?: Record<string, VectorMapping> } | undefined)?.properties ?? {}) as Record<
+    string,
+    VectorMapping
+  >;
   return new Map(Object.entries(props).filter(([, m]) => m.type === 'dense_vector'));
 }
 
@@ -118,9 +127,11 @@ function vectorProblem(index: FakeIndex, doc: Doc): string | null {
     if (!Array.isArray(v)) continue;
     const m = fields.get(name);
     if (!m) return `mapping set to strict, dynamic introduction of [${name}] is not allowed`;
-    if (v.length !== m.dims) return `The [dense_vector] field [${name}] has a different number of dimensions [${v.length}] than defined in the mapping [${m.dims}]`;
+    if (v.length !== m.dims)
+      return `The [dense_vector] field [${name}] has a different number of dimensions [${v.length}] than defined in the mapping [${m.dims}]`;
     const norm = Math.hypot(...(v as number[]));
-    if (m.similarity === 'dot_product' && Math.abs(norm - 1) > 1e-4) return `The [dot_product] similarity can only be used with unit-length vectors.`;
+    if (m.similarity === 'dot_product' && Math.abs(norm - 1) > 1e-4)
+      return `The [dot_product] similarity can only be used with unit-length vectors.`;
   }
   return null;
 }
@@ -166,7 +177,12 @@ function search(index: FakeIndex, body: SearchBody): object {
   } else {
     hits = scored.sort((a, b) => b[1] - a[1] || Number(a[0]) - Number(b[0])).map(([id, s]) => ({ _index: '', _id: id, _score: s }));
   }
-  return { took: 1, timed_out: false, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 }, hits: { max_score: hits[0]?._score ?? null, hits: hits.slice(0, size) } };
+  return {
+    took: 1,
+    timed_out: false,
+    _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
+    hits: { max_score: hits[0]?._score ?? null, hits: hits.slice(0, size) },
+  };
 }
 
 function bulk(indices: Map<string, FakeIndex>, defaultIndex: string | undefined, ndjson: string): object {
@@ -183,7 +199,9 @@ function bulk(indices: Map<string, FakeIndex>, defaultIndex: string | undefined,
       const doc = JSON.parse(lines[++i]!) as Doc;
       if (!index) {
         errors = true;
-        items.push({ index: { _index: name, _id: id, status: 404, error: { type: 'index_not_found_exception', reason: `no such index [${name}]` } } });
+        items.push({
+          index: { _index: name, _id: id, status: 404, error: { type: 'index_not_found_exception', reason: `no such index [${name}]` } },
+        });
         continue;
       }
       const problem = vectorProblem(index, doc);
@@ -221,7 +239,8 @@ export async function startFakeElasticsearch(): Promise<FakeElasticsearch> {
     }
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     const body = raw && !url.pathname.endsWith('_bulk') ? (JSON.parse(raw) as Record<string, unknown>) : {};
-    if (parts.length === 0) return send(res, 200, { name: 'fake', cluster_name: 'test', version: { number: '9.4.0' }, tagline: 'You Know, for Search' });
+    if (parts.length === 0)
+      return send(res, 200, { name: 'fake', cluster_name: 'test', version: { number: '9.4.0' }, tagline: 'You Know, for Search' });
     if (parts[0] === '_bulk') return send(res, 200, bulk(indices, undefined, raw));
     const [name, action, id] = parts as [string, string | undefined, string | undefined];
     const index = indices.get(name);
@@ -244,7 +263,8 @@ export async function startFakeElasticsearch(): Promise<FakeElasticsearch> {
       const mappings = (index.mappings ?? {}) as { properties?: Record<string, unknown> };
       const props = (mappings.properties ??= {});
       for (const [field, m] of Object.entries((body as { properties?: Record<string, unknown> }).properties ?? {})) {
-        if (props[field] !== undefined && JSON.stringify(props[field]) !== JSON.stringify(m)) return error(res, 400, 'illegal_argument_exception', `mapper [${field}] cannot be changed`);
+        if (props[field] !== undefined && JSON.stringify(props[field]) !== JSON.stringify(m))
+          return error(res, 400, 'illegal_argument_exception', `mapper [${field}] cannot be changed`);
         props[field] = m;
       }
       index.mappings = mappings;
@@ -254,8 +274,10 @@ export async function startFakeElasticsearch(): Promise<FakeElasticsearch> {
       index.visible = new Map(index.docs);
       return send(res, 200, { _shards: { total: 1, successful: 1, failed: 0 } });
     }
-    if (action === '_count') return send(res, 200, { count: index.visible.size, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 } });
-    if (action === '_stats') return send(res, 200, { _all: { primaries: { store: { size_in_bytes: JSON.stringify([...index.docs.values()]).length } } } });
+    if (action === '_count')
+      return send(res, 200, { count: index.visible.size, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 } });
+    if (action === '_stats')
+      return send(res, 200, { _all: { primaries: { store: { size_in_bytes: JSON.stringify([...index.docs.values()]).length } } } });
     if (action === '_search') {
       try {
         return send(res, 200, search(index, body as SearchBody));

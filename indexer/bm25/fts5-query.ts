@@ -44,7 +44,8 @@ export function buildMatchExpression(terms: readonly unknown[]): string {
 
 /** The `rank` function with per-column weights: title weighted, text 1, other columns 0. */
 export function rankExpression(titleWeight: number, extraColumns = 0): string {
-  if (!Number.isFinite(titleWeight) || titleWeight < 0) throw createError('CONFIG_INVALID', `BM25 title weight must be ≥ 0 (got ${titleWeight})`);
+  if (!Number.isFinite(titleWeight) || titleWeight < 0)
+    throw createError('CONFIG_INVALID', `BM25 title weight must be ≥ 0 (got ${titleWeight})`);
   const weights = [titleWeight, 1, ...Array<number>(extraColumns).fill(0)];
   return `bm25(${weights.map((w) => w.toFixed(4)).join(', ')})`;
 }

@@ -20,7 +20,16 @@ import { syncFtsFile } from './sync';
 import { buildMatchExpression, rankExpression, usableTerms } from './fts5-query';
 import { removeStrayFiles } from '../files';
 import type { ImpactIndex } from './impact';
-import { BUMP_GENERATION, fingerprintReader, GENERATION_DDL, QueryTokenizer, readImpact, readImpactFile, readImpactFingerprint, writeImpactFile } from './impact-store';
+import {
+  BUMP_GENERATION,
+  fingerprintReader,
+  GENERATION_DDL,
+  QueryTokenizer,
+  readImpact,
+  readImpactFile,
+  readImpactFingerprint,
+  writeImpactFile,
+} from './impact-store';
 
 export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
 export const FTS_FILE_NAME = 'bm25-fts5.sqlite';
@@ -198,7 +207,10 @@ export class Fts5Index implements Bm25Backend {
     const rank = rankExpression(this.opts.titleWeight, this.mode === 'file' ? 2 : 0);
     const sql = `SELECT f.rowid AS id, -f.rank AS score FROM snippets_fts f${join} WHERE snippets_fts MATCH @match AND f.rank MATCH @rank${f.sql} ORDER BY f.rank LIMIT @k`;
     try {
-      const rows = this.db.prepare(sql).all({ match, rank, k: Math.min(Math.floor(k), 100_000), ...f.params }) as { id: number; score: number }[];
+      const rows = this.db.prepare(sql).all({ match, rank, k: Math.min(Math.floor(k), 100_000), ...f.params }) as {
+        id: number;
+        score: number;
+      }[];
       return rows.map((r) => ({ snippetId: r.id, score: r.score }));
     } catch (e) {
       // The expression is built from quoted tokens, so this is a database problem, not the user's input.
@@ -213,7 +225,7 @@ export class Fts5Index implements Bm25Backend {
 
   /** Snippet ids present in the index, ascending (file mode: its own rows; content mode: via fts5vocab). */
   ids(): number[] {
-    if (this.mode === 'file') return (this.db.prepare(`SELECT rowid AS id FROM snippets_fts ORDER BY rowid`).pluck().all() as number[]);
+    if (this.mode === 'file') return this.db.prepare(`SELECT rowid AS id FROM snippets_fts ORDER BY rowid`).pluck().all() as number[];
     // External content: "SELECT rowid FROM snippets_fts" would read the content table, so ask the index itself.
     this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.snippets_fts_instances USING fts5vocab(main, 'snippets_fts', 'instance')`);
     return this.db.prepare(`SELECT DISTINCT doc FROM temp.snippets_fts_instances ORDER BY doc`).pluck().all() as number[];
@@ -234,32 +246,38 @@ export class Fts5Index implements Bm25Backend {
     if (this.mode !== 'file') throw createError('INTERNAL', 'the content-mode FTS5 index is maintained by triggers');
     const del = this.db.prepare(`DELETE FROM snippets_fts WHERE rowid = ?`);
     const ins = this.db.prepare(`INSERT INTO snippets_fts (rowid, title, text, source, published_at) VALUES (?, ?, ?, ?, ?)`);
-    this.db.transaction(() => {
-      for (const id of remove) del.run(id);
-      for (const r of add) {
-        del.run(r.id);
-        ins.run(r.id, r.title, r.text, r.source, r.publishedAt ? r.publishedAt.toISOString() : null);
-      }
-      if (add.length || remove.length) this.bumpGeneration();
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const id of remove) del.run(id);
+        for (const r of add) {
+          del.run(r.id);
+          ins.run(r.id, r.title, r.text, r.source, r.publishedAt ? r.publishedAt.toISOString() : null);
+        }
+        if (add.length || remove.length) this.bumpGeneration();
+      })
+      .immediate();
   }
 
   /** Content mode: rebuilds the FTS5 index from the snippets table (`quin index --rebuild`). */
   rebuildContent(): void {
     if (this.mode !== 'content') throw createError('INTERNAL', 'only the content-mode FTS5 index is rebuilt from the snippets table');
-    this.db.transaction(() => {
-      this.db.exec(`INSERT INTO snippets_fts (snippets_fts) VALUES ('rebuild')`);
-      this.bumpGeneration();
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.db.exec(`INSERT INTO snippets_fts (snippets_fts) VALUES ('rebuild')`);
+        this.bumpGeneration();
+      })
+      .immediate();
   }
 
   /** File mode: drops every row (used when the file does not belong to this database any more). */
   clear(): void {
     if (this.mode !== 'file') throw createError('INTERNAL', 'the content-mode FTS5 index is maintained by triggers');
-    this.db.transaction(() => {
-      this.db.exec(`DELETE FROM snippets_fts`);
-      this.bumpGeneration();
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.db.exec(`DELETE FROM snippets_fts`);
+        this.bumpGeneration();
+      })
+      .immediate();
   }
 
   sizeBytes(): number {

@@ -34,7 +34,11 @@ describe.skipIf(process.env.QUIN_TEST_DB === 'postgres')('BM25 accelerator in co
       expect(fts.lastPath).toBe('impact');
       expect(fast).toEqual(await plain.search({ text: '', terms }, 10));
 
-      await addArticle(t.db, { key: 'late', title: 'Interest rates and vitamin sales', sentences: ['Vitamin sellers watched interest rates closely this spring.', 'Sales of supplements rose as rates fell.'] });
+      await addArticle(t.db, {
+        key: 'late',
+        title: 'Interest rates and vitamin sales',
+        sentences: ['Vitamin sellers watched interest rates closely this spring.', 'Sales of supplements rose as rates fell.'],
+      });
       await query(terms);
       expect(fts.lastPath).toBe('fts5');
       expect(fts.refreshImpact(0)).toMatchObject({ built: true });

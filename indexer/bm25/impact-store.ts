@@ -55,7 +55,10 @@ export function readImpact(db: Database.Database, table = 'snippets_fts'): Built
     const builder = new ImpactBuilder(db.prepare(`SELECT rowid FROM "${table}"`).pluck().iterate() as Iterable<number>);
     const it = db.prepare(`SELECT term, doc, col FROM temp.quin_impact_instances`).raw().iterate() as Iterable<[string, number, string]>;
     const cols = new Map<string, number>();
-    db.prepare(`SELECT cid, name FROM pragma_table_info(?)`).raw().all(table).forEach((r) => cols.set(String((r as unknown[])[1]), Number((r as unknown[])[0])));
+    db.prepare(`SELECT cid, name FROM pragma_table_info(?)`)
+      .raw()
+      .all(table)
+      .forEach((r) => cols.set(String((r as unknown[])[1]), Number((r as unknown[])[0])));
     for (const [term, doc, col] of it) if (!builder.add(term, doc, cols.get(col) ?? -1)) return null;
     return { fingerprint, arrays: builder.finish() };
   })();
@@ -112,7 +115,15 @@ export function encodeImpact(b: BuiltImpact): Buffer {
     ['postTf0', a.postTf0],
     ['postTf1', a.postTf1],
   ];
-  const header = Buffer.from(JSON.stringify({ fingerprint: b.fingerprint, nTerms: a.terms.length, termsBytes: terms.length, lengths: parts.map(([n, v]) => [n, v.byteLength]) }), 'utf8');
+  const header = Buffer.from(
+    JSON.stringify({
+      fingerprint: b.fingerprint,
+      nTerms: a.terms.length,
+      termsBytes: terms.length,
+      lengths: parts.map(([n, v]) => [n, v.byteLength]),
+    }),
+    'utf8',
+  );
   const len = Buffer.alloc(4);
   len.writeUInt32LE(header.length);
   const pad = (n: number) => Buffer.alloc((8 - (n % 8)) % 8);
@@ -133,7 +144,12 @@ export function decodeImpact(buf: Buffer): BuiltImpact {
   if (buf.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) throw new Error('not a BM25 impact file');
   const hlen = buf.readUInt32LE(MAGIC.length);
   let off = MAGIC.length + 4;
-  const header = JSON.parse(buf.subarray(off, off + hlen).toString('utf8')) as { fingerprint: string; nTerms: number; termsBytes: number; lengths: [string, number][] };
+  const header = JSON.parse(buf.subarray(off, off + hlen).toString('utf8')) as {
+    fingerprint: string;
+    nTerms: number;
+    termsBytes: number;
+    lengths: [string, number][];
+  };
   off += hlen;
   off += (8 - (off % 8)) % 8;
   // A private, aligned copy: typed arrays need aligned offsets, and the source buffer may be pooled.
@@ -158,7 +174,12 @@ export function decodeImpact(buf: Buffer): BuiltImpact {
     postTf1: new Uint16Array(views.postTf1!),
   };
   const n = arrays.termStart.length;
-  if (n !== terms.length + 1 || arrays.termStart[n - 1] !== arrays.postDoc.length || arrays.postTf0.length !== arrays.postDoc.length || arrays.docLen.length !== arrays.docIds.length) {
+  if (
+    n !== terms.length + 1 ||
+    arrays.termStart[n - 1] !== arrays.postDoc.length ||
+    arrays.postTf0.length !== arrays.postDoc.length ||
+    arrays.docLen.length !== arrays.docIds.length
+  ) {
     throw new Error('BM25 impact file: arrays do not fit together');
   }
   return { fingerprint: header.fingerprint, arrays };

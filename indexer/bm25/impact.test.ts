@@ -8,7 +8,9 @@ import { decodeImpact, encodeImpact, readImpact } from './impact-store';
 
 const WORDS = `study studies studied patient patients cell cells cancer risk risks increase increased increasing
   vaccine vaccines climate warming temperature ocean sea level ice café naïve protein gene genes mouse mice
-  trial trials effect effects reduce reduced mortality heart disease blood pressure insulin diabetes`.split(/\s+/).filter(Boolean);
+  trial trials effect effects reduce reduced mortality heart disease blood pressure insulin diabetes`
+  .split(/\s+/)
+  .filter(Boolean);
 
 function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -64,7 +66,8 @@ describe('BM25 accelerator (in-memory postings) against FTS5', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const both = async (terms: string[], k: number) => [await fts.search({ text: terms.join(' '), terms }, k), await plain.search({ text: terms.join(' '), terms }, k)] as const;
+  const both = async (terms: string[], k: number) =>
+    [await fts.search({ text: terms.join(' '), terms }, k), await plain.search({ text: terms.join(' '), terms }, k)] as const;
 
   it('returns exactly FTS5 bm25() rows and scores, ties by rowid', async () => {
     expect(fts.refreshImpact(0).built).toBe(true);
@@ -77,7 +80,10 @@ describe('BM25 accelerator (in-memory postings) against FTS5', () => {
         // FTS5 does not promise an order among equal scores: compare the sets per score.
         const key = (hs: typeof fast) => hs.map((h) => `${h.score}:${h.snippetId}`).sort();
         if (fast.length < k) expect(key(fast)).toEqual(key(slow));
-        else expect(key(fast).filter((x) => !x.startsWith(`${fast.at(-1)!.score}:`))).toEqual(key(slow).filter((x) => !x.startsWith(`${slow.at(-1)!.score}:`)));
+        else
+          expect(key(fast).filter((x) => !x.startsWith(`${fast.at(-1)!.score}:`))).toEqual(
+            key(slow).filter((x) => !x.startsWith(`${slow.at(-1)!.score}:`)),
+          );
       }
     }
   });

@@ -44,7 +44,12 @@ export async function syncFtsFile(db: Db, fts: Fts5Index, opts: Bm25SyncOptions)
   return { backend: 'fts5-file', added, removed: stale.length, seconds: (Date.now() - started) / 1000 };
 }
 
-export async function syncElasticsearch(db: Db, es: ElasticsearchIndex, target: { url: string; index: string }, opts: Bm25SyncOptions): Promise<Bm25SyncStats> {
+export async function syncElasticsearch(
+  db: Db,
+  es: ElasticsearchIndex,
+  target: { url: string; index: string },
+  opts: Bm25SyncOptions,
+): Promise<Bm25SyncStats> {
   const started = Date.now();
   const state = await readState(db, 'elasticsearch');
   // The target names the encoder when ES holds the vectors: another encoder re-indexes everything.
@@ -54,7 +59,11 @@ export async function syncElasticsearch(db: Db, es: ElasticsearchIndex, target: 
   if (opts.rebuild || (state && state.file !== where)) {
     // Another cluster or index name: what the ledger says is about a different index. The same index
     // with other (or no) vectors: its mapping and documents are dropped and written again.
-    log.info(opts.rebuild ? 'rebuilding the Elasticsearch index' : `Elasticsearch target changed (${state?.file} → ${where}): indexing from scratch`);
+    log.info(
+      opts.rebuild
+        ? 'rebuilding the Elasticsearch index'
+        : `Elasticsearch target changed (${state?.file} → ${where}): indexing from scratch`,
+    );
     const sameIndex = state?.file === index || state?.file?.startsWith(`${index}#`);
     if (opts.rebuild || sameIndex) await es.dropIndex();
     await esForget(db, [...ledger.keys()]);

@@ -24,11 +24,15 @@ export interface LoadedDense {
   state: IndexStateRow;
 }
 
-export function buildPositionMap(ntotal: number, entries: readonly { position: number; snippetId: number }[]): { positions: Int32Array; tombstones: number } {
+export function buildPositionMap(
+  ntotal: number,
+  entries: readonly { position: number; snippetId: number }[],
+): { positions: Int32Array; tombstones: number } {
   const positions = new Int32Array(ntotal).fill(-1);
   let live = 0;
   for (const e of entries) {
-    if (e.position < 0 || e.position >= ntotal) throw createError('INDEX_CORRUPT', `dense map names position ${e.position}, the FAISS file holds ${ntotal}`);
+    if (e.position < 0 || e.position >= ntotal)
+      throw createError('INDEX_CORRUPT', `dense map names position ${e.position}, the FAISS file holds ${ntotal}`);
     if (positions[e.position] === -1) live += 1;
     positions[e.position] = e.snippetId;
   }
@@ -48,12 +52,18 @@ export async function loadDense(db: Db, dataDir: string, expect: DenseExpect): P
   const state = await readState(db, 'dense');
   if (!state || !state.file || state.ntotal === 0) return null;
   if (state.encoderId !== expect.encoderId || state.dim !== expect.dim) {
-    throw createError('INDEX_UNAVAILABLE', `the dense index was built with ${state.encoderId} (${state.dim}-d) but the encoder is ${expect.encoderId} (${expect.dim}-d); run \`quin index\` to rebuild it`);
+    throw createError(
+      'INDEX_UNAVAILABLE',
+      `the dense index was built with ${state.encoderId} (${state.dim}-d) but the encoder is ${expect.encoderId} (${expect.dim}-d); run \`quin index\` to rebuild it`,
+    );
   }
   const index = GuardedIndex.read(path.join(indexesDir(dataDir), state.file), expect.dim, state.factory ?? 'Flat');
   if (expect.nprobe) index.setSearchParam('nprobe', expect.nprobe);
   if (index.ntotal !== state.ntotal) {
-    throw createError('INDEX_CORRUPT', `FAISS file ${state.file} holds ${index.ntotal} vectors, its checkpoint says ${state.ntotal}; run \`quin index\``);
+    throw createError(
+      'INDEX_CORRUPT',
+      `FAISS file ${state.file} holds ${index.ntotal} vectors, its checkpoint says ${state.ntotal}; run \`quin index\``,
+    );
   }
   const { positions, tombstones } = buildPositionMap(index.ntotal, await denseEntries(db));
   return { index, positions, tombstones, state };

@@ -51,7 +51,8 @@ export function loadFaiss(): FaissModule {
     // The comment keeps Next.js (Turbopack) from replacing this run-time path when it bundles the web app.
     const mod = createRequire(import.meta.url)(/* turbopackIgnore: true */ faissModulePath()) as FaissModule;
     const probe = mod.Index.fromFactory(1, 'Flat', mod.MetricType.METRIC_INNER_PRODUCT) as Partial<NativeIndex>;
-    if (typeof probe.addF32 !== 'function' || typeof probe.setParam !== 'function') throw new Error('the binding lacks Quin\'s Float32Array methods (an older build)');
+    if (typeof probe.addF32 !== 'function' || typeof probe.setParam !== 'function')
+      throw new Error("the binding lacks Quin's Float32Array methods (an older build)");
     loaded = mod;
     return loaded;
   } catch (e) {
@@ -158,7 +159,8 @@ export class GuardedIndex {
   train(vectors: readonly Float32Array[]): void {
     if (this.native.isTrained()) return;
     const need = minTrainingPoints(this.factory);
-    if (vectors.length < need) throw createError('INVALID_INPUT', `FAISS "${this.factory}" needs at least ${need} training vectors, got ${vectors.length}`);
+    if (vectors.length < need)
+      throw createError('INVALID_INPUT', `FAISS "${this.factory}" needs at least ${need} training vectors, got ${vectors.length}`);
     checkVectors(vectors, this.dim, 'FAISS train');
     this.native.trainF32(packRows(vectors, this.dim));
   }
@@ -175,7 +177,8 @@ export class GuardedIndex {
    * false when it does not (FAISS's ParameterSpace rejects it).
    */
   setSearchParam(name: 'nprobe' | 'efSearch', value: number): boolean {
-    if (!Number.isInteger(value) || value < 1) throw createError('CONFIG_INVALID', `FAISS ${name} must be a positive integer, got ${value}`);
+    if (!Number.isInteger(value) || value < 1)
+      throw createError('CONFIG_INVALID', `FAISS ${name} must be a positive integer, got ${value}`);
     const applies = name === 'nprobe' ? /IVF/i.test(this.factory) : /HNSW/i.test(this.factory);
     if (!applies) return false;
     try {

@@ -40,7 +40,10 @@ const CHECKPOINT_MIN_SECONDS = 30;
 /** A checkpoint rewrites the whole file: at most ~10% of the run goes into them (1 GB at 1M snippets). */
 const CHECKPOINT_COST_SHARE = 10;
 
-export type DenseConfig = Pick<Config, 'dataDir' | 'faissFactory' | 'faissExactMax' | 'faissCompactRatio' | 'indexBatchSize' | 'embedBatchSize' | 'densePooling'>;
+export type DenseConfig = Pick<
+  Config,
+  'dataDir' | 'faissFactory' | 'faissExactMax' | 'faissCompactRatio' | 'indexBatchSize' | 'embedBatchSize' | 'densePooling'
+>;
 
 export interface DenseSyncOptions {
   signal?: AbortSignal;
@@ -93,7 +96,10 @@ function aborted(ctx: Ctx): boolean {
 
 async function vectorsFor(ctx: Ctx, ids: number[]) {
   const rows = await snippetRows(ctx.db, ids);
-  const r = await snippetVectors(rows, ctx.encoder, ctx.cache, ctx.config.densePooling as Pooling, { batchSize: ctx.config.embedBatchSize, signal: ctx.opts.signal });
+  const r = await snippetVectors(rows, ctx.encoder, ctx.cache, ctx.config.densePooling as Pooling, {
+    batchSize: ctx.config.embedBatchSize,
+    signal: ctx.opts.signal,
+  });
   ctx.stats.sentencesEmbedded += r.embed.embedded;
   ctx.stats.sentencesCached += r.embed.cached;
   ctx.stats.embedSeconds += r.embed.seconds;
@@ -101,7 +107,13 @@ async function vectorsFor(ctx: Ctx, ids: number[]) {
 }
 
 /** Writes the index to a new file and commits it with its entries; returns the new state. */
-async function checkpoint(ctx: Ctx, index: GuardedIndex, base: IndexStateRow | null, entries: { position: number; snippetId: number }[], replace: boolean): Promise<IndexStateRow> {
+async function checkpoint(
+  ctx: Ctx,
+  index: GuardedIndex,
+  base: IndexStateRow | null,
+  entries: { position: number; snippetId: number }[],
+  replace: boolean,
+): Promise<IndexStateRow> {
   const dir = indexesDir(ctx.config.dataDir);
   const version = (base?.version ?? 0) + 1;
   const file = `${DENSE_FILE_PREFIX}v${version}.faiss`;
@@ -126,12 +138,19 @@ async function checkpoint(ctx: Ctx, index: GuardedIndex, base: IndexStateRow | n
 }
 
 /** Why the current index cannot simply be extended, or null. */
-function rebuildReason(ctx: Ctx, state: IndexStateRow | null, loaded: LoadedDense | null, liveIds: number, loadError: string | null): string | null {
+function rebuildReason(
+  ctx: Ctx,
+  state: IndexStateRow | null,
+  loaded: LoadedDense | null,
+  liveIds: number,
+  loadError: string | null,
+): string | null {
   if (ctx.opts.rebuild) return 'requested';
   if (!state || !state.file || state.ntotal === 0) {
     return minTrainingPoints(chooseFactory(ctx.config, liveIds)) > 1 ? 'first build of a trained index type' : null;
   }
-  if (state.encoderId !== ctx.encoder.id || state.dim !== ctx.encoder.dim) return `encoder changed (${state.encoderId} → ${ctx.encoder.id})`;
+  if (state.encoderId !== ctx.encoder.id || state.dim !== ctx.encoder.dim)
+    return `encoder changed (${state.encoderId} → ${ctx.encoder.id})`;
   if (state.pooling !== ctx.config.densePooling) return `pooling changed (${state.pooling} → ${ctx.config.densePooling})`;
   if (loadError) return `index file unusable: ${loadError}`;
   if (!loaded) return null;
@@ -141,7 +160,8 @@ function rebuildReason(ctx: Ctx, state: IndexStateRow | null, loaded: LoadedDens
     if (wanted !== 'Flat') return `${liveIds} snippets call for ${wanted} (was ${loaded.index.factory}; QUIN_FAISS_FACTORY=auto)`;
   }
   const ratio = loaded.index.ntotal ? loaded.tombstones / loaded.index.ntotal : 0;
-  if (loaded.tombstones > 0 && ratio > ctx.config.faissCompactRatio) return `compaction (${loaded.tombstones} of ${loaded.index.ntotal} vectors deleted)`;
+  if (loaded.tombstones > 0 && ratio > ctx.config.faissCompactRatio)
+    return `compaction (${loaded.tombstones} of ${loaded.index.ntotal} vectors deleted)`;
   return null;
 }
 
@@ -174,7 +194,9 @@ async function extend(ctx: Ctx, state: IndexStateRow | null, loaded: LoadedDense
     ctx.opts.onProgress?.(done, todo.length);
     failpoint('dense:after-add');
     const waited = Date.now() - lastCheckpoint;
-    const due = pending.length >= ctx.config.indexBatchSize && (pending.length >= index.ntotal / 20 || waited > Math.max(CHECKPOINT_MIN_SECONDS * 1000, CHECKPOINT_COST_SHARE * checkpointMs));
+    const due =
+      pending.length >= ctx.config.indexBatchSize &&
+      (pending.length >= index.ntotal / 20 || waited > Math.max(CHECKPOINT_MIN_SECONDS * 1000, CHECKPOINT_COST_SHARE * checkpointMs));
     if (due) {
       const t = Date.now();
       base = await checkpoint(ctx, index, base, pending, false);
@@ -234,9 +256,28 @@ async function rebuild(ctx: Ctx, state: IndexStateRow | null, dbIds: number[], o
   ctx.stats.factory = index.factory;
 }
 
-export async function syncDense(db: Db, config: DenseConfig, encoder: Encoder, cache: SentenceStore, opts: DenseSyncOptions = {}): Promise<DenseSyncStats> {
+export async function syncDense(
+  db: Db,
+  config: DenseConfig,
+  encoder: Encoder,
+  cache: SentenceStore,
+  opts: DenseSyncOptions = {},
+): Promise<DenseSyncStats> {
   const started = Date.now();
-  const stats: DenseSyncStats = { added: 0, compacted: 0, rebuilt: null, checkpoints: 0, sentencesEmbedded: 0, sentencesCached: 0, embedSeconds: 0, seconds: 0, ntotal: 0, live: 0, factory: '', aborted: false };
+  const stats: DenseSyncStats = {
+    added: 0,
+    compacted: 0,
+    rebuilt: null,
+    checkpoints: 0,
+    sentencesEmbedded: 0,
+    sentencesCached: 0,
+    embedSeconds: 0,
+    seconds: 0,
+    ntotal: 0,
+    live: 0,
+    factory: '',
+    aborted: false,
+  };
   const ctx: Ctx = { db, config, encoder, cache, opts, stats };
   const state = await readState(db, 'dense');
   removeStrayFiles(indexesDir(config.dataDir), DENSE_FILE_PREFIX, state?.file ?? null);

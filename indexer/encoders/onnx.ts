@@ -13,7 +13,10 @@ type OnnxConfig = Parameters<typeof loadRoleModel>[1];
 
 export async function createOnnxEncoder(config: OnnxConfig & Pick<Config, 'encoderModel'>): Promise<Encoder> {
   if (!config.encoderModel || config.encoderModel.toLowerCase() === 'none') {
-    throw createError('CONFIG_INVALID', 'QUIN_ENCODER=onnx needs QUIN_ENCODER_MODEL (a sentence-transformers ONNX folder, its name under QUIN_MODELS_DIR, or a hub id pulled with `quin models pull`)');
+    throw createError(
+      'CONFIG_INVALID',
+      'QUIN_ENCODER=onnx needs QUIN_ENCODER_MODEL (a sentence-transformers ONNX folder, its name under QUIN_MODELS_DIR, or a hub id pulled with `quin models pull`)',
+    );
   }
   const model = await loadRoleModel('encoder', config);
   if (!model) throw createError('MODEL_UNAVAILABLE', `QUIN_ENCODER_MODEL=${config.encoderModel}: no encoder loaded`);

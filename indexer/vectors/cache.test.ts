@@ -19,7 +19,10 @@ afterEach(() => {
 const vec = (seed: number, dim = 8) => Float32Array.from({ length: dim }, (_, i) => Math.sin(seed * 31 + i));
 
 function segments(cache: VectorCache): string[] {
-  return fs.readdirSync(cache.dir).filter((f) => f.startsWith('seg-')).map((f) => path.join(cache.dir, f));
+  return fs
+    .readdirSync(cache.dir)
+    .filter((f) => f.startsWith('seg-'))
+    .map((f) => path.join(cache.dir, f));
 }
 
 describe('sentence-vector cache', () => {
@@ -103,7 +106,10 @@ describe('sentence-vector cache', () => {
       c.close();`;
     const run = (tag: string) =>
       new Promise<number>((resolve) => {
-        const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(tag)], { cwd: projectRoot(), stdio: 'inherit' });
+        const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(tag)], {
+          cwd: projectRoot(),
+          stdio: 'inherit',
+        });
         p.on('exit', (code) => resolve(code ?? 1));
       });
     expect(await Promise.all([run('a'), run('b')])).toEqual([0, 0]);

@@ -181,7 +181,8 @@ export class VectorCache {
     const base = fs.fstatSync(w.fd).size;
     fs.writeSync(w.fd, buf, 0, buf.length, base);
     const seg = this.segments[segIndex]!;
-    for (const [k, i] of fresh) if (!this.index.has(k)) this.index.set(k, { segment: segIndex, offset: base + i * this.recordBytes + KEY_BYTES });
+    for (const [k, i] of fresh)
+      if (!this.index.has(k)) this.index.set(k, { segment: segIndex, offset: base + i * this.recordBytes + KEY_BYTES });
     seg.scanned = base + buf.length;
   }
 

@@ -32,7 +32,12 @@ export function batchesByLength(texts: readonly string[], batchSize: number): st
 }
 
 /** Makes sure every text has a cached vector; returns what it did. */
-export async function ensureEmbedded(encoder: Encoder, cache: SentenceStore, texts: readonly string[], opts: EmbedOptions = {}): Promise<EmbedStats> {
+export async function ensureEmbedded(
+  encoder: Encoder,
+  cache: SentenceStore,
+  texts: readonly string[],
+  opts: EmbedOptions = {},
+): Promise<EmbedStats> {
   const started = Date.now();
   const distinct = [...new Set(texts)];
   const missing = distinct.filter((t) => !cache.has(t));
@@ -40,20 +45,33 @@ export async function ensureEmbedded(encoder: Encoder, cache: SentenceStore, tex
   for (const batch of batchesByLength(missing, opts.batchSize ?? 32)) {
     if (opts.signal?.aborted) throw createError('CANCELLED', 'embedding cancelled');
     const vectors = await encoder.embed(batch);
-    if (vectors.length !== batch.length) throw createError('MODEL_INVALID', `${encoder.id} returned ${vectors.length} vectors for ${batch.length} texts`);
+    if (vectors.length !== batch.length)
+      throw createError('MODEL_INVALID', `${encoder.id} returned ${vectors.length} vectors for ${batch.length} texts`);
     for (const v of vectors) {
-      if (v.length !== encoder.dim) throw createError('MODEL_INVALID', `${encoder.id} returned a ${v.length}-d vector, expected ${encoder.dim}`);
+      if (v.length !== encoder.dim)
+        throw createError('MODEL_INVALID', `${encoder.id} returned a ${v.length}-d vector, expected ${encoder.dim}`);
       if (!v.every(Number.isFinite)) throw createError('MODEL_INVALID', `${encoder.id} returned a non-finite vector`);
     }
     cache.put(batch, vectors);
     embedded += batch.length;
     opts.onBatch?.(batch.length);
   }
-  return { requested: texts.length, distinct: distinct.length, cached: distinct.length - missing.length, embedded, seconds: (Date.now() - started) / 1000 };
+  return {
+    requested: texts.length,
+    distinct: distinct.length,
+    cached: distinct.length - missing.length,
+    embedded,
+    seconds: (Date.now() - started) / 1000,
+  };
 }
 
 /** Vectors for texts, embedding what the cache lacks. */
-export async function embedWithCache(encoder: Encoder, cache: SentenceStore, texts: readonly string[], opts: EmbedOptions = {}): Promise<Float32Array[]> {
+export async function embedWithCache(
+  encoder: Encoder,
+  cache: SentenceStore,
+  texts: readonly string[],
+  opts: EmbedOptions = {},
+): Promise<Float32Array[]> {
   await ensureEmbedded(encoder, cache, texts, opts);
   return cache.get(texts).map((v, i) => {
     if (!v) throw createError('INTERNAL', `vector cache lost the vector of text #${i}`);

@@ -7,7 +7,11 @@ const norm = (x: Float32Array) => Math.hypot(...x);
 describe('snippet sentences and pooling', () => {
   it('cuts sentences by their spans', () => {
     const text = 'One two. Three four five. Six.';
-    expect(snippetSentences({ text, sentenceSpans: '[[0,8],[9,25],[26,30]]', title: 't' })).toEqual(['One two.', 'Three four five.', 'Six.']);
+    expect(snippetSentences({ text, sentenceSpans: '[[0,8],[9,25],[26,30]]', title: 't' })).toEqual([
+      'One two.',
+      'Three four five.',
+      'Six.',
+    ]);
   });
 
   it('falls back to the whole text when spans are unusable', () => {

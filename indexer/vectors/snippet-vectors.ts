@@ -30,7 +30,9 @@ export async function snippetVectors(
   const started = performance.now();
   const got = cache.get(distinct);
   // A computing store (the static encoder) embeds here: count it as encoding, not as cache reads.
-  const embed = cache.computes ? { ...cached, cached: 0, embedded: distinct.length, seconds: cached.seconds + (performance.now() - started) / 1000 } : cached;
+  const embed = cache.computes
+    ? { ...cached, cached: 0, embedded: distinct.length, seconds: cached.seconds + (performance.now() - started) / 1000 }
+    : cached;
   const byText = new Map(distinct.map((t, i) => [t, got[i]]));
   const vectorOf = (t: string) => {
     const v = byText.get(t);

@@ -63,7 +63,11 @@ export function migrateSqlite(file: string): MigrateResult {
         const rows = db.prepare('SELECT name, checksum FROM _quin_migrations').all() as { name: string; checksum: string }[];
         if (checkRecorded(m, new Map(rows.map((r) => [r.name, r.checksum])))) return false;
         db.exec(m.sql);
-        db.prepare('INSERT INTO _quin_migrations (name, checksum, applied_at) VALUES (?, ?, ?)').run(m.name, m.checksum, new Date().toISOString());
+        db.prepare('INSERT INTO _quin_migrations (name, checksum, applied_at) VALUES (?, ?, ?)').run(
+          m.name,
+          m.checksum,
+          new Date().toISOString(),
+        );
         return true;
       });
       try {
@@ -87,7 +91,9 @@ export async function migratePostgres(url: string): Promise<MigrateResult> {
     throw createError('DB_UNAVAILABLE', `cannot connect to PostgreSQL: ${(e as Error).message}`, undefined, e);
   }
   try {
-    await client.query(`CREATE TABLE IF NOT EXISTS _quin_migrations (name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS _quin_migrations (name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
+    );
     const result: MigrateResult = { applied: [], alreadyApplied: [] };
     for (const m of listMigrations('postgres')) {
       await client.query('BEGIN');

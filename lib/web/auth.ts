@@ -21,7 +21,13 @@ type AuthConfig = Pick<Config, 'dataDir' | 'sessionSecret' | 'adminUser' | 'admi
 export function authContext(config: AuthConfig): AuthContext {
   const secret = sessionSecret(config);
   const creds = adminCredentials(config);
-  return { secret, user: creds.user, hash: creds.hash, fingerprint: credentialFingerprint(secret, creds.hash), ttlSeconds: config.sessionHours * 3600 };
+  return {
+    secret,
+    user: creds.user,
+    hash: creds.hash,
+    fingerprint: credentialFingerprint(secret, creds.hash),
+    ttlSeconds: config.sessionHours * 3600,
+  };
 }
 
 /** A cookie's value from a Cookie header. */
@@ -64,7 +70,8 @@ export function requireAdminRequest(auth: AuthContext, req: Request, opts: { csr
   if (STATE_CHANGING.has(req.method.toUpperCase())) {
     if (isCrossSite(req.headers, req.headers.get('host'))) throw createError('FORBIDDEN', 'cross-site request refused');
     const token = opts.csrfToken !== undefined ? opts.csrfToken : req.headers.get(CSRF_HEADER);
-    if (!verifyCsrfToken(auth.secret, session, token)) throw createError('FORBIDDEN', `missing or invalid CSRF token (send the ${CSRF_HEADER} header from sign-in)`);
+    if (!verifyCsrfToken(auth.secret, session, token))
+      throw createError('FORBIDDEN', `missing or invalid CSRF token (send the ${CSRF_HEADER} header from sign-in)`);
   }
   return session;
 }

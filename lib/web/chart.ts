@@ -46,7 +46,9 @@ export function layoutBars(data: BarDatum[], width: number, height: number, opts
   // Evenly spaced labels and the last one; a regular label closer than a step to the last is dropped,
   // or the two would overlap at the right edge.
   const last = data.length - 1;
-  const labelled = data.length ? [...data.map((_, i) => i).filter((i) => i % step === 0 && (i === last || last - i >= step)), ...(last % step === 0 ? [] : [last])] : [];
+  const labelled = data.length
+    ? [...data.map((_, i) => i).filter((i) => i % step === 0 && (i === last || last - i >= step)), ...(last % step === 0 ? [] : [last])]
+    : [];
   return { bars, max, ticks, labelled };
 }
 
@@ -83,7 +85,10 @@ function keyRange(first: string, last: string, unit: 'month' | 'year'): string[]
  * Matching coverage as bars: per week when that fits in `maxBars`, else per month, else per year
  * (a corpus can span decades), gaps filled with zeros.
  */
-export function coverageSeries(weeks: { week: string; articles: number }[], maxBars = 120): { unit: 'week' | 'month' | 'year'; data: BarDatum[] } {
+export function coverageSeries(
+  weeks: { week: string; articles: number }[],
+  maxBars = 120,
+): { unit: 'week' | 'month' | 'year'; data: BarDatum[] } {
   const sorted = weeks.filter((w) => /^\d{4}-\d{2}-\d{2}$/.test(w.week)).sort((a, b) => a.week.localeCompare(b.week));
   if (sorted.length === 0) return { unit: 'week', data: [] };
   const weekly = fillDays(

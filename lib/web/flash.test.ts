@@ -15,8 +15,22 @@ describe('signed flash notices', () => {
 
 describe('flash notices of a failed add', () => {
   it('carry the typed URL and the feeds the page links to, signed like the text', () => {
-    const t = signFlash('s', { kind: 'error', text: 'not a feed', url: 'https://news.example/', found: ['https://news.example/rss.xml', 'https://news.example/atom.xml'] }, 1000);
-    expect(readFlash('s', t, 2000)).toEqual({ kind: 'error', text: 'not a feed', url: 'https://news.example/', found: ['https://news.example/rss.xml', 'https://news.example/atom.xml'] });
+    const t = signFlash(
+      's',
+      {
+        kind: 'error',
+        text: 'not a feed',
+        url: 'https://news.example/',
+        found: ['https://news.example/rss.xml', 'https://news.example/atom.xml'],
+      },
+      1000,
+    );
+    expect(readFlash('s', t, 2000)).toEqual({
+      kind: 'error',
+      text: 'not a feed',
+      url: 'https://news.example/',
+      found: ['https://news.example/rss.xml', 'https://news.example/atom.xml'],
+    });
     // A forged list of "found" feeds is refused with the rest.
     const body = Buffer.from(JSON.stringify({ k: 'error', t: 'not a feed', at: 1000, f: ['https://evil.example/'] })).toString('base64url');
     expect(readFlash('s', `${body}.${t.split('.')[1]}`, 2000)).toBeNull();

@@ -13,7 +13,13 @@ describe('evidence highlighting by offsets', () => {
   });
 
   it('merges overlapping spans, sorts them, clamps out-of-range ones and ignores empty ones', () => {
-    const pieces = highlightPieces(text, [{ start: 33, end: 999 }, { start: 0, end: 10 }, { start: 5, end: 15 }, { start: 20, end: 20 }, { start: -5, end: -1 }]);
+    const pieces = highlightPieces(text, [
+      { start: 33, end: 999 },
+      { start: 0, end: 10 },
+      { start: 5, end: 15 },
+      { start: 20, end: 20 },
+      { start: -5, end: -1 },
+    ]);
     expect(pieces).toEqual([
       { text: 'First sentence.', mark: true },
       { text: ' Second one here. ', mark: false },
@@ -24,7 +30,11 @@ describe('evidence highlighting by offsets', () => {
 
   it('returns markup in the text unchanged as text (React escapes it)', () => {
     const evil = 'Hi <script>alert(1)</script> <img src=x onerror="alert(2)">';
-    expect(highlightPieces(evil, [{ start: 3, end: 28 }]).map((p) => p.text)).toEqual(['Hi ', '<script>alert(1)</script>', ' <img src=x onerror="alert(2)">']);
+    expect(highlightPieces(evil, [{ start: 3, end: 28 }]).map((p) => p.text)).toEqual([
+      'Hi ',
+      '<script>alert(1)</script>',
+      ' <img src=x onerror="alert(2)">',
+    ]);
   });
 
   it('handles no spans and empty text', () => {

@@ -15,7 +15,10 @@ export interface Piece {
 /** Cuts `text` into alternating plain / marked pieces. Spans are clamped, sorted and merged. */
 export function highlightPieces(text: string, spans: readonly Span[]): Piece[] {
   const clean = spans
-    .map((s) => ({ start: Math.max(0, Math.min(text.length, Math.floor(s.start))), end: Math.max(0, Math.min(text.length, Math.floor(s.end))) }))
+    .map((s) => ({
+      start: Math.max(0, Math.min(text.length, Math.floor(s.start))),
+      end: Math.max(0, Math.min(text.length, Math.floor(s.end))),
+    }))
     .filter((s) => Number.isFinite(s.start) && Number.isFinite(s.end) && s.end > s.start)
     .sort((a, b) => a.start - b.start);
   const merged: Span[] = [];

@@ -30,7 +30,11 @@ export function zodIssues(err: ZodError): { path: string; code: string; message:
 function detailIssues(details: Record<string, unknown> | undefined): ApiErrorBody['error']['issues'] {
   const issues = details?.issues;
   if (!Array.isArray(issues)) return undefined;
-  return issues.map((i: { path?: unknown; code?: unknown; message?: unknown }) => ({ path: String(i.path ?? ''), ...(i.code ? { code: String(i.code) } : {}), message: String(i.message ?? '') }));
+  return issues.map((i: { path?: unknown; code?: unknown; message?: unknown }) => ({
+    path: String(i.path ?? ''),
+    ...(i.code ? { code: String(i.code) } : {}),
+    message: String(i.message ?? ''),
+  }));
 }
 
 export function readableZodError(err: ZodError): string {
@@ -62,13 +66,15 @@ export function errorBody(err: unknown): { status: number; body: ApiErrorBody } 
     const issues = status < 500 ? detailIssues(err.details) : undefined;
     return { status, body: { error: { code: err.code, message, ...(issues ? { issues } : {}) } } };
   }
-  if (err instanceof SyntaxError) return { status: 400, body: { error: { code: 'INVALID_INPUT', message: 'the request body is not valid JSON' } } };
+  if (err instanceof SyntaxError)
+    return { status: 400, body: { error: { code: 'INVALID_INPUT', message: 'the request body is not valid JSON' } } };
   return { status: 500, body: { error: { code: 'INTERNAL', message: 'internal error' } } };
 }
 
 /** An error as a JSON response. Unexpected errors are logged here, with their stack, and only here. */
 export function errorResponse(err: unknown, headers?: HeadersInit): Response {
   const { status, body } = errorBody(err);
-  if (status >= 500) log.error('request failed', { code: body.error.code, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  if (status >= 500)
+    log.error('request failed', { code: body.error.code, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   return jsonResponse(body, { status, headers });
 }

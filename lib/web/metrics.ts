@@ -38,7 +38,12 @@ function create(): ProcessMetrics {
       labelNames: ['outcome'],
       registers: [registry],
     }),
-    httpErrors: new Counter({ name: 'quin_http_errors_total', help: 'Error responses of the API, by code.', labelNames: ['code'], registers: [registry] }),
+    httpErrors: new Counter({
+      name: 'quin_http_errors_total',
+      help: 'Error responses of the API, by code.',
+      labelNames: ['code'],
+      registers: [registry],
+    }),
     logins: new Counter({
       name: 'quin_admin_logins_total',
       help: 'Admin sign-in attempts, by outcome (shown only with the metrics token).',

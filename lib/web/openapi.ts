@@ -72,7 +72,12 @@ export function buildOpenApiDocument(ops: ApiOperation[], info: { title: string;
     components: {
       securitySchemes: {
         session: { type: 'apiKey', in: 'cookie', name: 'quin_session', description: 'Set by POST /api/auth/login.' },
-        csrf: { type: 'apiKey', in: 'header', name: 'x-csrf-token', description: 'Returned by POST /api/auth/login; required on POST, PATCH and DELETE.' },
+        csrf: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-csrf-token',
+          description: 'Returned by POST /api/auth/login; required on POST, PATCH and DELETE.',
+        },
       },
     },
   };

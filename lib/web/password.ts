@@ -7,7 +7,12 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { createError } from '../errors';
 
-const scrypt = promisify(crypto.scrypt) as (pw: crypto.BinaryLike, salt: crypto.BinaryLike, len: number, opts: crypto.ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (
+  pw: crypto.BinaryLike,
+  salt: crypto.BinaryLike,
+  len: number,
+  opts: crypto.ScryptOptions,
+) => Promise<Buffer>;
 
 export const SCRYPT_DEFAULTS = { N: 2 ** 15, r: 8, p: 1, keyLength: 32 } as const;
 

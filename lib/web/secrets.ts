@@ -83,5 +83,9 @@ export async function ensureAdminPassword(config: SecretsConfig, opts: { reset?:
 
 /** A short fingerprint of the current password hash: sessions signed under an older password stop working. */
 export function credentialFingerprint(secret: string, hash: string | null): string {
-  return crypto.createHmac('sha256', secret).update(`pw:${hash ?? ''}`).digest('base64url').slice(0, 16);
+  return crypto
+    .createHmac('sha256', secret)
+    .update(`pw:${hash ?? ''}`)
+    .digest('base64url')
+    .slice(0, 16);
 }

@@ -11,7 +11,13 @@ export async function recordSession(db: Db, session: Session, userAgent: string 
   // Expired rows are dropped as new sessions start: the table holds only what can still be used.
   await db.adminSession.deleteMany({ where: { expiresAt: { lte: now } } });
   await db.adminSession.create({
-    data: { id: session.sid, user: session.user, createdAt: new Date(session.issuedAt), expiresAt: new Date(session.expiresAt), userAgent: userAgent?.slice(0, 300) ?? null },
+    data: {
+      id: session.sid,
+      user: session.user,
+      createdAt: new Date(session.issuedAt),
+      expiresAt: new Date(session.expiresAt),
+      userAgent: userAgent?.slice(0, 300) ?? null,
+    },
   });
 }
 

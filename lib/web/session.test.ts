@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createSessionToken, csrfTokenFor, isCrossSite, loginCsrfToken, verifyCsrfToken, verifyLoginCsrfToken, verifySessionToken } from './session';
+import {
+  createSessionToken,
+  csrfTokenFor,
+  isCrossSite,
+  loginCsrfToken,
+  verifyCsrfToken,
+  verifyLoginCsrfToken,
+  verifySessionToken,
+} from './session';
 
 const secret = 'test-secret';
 const opts = { user: 'admin', fingerprint: 'fp1', ttlSeconds: 3600, now: 1_000_000 };
@@ -13,10 +21,13 @@ describe('signed session cookies', () => {
   });
 
   it('rejects forged, tampered, foreign and stale tokens', () => {
-    const check = (t: string | undefined, expect_ = { user: 'admin', fingerprint: 'fp1', now: 1_000_001 }, s = secret) => verifySessionToken(s, t, expect_);
+    const check = (t: string | undefined, expect_ = { user: 'admin', fingerprint: 'fp1', now: 1_000_001 }, s = secret) =>
+      verifySessionToken(s, t, expect_);
     expect(check(token, undefined, 'other-secret')).toBeNull();
     const [body, sig] = token.split('.') as [string, string];
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), exp: 9e15 })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), exp: 9e15 })).toString(
+      'base64url',
+    );
     expect(check(`${forged}.${sig}`)).toBeNull();
     expect(check(`${body}.${sig.slice(0, -2)}xx`)).toBeNull();
     expect(check(token, { user: 'root', fingerprint: 'fp1', now: 1_000_001 })).toBeNull();

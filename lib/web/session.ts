@@ -36,9 +36,18 @@ export function createSessionToken(
   opts: { user: string; fingerprint: string; ttlSeconds: number; now?: number },
 ): { token: string; session: Session } {
   const now = opts.now ?? Date.now();
-  const payload: Payload = { u: opts.user, sid: crypto.randomBytes(16).toString('base64url'), iat: now, exp: now + opts.ttlSeconds * 1000, fp: opts.fingerprint };
+  const payload: Payload = {
+    u: opts.user,
+    sid: crypto.randomBytes(16).toString('base64url'),
+    iat: now,
+    exp: now + opts.ttlSeconds * 1000,
+    fp: opts.fingerprint,
+  };
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-  return { token: `${body}.${mac(secret, `session:${body}`)}`, session: { user: payload.u, sid: payload.sid, issuedAt: payload.iat, expiresAt: payload.exp } };
+  return {
+    token: `${body}.${mac(secret, `session:${body}`)}`,
+    session: { user: payload.u, sid: payload.sid, issuedAt: payload.iat, expiresAt: payload.exp },
+  };
 }
 
 /** The session of a cookie value, or null when it is missing, forged, expired or stale. */
@@ -59,7 +68,8 @@ export function verifySessionToken(
     return null;
   }
   const now = expect.now ?? Date.now();
-  if (typeof p.exp !== 'number' || p.exp <= now || p.u !== expect.user || typeof p.fp !== 'string' || !safeEqual(p.fp, expect.fingerprint)) return null;
+  if (typeof p.exp !== 'number' || p.exp <= now || p.u !== expect.user || typeof p.fp !== 'string' || !safeEqual(p.fp, expect.fingerprint))
+    return null;
   return { user: p.u, sid: p.sid, issuedAt: p.iat, expiresAt: p.exp };
 }
 

@@ -10,7 +10,8 @@ import { readComboWeights } from './index';
 import { CrossEncoderRerankStage } from './stage';
 
 const v = (...xs: number[]) => Float32Array.from(xs);
-const feats = (fused: number, sent = 0): Features => featuresOf({ fused, bm25: null, dense: null, bm25Rank: null, denseRank: null }, { max: sent, top2: sent, mean: sent });
+const feats = (fused: number, sent = 0): Features =>
+  featuresOf({ fused, bm25: null, dense: null, bm25Rank: null, denseRank: null }, { max: sent, top2: sent, mean: sent });
 
 describe('features', () => {
   it('sentence similarities: best, best two and mean cosine; uncached sentences skipped', () => {
@@ -33,7 +34,17 @@ describe('features', () => {
     ]);
     const indexes = { sentenceVectors: { get: async (ss: string[]) => ss.map((s) => table.get(s) ?? null) } } as unknown as SearchIndexes;
     const ctx = { queryVector: v(1, 0), indexes } as unknown as StageContext;
-    const c = (id: number, sentences: string[]) => ({ snippetId: id, articleId: id, sentences, fused: 0.5, bm25: null, dense: null, bm25Rank: null, denseRank: null }) as unknown as RerankCandidate;
+    const c = (id: number, sentences: string[]) =>
+      ({
+        snippetId: id,
+        articleId: id,
+        sentences,
+        fused: 0.5,
+        bm25: null,
+        dense: null,
+        bm25Rank: null,
+        denseRank: null,
+      }) as unknown as RerankCandidate;
     const out = await candidateFeatures([c(1, ['dogs bark', 'cats purr']), c(2, ['dogs bark']), c(3, ['unknown'])], ctx);
     expect(out.map((f) => f.sent_max)).toEqual([1, 0, 0]);
   });
@@ -80,8 +91,24 @@ describe('combination layer', () => {
   it('the stage uses the combination layer when it has one, the plain mix otherwise', async () => {
     const model = { id: 'fake', score: async (_q: string, ps: string[]) => ps.map((p) => (p.includes('vaccine') ? 5 : 0)) };
     const indexes = { sentenceVectors: { get: async (ss: string[]) => ss.map(() => null) } } as unknown as SearchIndexes;
-    const ctx = { query: { text: 'vaccine', claim: 'vaccine', kind: 'claim', terms: ['vaccine'] }, queryVector: v(1, 0), indexes } as unknown as StageContext;
-    const c = (id: number, text: string, fused: number) => ({ snippetId: id, articleId: id, title: '', text, sentences: [text], fused, bm25: null, dense: null, bm25Rank: null, denseRank: null }) as unknown as RerankCandidate;
+    const ctx = {
+      query: { text: 'vaccine', claim: 'vaccine', kind: 'claim', terms: ['vaccine'] },
+      queryVector: v(1, 0),
+      indexes,
+    } as unknown as StageContext;
+    const c = (id: number, text: string, fused: number) =>
+      ({
+        snippetId: id,
+        articleId: id,
+        title: '',
+        text,
+        sentences: [text],
+        fused,
+        bm25: null,
+        dense: null,
+        bm25Rank: null,
+        denseRank: null,
+      }) as unknown as RerankCandidate;
     const cs = [c(1, 'rain', 0.9), c(2, 'vaccine trial', 0.5), c(3, 'other', 0.1)];
     const combo = parseComboWeights({ normalization: 'minmax', model: 0, features: { fused: 1 } });
     const withCombo = await new CrossEncoderRerankStage(model, { depth: 10, weight: 1, combo }).rerank(cs, ctx);

@@ -56,13 +56,23 @@ export function articleFeatures(articleIds: readonly (number | string)[], model:
 }
 
 /** The raw (unscaled) combined score of each candidate. */
-export function comboRaw(model: readonly number[], features: readonly Features[], articleIds: readonly (number | string)[], w: ComboWeights): number[] {
-  if (model.length !== features.length || model.length !== articleIds.length) throw new RangeError(`${model.length} model scores for ${features.length} candidates`);
+export function comboRaw(
+  model: readonly number[],
+  features: readonly Features[],
+  articleIds: readonly (number | string)[],
+  w: ComboWeights,
+): number[] {
+  if (model.length !== features.length || model.length !== articleIds.length)
+    throw new RangeError(`${model.length} model scores for ${features.length} candidates`);
   const out = normalize(model, w.normalization).map((x) => w.model * x);
   const add = (wf: number | undefined, xs: number[]) => {
     if (wf) normalize(xs, w.normalization).forEach((x, i) => (out[i]! += wf * x));
   };
-  for (const name of FEATURE_NAMES) add(w.features[name], features.map((f) => f[name]));
+  for (const name of FEATURE_NAMES)
+    add(
+      w.features[name],
+      features.map((f) => f[name]),
+    );
   if (ARTICLE_FEATURES.some((n) => w.features[n])) {
     const art = articleFeatures(articleIds, model);
     for (const name of ARTICLE_FEATURES) add(w.features[name], art[name]);
@@ -71,11 +81,17 @@ export function comboRaw(model: readonly number[], features: readonly Features[]
 }
 
 /** Relevance in [0, 1] per candidate (order = comboRaw's). */
-export function comboScores(model: readonly number[], features: readonly Features[], articleIds: readonly (number | string)[], w: ComboWeights): number[] {
+export function comboScores(
+  model: readonly number[],
+  features: readonly Features[],
+  articleIds: readonly (number | string)[],
+  w: ComboWeights,
+): number[] {
   return minMax(comboRaw(model, features, articleIds, w));
 }
 
-const finite = (what: string) => z.number({ error: `${what} must be a finite number` }).refine(Number.isFinite, `${what} must be a finite number`);
+const finite = (what: string) =>
+  z.number({ error: `${what} must be a finite number` }).refine(Number.isFinite, `${what} must be a finite number`);
 const KNOWN_FEATURES: readonly string[] = [...FEATURE_NAMES, ...ARTICLE_FEATURES];
 
 /** combo.json, as training/fit-rerank-combo.ts writes it. */
@@ -88,8 +104,10 @@ export const comboWeightsSchema = z.object({
     .transform((f, ctx) => {
       const out: ComboWeights['features'] = {};
       for (const [k, x] of Object.entries(f)) {
-        if (!KNOWN_FEATURES.includes(k)) ctx.addIssue({ code: 'custom', message: `unknown feature "${k}" (known: ${KNOWN_FEATURES.join(', ')})` });
-        else if (typeof x !== 'number' || !Number.isFinite(x)) ctx.addIssue({ code: 'custom', message: `feature "${k}" weight must be a finite number` });
+        if (!KNOWN_FEATURES.includes(k))
+          ctx.addIssue({ code: 'custom', message: `unknown feature "${k}" (known: ${KNOWN_FEATURES.join(', ')})` });
+        else if (typeof x !== 'number' || !Number.isFinite(x))
+          ctx.addIssue({ code: 'custom', message: `feature "${k}" weight must be a finite number` });
         else out[k as keyof ComboWeights['features']] = x;
       }
       return out;

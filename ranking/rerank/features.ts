@@ -17,7 +17,10 @@ function dot(a: Float32Array, b: Float32Array): number {
 }
 
 /** Best, mean of the best two, and mean cosine of the query with the snippet's sentences (0 when none is cached). */
-export function sentenceSimilarities(query: Float32Array, vectors: readonly (Float32Array | null)[]): { max: number; top2: number; mean: number } {
+export function sentenceSimilarities(
+  query: Float32Array,
+  vectors: readonly (Float32Array | null)[],
+): { max: number; top2: number; mean: number } {
   const sims = vectors.filter((v): v is Float32Array => v !== null && v.length === query.length).map((v) => dot(query, v));
   if (!sims.length) return { max: 0, top2: 0, mean: 0 };
   sims.sort((a, b) => b - a);
@@ -26,7 +29,10 @@ export function sentenceSimilarities(query: Float32Array, vectors: readonly (Flo
 }
 
 /** Pure: one candidate's features, given its sentences' similarities. */
-export function featuresOf(c: Pick<RerankCandidate, 'fused' | 'bm25' | 'dense' | 'bm25Rank' | 'denseRank'>, sims: { max: number; top2: number; mean: number }): Features {
+export function featuresOf(
+  c: Pick<RerankCandidate, 'fused' | 'bm25' | 'dense' | 'bm25Rank' | 'denseRank'>,
+  sims: { max: number; top2: number; mean: number },
+): Features {
   return {
     fused: c.fused,
     bm25: c.bm25 ?? 0,

@@ -29,15 +29,34 @@ export function readComboWeights(dir: string): ComboWeights | null {
 /** Candidates reranked without an explicit setting or a fitted combination layer. */
 export const RERANK_DEFAULT_DEPTH = 50;
 
-export type RerankConfig = Pick<Config, 'rerankerModel' | 'rerankDepth' | 'rerankWeight' | 'rerankCombo' | 'encoderModel' | 'nliModel' | 'modelsDir' | 'ortThreads' | 'ortProvider' | 'modelBatchSize'>;
+export type RerankConfig = Pick<
+  Config,
+  | 'rerankerModel'
+  | 'rerankDepth'
+  | 'rerankWeight'
+  | 'rerankCombo'
+  | 'encoderModel'
+  | 'nliModel'
+  | 'modelsDir'
+  | 'ortThreads'
+  | 'ortProvider'
+  | 'modelBatchSize'
+>;
 
 /** The stage, or null when no reranker is configured (QUIN_RERANKER_MODEL=none, or no default model). */
-export async function createRerankStage(config: RerankConfig, overrides: { depth?: number; weight?: number; model?: string; combo?: boolean } = {}): Promise<CrossEncoderRerankStage | null> {
+export async function createRerankStage(
+  config: RerankConfig,
+  overrides: { depth?: number; weight?: number; model?: string; combo?: boolean } = {},
+): Promise<CrossEncoderRerankStage | null> {
   const cfg = overrides.model ? { ...config, rerankerModel: overrides.model } : config;
   const model = await loadRoleModel('reranker', cfg);
   if (!model) return null;
   const dir = resolveModelDir('reranker', cfg);
   const combo = overrides.combo !== false && config.rerankCombo && dir ? readComboWeights(dir) : null;
   // The combination layer reranks as many candidates as it was fitted on.
-  return new CrossEncoderRerankStage(model, { depth: overrides.depth ?? config.rerankDepth ?? combo?.depth ?? RERANK_DEFAULT_DEPTH, weight: overrides.weight ?? config.rerankWeight, combo });
+  return new CrossEncoderRerankStage(model, {
+    depth: overrides.depth ?? config.rerankDepth ?? combo?.depth ?? RERANK_DEFAULT_DEPTH,
+    weight: overrides.weight ?? config.rerankWeight,
+    combo,
+  });
 }

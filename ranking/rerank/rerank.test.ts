@@ -8,7 +8,20 @@ import { CrossEncoderRerankStage, passageText } from './stage';
 const FIX = path.join(__dirname, '..', '..', 'lib', 'models', 'fixtures');
 
 function cand(id: number, title: string, text: string, fused: number): RerankCandidate {
-  return { snippetId: id, articleId: id, title, text, sentences: [text], publishedAt: null, source: 's', bm25: null, dense: null, bm25Rank: null, denseRank: null, fused };
+  return {
+    snippetId: id,
+    articleId: id,
+    title,
+    text,
+    sentences: [text],
+    publishedAt: null,
+    source: 's',
+    bm25: null,
+    dense: null,
+    bm25Rank: null,
+    denseRank: null,
+    fused,
+  };
 }
 const ctx = (text: string) => ({ query: { text, claim: text, kind: 'claim', terms: text.split(' ') } }) as unknown as StageContext;
 
@@ -44,7 +57,9 @@ describe('CrossEncoderRerankStage', () => {
     afterAll(() => ce.close());
     const stage = new CrossEncoderRerankStage(ce, { depth: 50, weight: 0.5 });
     expect(stage.id).toMatch(/^onnx:tiny-cross-encoder@/);
-    const cs = Array.from({ length: 7 }, (_, i) => cand(i, `title ${i}`, `the cat sat on mat number ${i} ${'word '.repeat(i * 40)}`, 1 - i / 10));
+    const cs = Array.from({ length: 7 }, (_, i) =>
+      cand(i, `title ${i}`, `the cat sat on mat number ${i} ${'word '.repeat(i * 40)}`, 1 - i / 10),
+    );
     const scores = await stage.rerank(cs, ctx('the cat sat on the mat'));
     expect(scores).toHaveLength(7);
     for (const s of scores) {

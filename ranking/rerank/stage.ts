@@ -35,7 +35,8 @@ export class CrossEncoderRerankStage implements RerankStage {
     private readonly model: Pick<CrossEncoder, 'id' | 'score'>,
     settings: RerankSettings,
   ) {
-    if (!Number.isInteger(settings.depth) || settings.depth < 1) throw new RangeError(`rerank depth ${settings.depth} must be a positive integer`);
+    if (!Number.isInteger(settings.depth) || settings.depth < 1)
+      throw new RangeError(`rerank depth ${settings.depth} must be a positive integer`);
     if (!(settings.weight >= 0 && settings.weight <= 1)) throw new RangeError(`rerank weight ${settings.weight} outside [0, 1]`);
     this.depth = settings.depth;
     this.weight = settings.weight;

@@ -21,7 +21,18 @@ import { z } from 'zod';
 import type { VerdictLabel } from '../types';
 import type { StanceProbs } from './align/classifier';
 
-export const CLAIM_FEATURES = ['max_sup', 'max_ref', 'mean_sup', 'mean_ref', 'top_sup', 'top_ref', 'max_cov', 'n_sup', 'n_ref', 'conflict'] as const;
+export const CLAIM_FEATURES = [
+  'max_sup',
+  'max_ref',
+  'mean_sup',
+  'mean_ref',
+  'top_sup',
+  'top_ref',
+  'max_cov',
+  'n_sup',
+  'n_ref',
+  'conflict',
+] as const;
 
 export interface JudgedItem {
   probs: StanceProbs;
@@ -127,7 +138,12 @@ export interface DecideSettings {
 
 export function decide(items: readonly JudgedItem[], agg: Aggregator | null, s: DecideSettings): Decision {
   if (!items.length) {
-    return { label: 'NOT_ENOUGH_EVIDENCE', confidence: 1, probabilities: { SUPPORTED: 0, REFUTED: 0, MIXED: 0, NOT_ENOUGH_EVIDENCE: 1 }, reason: 'no evidence sentences to judge' };
+    return {
+      label: 'NOT_ENOUGH_EVIDENCE',
+      confidence: 1,
+      probabilities: { SUPPORTED: 0, REFUTED: 0, MIXED: 0, NOT_ENOUGH_EVIDENCE: 1 },
+      reason: 'no evidence sentences to judge',
+    };
   }
   const [ps, pr, pn] = agg ? probabilities(items, agg) : pooledMax(items);
   const probs = { SUPPORTED: round(ps), REFUTED: round(pr), MIXED: 0, NOT_ENOUGH_EVIDENCE: round(pn) };

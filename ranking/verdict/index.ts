@@ -24,7 +24,21 @@ export { StanceJudge, mostProbable, type Judgement } from './judge';
 export { decide, claimFeatures, CLAIM_FEATURES, AggregatorFile, type Aggregator, type Decision, type JudgedItem } from './decide';
 export { Lexicon } from './align/lexicon';
 
-export type VerdictConfig = Pick<Config, 'nliModel' | 'verdictDepth' | 'verdictSentences' | 'verdictCommit' | 'verdictCommitRefuted' | 'verdictMixed' | 'encoderModel' | 'rerankerModel' | 'modelsDir' | 'ortThreads' | 'ortProvider' | 'modelBatchSize'>;
+export type VerdictConfig = Pick<
+  Config,
+  | 'nliModel'
+  | 'verdictDepth'
+  | 'verdictSentences'
+  | 'verdictCommit'
+  | 'verdictCommitRefuted'
+  | 'verdictMixed'
+  | 'encoderModel'
+  | 'rerankerModel'
+  | 'modelsDir'
+  | 'ortThreads'
+  | 'ortProvider'
+  | 'modelBatchSize'
+>;
 
 /** Without a fitted verdict.json: read 5 results × 2 sentences; commit at 0.5 (either side); MIXED when both sides reach 0.8. */
 export const VERDICT_DEFAULTS = { depth: 5, sentences: 2, commit: 0.5, mixed: 0.8 } as const;
@@ -40,7 +54,11 @@ function readJson<S extends z.ZodType>(file: string, schema: S, what: string): z
     throw createError('MODEL_INVALID', `${file}: not JSON (${e instanceof Error ? e.message : String(e)})`);
   }
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw createError('MODEL_INVALID', `${file}: not a ${what} (${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`);
+  if (!parsed.success)
+    throw createError(
+      'MODEL_INVALID',
+      `${file}: not a ${what} (${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`,
+    );
   return parsed.data;
 }
 
@@ -52,16 +70,30 @@ export function sharedLexicon(file = LEXICON_FILE): Lexicon {
 }
 
 /** The settings in force and where each comes from (explicit setting > the folder's verdict.json > built-in default). */
-export function verdictSettings(config: VerdictConfig, agg: Aggregator | null): VerdictSettings & { origin: Record<keyof VerdictSettings, string> } {
+export function verdictSettings(
+  config: VerdictConfig,
+  agg: Aggregator | null,
+): VerdictSettings & { origin: Record<keyof VerdictSettings, string> } {
   const pick = (fallback: [number, string], setting: number | undefined, fitted: number | undefined): [number, string] =>
     setting !== undefined ? [setting, 'setting'] : fitted !== undefined ? [fitted, 'verdict.json'] : fallback;
   const [depth, od] = pick([VERDICT_DEFAULTS.depth, 'default'], config.verdictDepth, agg?.depth);
   const [sentences, os] = pick([VERDICT_DEFAULTS.sentences, 'default'], config.verdictSentences, agg?.sentences);
   const [commit, oc] = pick([VERDICT_DEFAULTS.commit, 'default'], config.verdictCommit, agg?.commit);
   // REFUTED's bar follows an explicit QUIN_VERDICT_COMMIT when neither it nor verdict.json sets its own.
-  const [commitRefuted, ocr] = pick([commit, oc], config.verdictCommitRefuted, config.verdictCommit === undefined ? agg?.commit_refuted : undefined);
+  const [commitRefuted, ocr] = pick(
+    [commit, oc],
+    config.verdictCommitRefuted,
+    config.verdictCommit === undefined ? agg?.commit_refuted : undefined,
+  );
   const [mixed, om] = pick([VERDICT_DEFAULTS.mixed, 'default'], config.verdictMixed, agg?.mixed);
-  return { depth, sentences, commit, commitRefuted, mixed, origin: { depth: od, sentences: os, commit: oc, commitRefuted: ocr, mixed: om } };
+  return {
+    depth,
+    sentences,
+    commit,
+    commitRefuted,
+    mixed,
+    origin: { depth: od, sentences: os, commit: oc, commitRefuted: ocr, mixed: om },
+  };
 }
 
 /** The NLI folder's fitted files (stance.json, verdict.json), null where absent. */
@@ -79,7 +111,10 @@ export function filesFor(files: ReturnType<typeof fittedFiles>, modelId: string)
 }
 
 /** The stage, or null when no NLI model is configured (QUIN_NLI_MODEL=none, or no default model). */
-export async function createVerdictStage(config: VerdictConfig, overrides: Partial<VerdictSettings> & { model?: string } = {}): Promise<NliVerdictStage | null> {
+export async function createVerdictStage(
+  config: VerdictConfig,
+  overrides: Partial<VerdictSettings> & { model?: string } = {},
+): Promise<NliVerdictStage | null> {
   const cfg = overrides.model ? { ...config, nliModel: overrides.model } : config;
   const model = await loadRoleModel('nli', cfg);
   if (!model) return null;

@@ -55,7 +55,9 @@ export class StanceJudge {
     if (!sentences.length) return [];
     // A stance classifier that does not read the NLI model's probabilities spares the model's run.
     const reads = !this.model || this.model.nli !== null;
-    const nli = reads ? await this.nli.classify(sentences.map((s) => [s, claim])) : sentences.map(() => ({ entailment: 0, contradiction: 0, neutral: 1 }));
+    const nli = reads
+      ? await this.nli.classify(sentences.map((s) => [s, claim]))
+      : sentences.map(() => ({ entailment: 0, contradiction: 0, neutral: 1 }));
     return sentences.map((s, i) => {
       const features = stanceFeatures(align(claim, s, this.lexicon));
       const n = nli[i]!;

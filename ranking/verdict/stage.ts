@@ -83,7 +83,13 @@ export class NliVerdictStage implements VerdictStage {
       claim,
       items.map((it) => it.sentence),
     );
-    const judged: JudgedItem[] = items.map((it, i) => ({ probs: judgements[i]!.probs, relevance: it.relevance, recency: it.result.scores.recency, rank: it.rank, coverage: judgements[i]!.coverage }));
+    const judged: JudgedItem[] = items.map((it, i) => ({
+      probs: judgements[i]!.probs,
+      relevance: it.relevance,
+      recency: it.result.scores.recency,
+      rank: it.rank,
+      coverage: judgements[i]!.coverage,
+    }));
     return { items, judgements, decision: decide(judged, this.aggregator, this.settings) };
   }
 

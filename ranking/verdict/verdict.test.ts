@@ -12,7 +12,14 @@ import { evidenceItems, NliVerdictStage } from './stage';
 
 const P = (e: number, c: number): NliProbs => ({ entailment: e, contradiction: c, neutral: 1 - e - c });
 const S = (s: number, r: number) => ({ supports: s, refutes: r, neutral: 1 - s - r });
-const item = (s: number, r: number, over: Partial<JudgedItem> = {}): JudgedItem => ({ probs: S(s, r), relevance: 1, recency: 1, rank: 0, coverage: 0.8, ...over });
+const item = (s: number, r: number, over: Partial<JudgedItem> = {}): JudgedItem => ({
+  probs: S(s, r),
+  relevance: 1,
+  recency: 1,
+  rank: 0,
+  coverage: 0.8,
+  ...over,
+});
 const SETTINGS = { commit: 0.6, mixed: 0.8 };
 
 function result(id: number, final: number, recency: number, sentences: string[]): SearchResult {
@@ -29,10 +36,23 @@ function result(id: number, final: number, recency: number, sentences: string[])
     text: sentences.join(' '),
     evidence: sentences.map((s) => ({ text: s, start: 0, end: s.length, score: 1 })),
     score: final,
-    scores: { bm25: null, bm25Rank: null, dense: null, denseRank: null, fused: final, rerank: null, relevance: final / recency, recency, recencyBasis: 'published', assumedAgeDays: null, final },
+    scores: {
+      bm25: null,
+      bm25Rank: null,
+      dense: null,
+      denseRank: null,
+      fused: final,
+      rerank: null,
+      relevance: final / recency,
+      recency,
+      recencyBasis: 'published',
+      assumedAgeDays: null,
+      final,
+    },
   } as SearchResult;
 }
-const ctx = (claim: string) => ({ query: { text: `Is it true that ${claim}?`, claim, kind: 'claim', terms: [] } }) as unknown as StageContext;
+const ctx = (claim: string) =>
+  ({ query: { text: `Is it true that ${claim}?`, claim, kind: 'claim', terms: [] } }) as unknown as StageContext;
 
 describe('claim-level decision', () => {
   it('pools the sentences: strongest weighted support and refutation, means, the top result, coverage', () => {
@@ -53,7 +73,10 @@ describe('claim-level decision', () => {
   it('REFUTED may need a higher bar than SUPPORTED: the same lean commits one way and abstains the other', () => {
     const asym = { ...SETTINGS, commit: 0.4, commitRefuted: 0.6 };
     expect(decide([item(0.5, 0.1)], null, asym).label).toBe('SUPPORTED');
-    expect(decide([item(0.1, 0.5)], null, asym)).toMatchObject({ label: 'NOT_ENOUGH_EVIDENCE', reason: expect.stringMatching(/against the claim \(50%\), below the 60%/) });
+    expect(decide([item(0.1, 0.5)], null, asym)).toMatchObject({
+      label: 'NOT_ENOUGH_EVIDENCE',
+      reason: expect.stringMatching(/against the claim \(50%\), below the 60%/),
+    });
     expect(decide([item(0.1, 0.65)], null, asym).label).toBe('REFUTED');
   });
 
@@ -102,13 +125,18 @@ describe('NliVerdictStage', () => {
     };
     const stage = new NliVerdictStage(new StanceJudge(nli, sharedLexicon(), null), { depth: 3, sentences: 2, ...SETTINGS }, null);
     const v = await stage.verdict(
-      [result(1, 1, 1, ['Profits at Tesco rose 5% last year.', 'The weather was mild.']), result(2, 0.2, 1, ['Profits at Tesco fell sharply.'])],
+      [
+        result(1, 1, 1, ['Profits at Tesco rose 5% last year.', 'The weather was mild.']),
+        result(2, 0.2, 1, ['Profits at Tesco fell sharply.']),
+      ],
       ctx('Tesco profits rose'),
     );
     expect(seen.every((h) => h === 'Tesco profits rose')).toBe(true);
     expect(v.label).toBe('SUPPORTED');
     expect(v.model).toBe('fake-nli');
-    expect(v.evidence.supports.map((e) => [e.sentence, e.reason])).toEqual([['Profits at Tesco rose 5% last year.', 'says the same: Tesco, profits, rose']]);
+    expect(v.evidence.supports.map((e) => [e.sentence, e.reason])).toEqual([
+      ['Profits at Tesco rose 5% last year.', 'says the same: Tesco, profits, rose'],
+    ]);
     expect(v.evidence.refutes.map((e) => e.reason)).toEqual(["says 'fell' where the claim says 'rose'"]);
     expect(v.evidence.neutral.map((e) => e.reason)).toEqual(["does not mention 'Tesco'"]);
     expect(v.evidence.refutes[0]!.weight).toBeCloseTo(0.2 * 0.9, 4);
@@ -120,7 +148,11 @@ describe('NliVerdictStage', () => {
     const nli = { id: 'fake-nli', classify: async (pairs: [string, string][]) => (calls++, pairs.map(() => P(0.9, 0.05))) };
     // A classifier that refutes exactly on an opposite direction (feature 'antonym').
     const w = (name: string, v: number) => STANCE_FEATURES.map((f) => (f === name ? v : 0));
-    const model: StanceModel = { features: [...STANCE_FEATURES], nli: null, model: { kind: 'logistic', coef: [w('cov', 4), w('antonym', 12), w('cov', 0)], intercept: [-1, -3, 0] } };
+    const model: StanceModel = {
+      features: [...STANCE_FEATURES],
+      nli: null,
+      model: { kind: 'logistic', coef: [w('cov', 4), w('antonym', 12), w('cov', 0)], intercept: [-1, -3, 0] },
+    };
     const judge = new StanceJudge(nli, sharedLexicon(), model);
     const [same, opposite] = await judge.judge('Tesco profits rose', ['Tesco profits rose by 5%.', 'Tesco profits fell by 5%.']);
     expect(calls).toBe(0);
@@ -134,7 +166,10 @@ describe('NliVerdictStage', () => {
     const nli = await NliClassifier.load(path.join(__dirname, '..', '..', 'lib', 'models', 'fixtures', 'tiny-nli'));
     afterAll(() => nli.close());
     const stage = new NliVerdictStage(new StanceJudge(nli, sharedLexicon(), null), { depth: 5, sentences: 2, ...SETTINGS }, null);
-    const v = await stage.verdict([result(1, 1, 1, ['the cat sat on the mat.']), result(2, 0.5, 0.5, ['a dog is running.'])], ctx('a cat is sitting'));
+    const v = await stage.verdict(
+      [result(1, 1, 1, ['the cat sat on the mat.']), result(2, 0.5, 0.5, ['a dog is running.'])],
+      ctx('a cat is sitting'),
+    );
     expect(['SUPPORTED', 'REFUTED', 'MIXED', 'NOT_ENOUGH_EVIDENCE']).toContain(v.label);
     const all = [...v.evidence.supports, ...v.evidence.refutes, ...v.evidence.neutral];
     expect(all).toHaveLength(2);

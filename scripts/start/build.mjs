@@ -83,7 +83,11 @@ async function withBuildLock(root, fn) {
 
 export function buildIsCurrent(root) {
   const stamp = path.join(root, '.next', STAMP);
-  return fs.existsSync(path.join(root, '.next', 'BUILD_ID')) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8').trim() === sourcesHash(root);
+  return (
+    fs.existsSync(path.join(root, '.next', 'BUILD_ID')) &&
+    fs.existsSync(stamp) &&
+    fs.readFileSync(stamp, 'utf8').trim() === sourcesHash(root)
+  );
 }
 
 /** Runs `next build` as a child this process can stop (a signal arriving meanwhile kills it: see onChild). */

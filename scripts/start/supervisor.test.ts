@@ -38,7 +38,7 @@ describe('Supervisor', () => {
     sup.add({ name: 'web', module: steady, stdio: 'ignore' });
     const webPid = sup.pid('web');
     // Polled, not a fixed sleep: each restart costs a Node start-up, slow on a loaded machine.
-    for (const deadline = Date.now() + 20_000; sup.restarts('worker') < 4 && Date.now() < deadline; ) await wait(50);
+    for (const deadline = Date.now() + 20_000; sup.restarts('worker') < 4 && Date.now() < deadline;) await wait(50);
     expect(sup.restarts('worker')).toBeGreaterThanOrEqual(4);
     expect(lines[0]).toBe('start: worker exited (code 3); restarting in 0.1 s');
     expect(lines[1]).toBe('start: worker exited (code 3); restarting in 0.2 s');
@@ -51,7 +51,10 @@ describe('Supervisor', () => {
   it('stops every child with SIGTERM and restarts nothing afterwards', async () => {
     sup = new Supervisor({ log: () => undefined, initialDelayMs: 50 });
     const marker = path.join(dir, 'terminated');
-    const child = script('term.cjs', `setInterval(() => {}, 1000); process.on('SIGTERM', () => { require('fs').writeFileSync(${JSON.stringify(marker)}, 'ok'); process.exit(0); }); process.send('ready');`);
+    const child = script(
+      'term.cjs',
+      `setInterval(() => {}, 1000); process.on('SIGTERM', () => { require('fs').writeFileSync(${JSON.stringify(marker)}, 'ok'); process.exit(0); }); process.send('ready');`,
+    );
     let ready!: () => void;
     const isReady = new Promise<void>((r) => (ready = r));
     sup.add({ name: 'a', module: child, stdio: 'ignore', onMessage: () => ready() });

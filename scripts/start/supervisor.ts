@@ -57,7 +57,15 @@ export class Supervisor {
   }
 
   add(spec: ChildSpec): void {
-    const state: ChildState = { spec, proc: null, delay: this.initialDelay, startedAt: 0, restarts: 0, timer: null, exited: Promise.resolve() };
+    const state: ChildState = {
+      spec,
+      proc: null,
+      delay: this.initialDelay,
+      startedAt: 0,
+      restarts: 0,
+      timer: null,
+      exited: Promise.resolve(),
+    };
     this.children.set(spec.name, state);
     this.start(state);
   }

@@ -22,7 +22,10 @@ process.env.QUIN_ROOT ??= root;
 function clientAddress(req) {
   if (trustProxy) {
     // The address our proxy appended is the last entry; anything before it came from the client.
-    const hops = String(req.headers['x-forwarded-for'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const hops = String(req.headers['x-forwarded-for'] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (hops.length) return hops[hops.length - 1];
   }
   return req.socket.remoteAddress ?? 'unknown';

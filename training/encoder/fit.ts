@@ -175,7 +175,8 @@ export function fitTokens(d: Design, y: Float64Array, anchor: Float64Array, voca
     const beta = rrNew.map((v, k) => (rr[k]! > 0 ? v / rr[k]! : 0));
     for (let o = 0; o < p.length; o += dim) for (let k = 0; k < dim; k++) p[o + k] = r[o + k]! + beta[k]! * p[o + k]!;
     rr.set(rrNew);
-    if ((it + 1) % 10 === 0) opts.log?.(`cg ${it + 1}/${opts.iterations}: residual ${(rr.reduce((s, v) => s + v, 0) / rr0).toExponential(2)}`);
+    if ((it + 1) % 10 === 0)
+      opts.log?.(`cg ${it + 1}/${opts.iterations}: residual ${(rr.reduce((s, v) => s + v, 0) / rr0).toExponential(2)}`);
   }
   return e;
 }

@@ -27,7 +27,9 @@ export async function ensureTeacher(cache: VectorCache, texts: readonly string[]
       if (Date.now() - last > 30_000 || done === missing.length) {
         last = Date.now();
         const rate = done / ((Date.now() - started) / 1000);
-        process.stderr.write(`teacher ${label}: ${done}/${missing.length} (${rate.toFixed(1)}/s, ETA ${Math.round((missing.length - done) / rate / 60)} min)\n`);
+        process.stderr.write(
+          `teacher ${label}: ${done}/${missing.length} (${rate.toFixed(1)}/s, ETA ${Math.round((missing.length - done) / rate / 60)} min)\n`,
+        );
       }
     },
   });

@@ -96,7 +96,16 @@ async function main() {
   const quantized = meanCosine(dTest, eq, yTest, dim);
   log(`int8: cosine to the teacher ${quantized.toFixed(4)} held out`);
 
-  const training = { dim, words: maxWords, minCount, lambda, iterations, sentences: train.length, heldOut: test.length, pcaEnergyKept: round(kept) };
+  const training = {
+    dim,
+    words: maxWords,
+    minCount,
+    lambda,
+    iterations,
+    sentences: train.length,
+    heldOut: test.length,
+    pcaEnergyKept: round(kept),
+  };
   const buf = encodeStaticModel({ header: { dim, teacher: USE_LITE_ID, training }, vocab, ...q });
   fs.mkdirSync(out, { recursive: true });
   fs.writeFileSync(path.join(out, 'model.bin'), buf);
@@ -104,7 +113,12 @@ async function main() {
     teacher: USE_LITE_ID,
     vocabulary: { tokens: vocab.length, words: vocab.length - vocab.filter((t) => t.startsWith('▁') || t.startsWith('##')).length },
     training,
-    cosineToTeacher: { model2vec: roundAll(model2vec), tokenlearn: roundAll(fitted), heldOutByLambda: tried, int8HeldOut: round(quantized) },
+    cosineToTeacher: {
+      model2vec: roundAll(model2vec),
+      tokenlearn: roundAll(fitted),
+      heldOutByLambda: tried,
+      int8HeldOut: round(quantized),
+    },
     sha256: crypto.createHash('sha256').update(buf).digest('hex'),
     bytes: buf.length,
   };

@@ -33,7 +33,11 @@ function readData(dir: string): Map<string, Synset> {
       const f = line.split(' ');
       const key = `${pos[0]}${f[0]}`;
       const wcnt = parseInt(f[3]!, 16);
-      const words = Array.from({ length: wcnt }, (_, i) => f[4 + 2 * i]!.replace(/\(.*\)$/, '').toLowerCase().replace(/_/g, ' '));
+      const words = Array.from({ length: wcnt }, (_, i) =>
+        f[4 + 2 * i]!.replace(/\(.*\)$/, '')
+          .toLowerCase()
+          .replace(/_/g, ' '),
+      );
       let i = 4 + 2 * wcnt;
       const pcnt = parseInt(f[i++]!, 10);
       const pointers: Synset['pointers'] = [];
@@ -86,19 +90,37 @@ function idf(): Record<string, number> {
   const docs: string[] = [];
   for (const a of bbcArticles()) docs.push(`${a.title} ${a.sentences.join(' ')}`);
   for (const d of sciCorpus()) docs.push(`${d.title} ${d.sentences.join(' ')}`);
-  for (const line of fs.readFileSync(shared('news', 'huffpost', fs.readdirSync(shared('news', 'huffpost')).find((f) => f.endsWith('.json') || f.endsWith('.jsonl'))!), 'utf8').split('\n')) {
+  for (const line of fs
+    .readFileSync(
+      shared(
+        'news',
+        'huffpost',
+        fs.readdirSync(shared('news', 'huffpost')).find((f) => f.endsWith('.json') || f.endsWith('.jsonl'))!,
+      ),
+      'utf8',
+    )
+    .split('\n')) {
     if (!line.trim()) continue;
     const r = JSON.parse(line) as { headline?: string; short_description?: string };
     docs.push(`${r.headline ?? ''} ${r.short_description ?? ''}`);
   }
   const df = new Map<string, number>();
   for (const d of docs) for (const w of new Set(tokenize(d).map((t) => t.lower))) df.set(w, (df.get(w) ?? 0) + 1);
-  const kept = [...df].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_IDF_WORDS);
+  const kept = [...df]
+    .filter(([, n]) => n >= 2)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, MAX_IDF_WORDS);
   const round = (x: number) => Math.round(x * 100) / 100;
-  return Object.fromEntries(kept.sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([w, n]) => [w, round(Math.log(docs.length / n))]).concat([['', round(Math.log(docs.length))]]));
+  return Object.fromEntries(
+    kept
+      .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+      .map(([w, n]) => [w, round(Math.log(docs.length / n))])
+      .concat([['', round(Math.log(docs.length))]]),
+  );
 }
 
-const sortedRecord = <T>(m: Map<string, T>, f: (v: T) => unknown) => Object.fromEntries([...m].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, v]) => [k, f(v)]));
+const sortedRecord = <T>(m: Map<string, T>, f: (v: T) => unknown) =>
+  Object.fromEntries([...m].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, v]) => [k, f(v)]));
 
 function main() {
   const out = path.resolve(process.argv[2] ?? 'models/quin-align/lexicon.json');
@@ -135,7 +157,9 @@ function main() {
   };
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, JSON.stringify(lexicon));
-  console.log(`${out}: ${lemmaSenses.size} lemmas, ${ids.size} synsets, ${Object.keys(lexicon.antonyms).length} antonym heads, ${Object.keys(lexicon.idf).length} idf words, ${(fs.statSync(out).size / 1e6).toFixed(1)} MB`);
+  console.log(
+    `${out}: ${lemmaSenses.size} lemmas, ${ids.size} synsets, ${Object.keys(lexicon.antonyms).length} antonym heads, ${Object.keys(lexicon.idf).length} idf words, ${(fs.statSync(out).size / 1e6).toFixed(1)} MB`,
+  );
 }
 
 main();

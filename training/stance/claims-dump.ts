@@ -38,17 +38,28 @@ export interface DumpedClaim {
 
 const SCIFACT_LABEL = { SUPPORT: 'SUPPORTED', CONTRADICT: 'REFUTED', NEI: 'NOT_ENOUGH_EVIDENCE' } as const;
 
-async function scifact(base: ReturnType<typeof loadConfig>): Promise<{ ws: Workspace; claims: { id: string; text: string; label: DumpedClaim['label'] }[] }> {
+async function scifact(
+  base: ReturnType<typeof loadConfig>,
+): Promise<{ ws: Workspace; claims: { id: string; text: string; label: DumpedClaim['label'] }[] }> {
   const corpusFile = shared('scifact', 'corpus.jsonl');
   const ws = await openWorkspace({ dataset: 'scifact', corpusFile, format: 'scifact', base });
-  const claims = loadScifactClaims(shared('scifact', 'claims_train.jsonl')).map((q) => ({ id: `scifact:${q.id}`, text: q.text, label: SCIFACT_LABEL[(q.label ?? 'NEI') as keyof typeof SCIFACT_LABEL] }));
+  const claims = loadScifactClaims(shared('scifact', 'claims_train.jsonl')).map((q) => ({
+    id: `scifact:${q.id}`,
+    text: q.text,
+    label: SCIFACT_LABEL[(q.label ?? 'NEI') as keyof typeof SCIFACT_LABEL],
+  }));
   return { ws, claims };
 }
 
-async function news(base: ReturnType<typeof loadConfig>): Promise<{ ws: Workspace; claims: { id: string; text: string; label: DumpedClaim['label']; doc?: string }[] }> {
+async function news(
+  base: ReturnType<typeof loadConfig>,
+): Promise<{ ws: Workspace; claims: { id: string; text: string; label: DumpedClaim['label']; doc?: string }[] }> {
   const { ws } = await openNewsWorkspace({ claimsFile: NEWS_CLAIMS, base, sharedData: sharedDataDir() });
   const raw = newsClaims() as (ReturnType<typeof newsClaims>[number] & { corpus: NewsCorpus; doc?: string })[];
-  return { ws, claims: raw.map((c) => ({ id: `news:${c.id}`, text: c.claim, label: c.label, doc: c.doc ? externalIdOf(c.corpus, c.doc) : undefined })) };
+  return {
+    ws,
+    claims: raw.map((c) => ({ id: `news:${c.id}`, text: c.claim, label: c.label, doc: c.doc ? externalIdOf(c.corpus, c.doc) : undefined })),
+  };
 }
 
 async function main() {
@@ -58,16 +69,49 @@ async function main() {
   if (dataset !== 'scifact' && dataset !== 'news') throw new Error(`unknown dataset ${dataset}`);
   const { ws, claims } = dataset === 'scifact' ? await scifact(base) : await news(base);
   const reranker = await createRerankStage(ws.config);
-  const ctx = { ...ws.ctx, indexes: { ...ws.indexes, encoder: memoEncoder(ws.indexes.encoder) }, reranker, verdict: null, options: { ...ws.ctx.options, evidenceSentences: PER_RESULT } };
+  const ctx = {
+    ...ws.ctx,
+    indexes: { ...ws.indexes, encoder: memoEncoder(ws.indexes.encoder) },
+    reranker,
+    verdict: null,
+    options: { ...ws.ctx.options, evidenceSentences: PER_RESULT },
+  };
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const fd = fs.openSync(out, 'w');
   let n = 0;
   for (const c of claims) {
     const query = analyzeQuery(c.text, { maxChars: 10_000 });
-    const res = await search({ q: c.text, k: DEPTH, perArticle: 1, halfLifeDays: null, mode: 'hybrid', rerank: reranker !== null, verdict: false, evidenceTop: DEPTH }, ctx);
+    const res = await search(
+      {
+        q: c.text,
+        k: DEPTH,
+        perArticle: 1,
+        halfLifeDays: null,
+        mode: 'hybrid',
+        rerank: reranker !== null,
+        verdict: false,
+        evidenceTop: DEPTH,
+      },
+      ctx,
+    );
     const best = Math.max(1e-9, ...res.results.map((r) => r.scores.final));
-    const results = res.results.map((r, rank) => ({ rank, relevance: r.scores.final / best, doc: ws.docIdOf(r.articleId) ?? '', title: r.title, sentences: r.evidence.slice(0, PER_RESULT).map((e) => e.text), scores: r.evidence.slice(0, PER_RESULT).map((e) => Math.round(e.score * 1e4) / 1e4) }));
-    const row: DumpedClaim = { dataset, id: c.id, label: c.label, claim: query.claim, kind: query.kind, results, ...('doc' in c && typeof c.doc === 'string' && c.doc ? { doc: c.doc } : {}) };
+    const results = res.results.map((r, rank) => ({
+      rank,
+      relevance: r.scores.final / best,
+      doc: ws.docIdOf(r.articleId) ?? '',
+      title: r.title,
+      sentences: r.evidence.slice(0, PER_RESULT).map((e) => e.text),
+      scores: r.evidence.slice(0, PER_RESULT).map((e) => Math.round(e.score * 1e4) / 1e4),
+    }));
+    const row: DumpedClaim = {
+      dataset,
+      id: c.id,
+      label: c.label,
+      claim: query.claim,
+      kind: query.kind,
+      results,
+      ...('doc' in c && typeof c.doc === 'string' && c.doc ? { doc: c.doc } : {}),
+    };
     fs.writeSync(fd, JSON.stringify(row) + '\n');
     if (++n % 100 === 0) console.log(`${n}/${claims.length}`);
   }

@@ -29,7 +29,19 @@ async function main() {
   pairs.forEach((p, i) => {
     const f = stanceFeatures(align(p.claim, p.evidence, lex));
     const q = probs[i];
-    fs.writeSync(fd, JSON.stringify({ src: p.src, group: p.group, label: p.label, rule: p.rule, claim: p.claim, evidence: p.evidence, x: featureVector(f).map((v) => Math.round(v * 1e4) / 1e4), nli: q ? q.map((v) => Math.round(v * 1e4) / 1e4) : null }) + '\n');
+    fs.writeSync(
+      fd,
+      JSON.stringify({
+        src: p.src,
+        group: p.group,
+        label: p.label,
+        rule: p.rule,
+        claim: p.claim,
+        evidence: p.evidence,
+        x: featureVector(f).map((v) => Math.round(v * 1e4) / 1e4),
+        nli: q ? q.map((v) => Math.round(v * 1e4) / 1e4) : null,
+      }) + '\n',
+    );
   });
   fs.closeSync(fd);
   console.log(`wrote ${out}`);

@@ -48,7 +48,7 @@ async function articles(corpus: Corpus): Promise<{ doc: string; sentences: strin
     reuters: () => readReuters(shared('news', 'reuters21578')),
   };
   const out: { doc: string; sentences: string[] }[] = [];
-  for await (const a of readers[corpus]()) out.push({ doc: a.externalId ?? a.canonicalUrl ?? "", sentences: splitSentences(a.text ?? "") });
+  for await (const a of readers[corpus]()) out.push({ doc: a.externalId ?? a.canonicalUrl ?? '', sentences: splitSentences(a.text ?? '') });
   return out;
 }
 
@@ -74,7 +74,11 @@ class TopicIndex {
   }
 
   words(text: string): Set<string> {
-    return new Set(tokenize(text).filter((t) => !t.stop && !t.digit && t.lower.length > 2).map((t) => t.lemmas.at(-1)!));
+    return new Set(
+      tokenize(text)
+        .filter((t) => !t.stop && !t.digit && t.lower.length > 2)
+        .map((t) => t.lemmas.at(-1)!),
+    );
   }
 
   /** The most similar sentence satisfying `ok` (idf-weighted shared words), if any shares two words. */
@@ -112,7 +116,9 @@ function pairsFor(s: Sent, article: readonly string[], names: readonly string[],
     if (claim) out.push({ ...base, rule: 'other-article', label: 'NEUTRAL', claim: claim.text, evidence: s.text });
   } else if (sup) {
     const sibling = article.filter((t, i) => Math.abs(i - s.index) > 1 && usable(t));
-    const near = sibling.length ? topics.nearest(s.text, (o) => o.doc === s.doc && o.index !== s.index && Math.abs(o.index - s.index) > 1) : null;
+    const near = sibling.length
+      ? topics.nearest(s.text, (o) => o.doc === s.doc && o.index !== s.index && Math.abs(o.index - s.index) > 1)
+      : null;
     if (near) out.push({ ...base, rule: 'same-article', label: 'NEUTRAL', claim: sup.text, evidence: near.text });
   }
   return out;
@@ -123,11 +129,14 @@ export async function generate(lex: Lexicon, seed = SEED): Promise<StancePair[]>
   const out: StancePair[] = [];
   for (const corpus of Object.keys(PER_CORPUS) as Corpus[]) {
     const arts = await articles(corpus);
-    const sents: Sent[] = arts.flatMap((a) => a.sentences.map((text, index) => ({ doc: a.doc, corpus, index, text })).filter((s) => usable(s.text)));
+    const sents: Sent[] = arts.flatMap((a) =>
+      a.sentences.map((text, index) => ({ doc: a.doc, corpus, index, text })).filter((s) => usable(s.text)),
+    );
     const byDoc = new Map(arts.map((a) => [a.doc, a.sentences]));
     const topics = new TopicIndex(sents, lex);
     const namesByDoc = new Map(arts.map((a) => [a.doc, [...new Set(a.sentences.flatMap(namesIn))]]));
-    for (const s of shuffle(sents, rand).slice(0, PER_CORPUS[corpus])) out.push(...pairsFor(s, byDoc.get(s.doc)!, namesByDoc.get(s.doc)!, topics, rand));
+    for (const s of shuffle(sents, rand).slice(0, PER_CORPUS[corpus]))
+      out.push(...pairsFor(s, byDoc.get(s.doc)!, namesByDoc.get(s.doc)!, topics, rand));
   }
   return out;
 }
@@ -138,8 +147,16 @@ async function main() {
   const pairs = await generate(lex);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, pairs.map((p) => JSON.stringify(p)).join('\n') + '\n');
-  const count = (k: (p: StancePair) => string) => Object.fromEntries([...pairs.reduce((m, p) => m.set(k(p), (m.get(k(p)) ?? 0) + 1), new Map<string, number>())].sort());
-  console.log(`${file}: ${pairs.length} pairs`, JSON.stringify({ label: count((p) => p.label), corpus: count((p) => p.corpus), rule: count((p) => `${p.label}:${p.rule.split('+').at(-1)}`) }));
+  const count = (k: (p: StancePair) => string) =>
+    Object.fromEntries([...pairs.reduce((m, p) => m.set(k(p), (m.get(k(p)) ?? 0) + 1), new Map<string, number>())].sort());
+  console.log(
+    `${file}: ${pairs.length} pairs`,
+    JSON.stringify({
+      label: count((p) => p.label),
+      corpus: count((p) => p.corpus),
+      rule: count((p) => `${p.label}:${p.rule.split('+').at(-1)}`),
+    }),
+  );
 }
 
 if (process.argv[1]?.endsWith('generate.ts')) main().catch((e) => (console.error(e), process.exit(1)));

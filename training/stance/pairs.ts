@@ -46,9 +46,18 @@ export function newsClaims(file = NEWS_CLAIMS): NewsClaim[] {
 }
 
 export function* labelledPairs(opts: { generated?: boolean } = {}): Generator<LabelledPair> {
-  for (const p of scifactNliPairs(rng(13))) if (!p.whole) yield { src: 'scifact', group: `scifact:${p.qid}`, label: FROM_NLI[p.label]!, claim: p.hypothesis, evidence: p.premise };
-  for (const p of climateNliPairs()) yield { src: 'climate-fever', group: `climate-fever:${p.qid}`, label: FROM_NLI[p.label]!, claim: p.hypothesis, evidence: p.premise };
-  for (const c of newsClaims()) yield { src: 'news', group: `news:${c.id}`, label: c.label === 'NOT_ENOUGH_EVIDENCE' ? 'NEUTRAL' : c.label, claim: c.claim, evidence: c.sentence };
+  for (const p of scifactNliPairs(rng(13)))
+    if (!p.whole) yield { src: 'scifact', group: `scifact:${p.qid}`, label: FROM_NLI[p.label]!, claim: p.hypothesis, evidence: p.premise };
+  for (const p of climateNliPairs())
+    yield { src: 'climate-fever', group: `climate-fever:${p.qid}`, label: FROM_NLI[p.label]!, claim: p.hypothesis, evidence: p.premise };
+  for (const c of newsClaims())
+    yield {
+      src: 'news',
+      group: `news:${c.id}`,
+      label: c.label === 'NOT_ENOUGH_EVIDENCE' ? 'NEUTRAL' : c.label,
+      claim: c.claim,
+      evidence: c.sentence,
+    };
   if (opts.generated !== false && fs.existsSync(NEWS_PAIRS)) {
     for (const line of fs.readFileSync(NEWS_PAIRS, 'utf8').split('\n')) {
       if (!line.trim()) continue;

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '../data';
-import { addNegation, changeAmount, contradictRewrite, coreStatement, dropTrailingClause, removeNegation, reverseDirection, supportRewrite, swapName, swapRoles } from './rewrite';
+import {
+  addNegation,
+  changeAmount,
+  contradictRewrite,
+  coreStatement,
+  dropTrailingClause,
+  removeNegation,
+  reverseDirection,
+  supportRewrite,
+  swapName,
+  swapRoles,
+} from './rewrite';
 import { quantities, sameAmount } from '../../ranking/verdict/align/quantities';
 
 const S = 'Profits at the firm rose 12% to $52m in the three months to September, the company said on Tuesday.';
@@ -23,7 +34,11 @@ describe('support rewrites keep the meaning', () => {
     for (let seed = 0; seed < 40; seed++) {
       const r = supportRewrite(S, rng(seed));
       if (!r) continue;
-      for (const q of quantities(r.text)) expect(quantities(S).some((e) => sameAmount(q, e)), `${r.text} (${r.rule})`).toBe(true);
+      for (const q of quantities(r.text))
+        expect(
+          quantities(S).some((e) => sameAmount(q, e)),
+          `${r.text} (${r.rule})`,
+        ).toBe(true);
     }
   });
 });
@@ -62,7 +77,9 @@ describe('contradict rewrites change one fact', () => {
 
 describe('roles', () => {
   it('swaps buyer and seller, and the ends of a change', () => {
-    expect(swapRoles('Carlton bought a 20 pct stake in Central from Ladbroke on Monday')).toBe('Ladbroke bought a 20 pct stake in Central from Carlton on Monday');
+    expect(swapRoles('Carlton bought a 20 pct stake in Central from Ladbroke on Monday')).toBe(
+      'Ladbroke bought a 20 pct stake in Central from Carlton on Monday',
+    );
     expect(swapRoles('Jobs gains were revised down from 157,000 to 133,000')).toBe('Jobs gains were revised down from 133,000 to 157,000');
   });
 });

@@ -32,20 +32,26 @@ const withStop = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
 
 // --- support -------------------------------------------------------------------------------
 
-const ATTRIBUTION_TAIL = /,?\s*(?:(?:he|she|they|it|officials?|analysts?|experts?|police|the (?:\w+ ){0,3}\w+|(?:mr|mrs|ms|dr)\.? \w+|[A-Z][\w'-]+(?: [A-Z][\w'-]+){0,3})\s+(?:said|says|told [\w ]{1,30}|added|reported|announced|explained|claimed|warned)(?:\s+(?:on|last|this|late|early|in|earlier|later)(?:\s+\w+){1,2})?|(?:said|says|according to) [^,.]{1,60})\s*\.?$/;
-const ATTRIBUTION_HEAD = /^(?:according to [^,]{1,60},|[A-Z][\w'-]+(?: [A-Z][\w'-]+){0,3} (?:said|says|told [\w ]{1,30}|added|announced|warned) (?:that )?|(?:he|she|they|it) (?:said|says|added) (?:that )?)\s*/i;
+const ATTRIBUTION_TAIL =
+  /,?\s*(?:(?:he|she|they|it|officials?|analysts?|experts?|police|the (?:\w+ ){0,3}\w+|(?:mr|mrs|ms|dr)\.? \w+|[A-Z][\w'-]+(?: [A-Z][\w'-]+){0,3})\s+(?:said|says|told [\w ]{1,30}|added|reported|announced|explained|claimed|warned)(?:\s+(?:on|last|this|late|early|in|earlier|later)(?:\s+\w+){1,2})?|(?:said|says|according to) [^,.]{1,60})\s*\.?$/;
+const ATTRIBUTION_HEAD =
+  /^(?:according to [^,]{1,60},|[A-Z][\w'-]+(?: [A-Z][\w'-]+){0,3} (?:said|says|told [\w ]{1,30}|added|announced|warned) (?:that )?|(?:he|she|they|it) (?:said|says|added) (?:that )?)\s*/i;
 const QUOTES = /["“”]/g;
 
 /** The sentence without who said it, quotation marks and parenthetical remarks. */
 export function coreStatement(s: string): string {
-  let t = s.replace(QUOTES, '').replace(/\s*\([^)]{0,80}\)/g, '').replace(/\s+-\s+[^-]{0,80}\s+-\s+/g, ' ');
+  let t = s
+    .replace(QUOTES, '')
+    .replace(/\s*\([^)]{0,80}\)/g, '')
+    .replace(/\s+-\s+[^-]{0,80}\s+-\s+/g, ' ');
   t = t.replace(/[.!?]+$/, '');
   t = t.replace(ATTRIBUTION_TAIL, '');
   t = t.replace(ATTRIBUTION_HEAD, '');
   return tidy(t);
 }
 
-const CLAUSE_BREAK = /,\s+(?:which|who|while|whereas|although|though|after|before|as|with|but|and|following|despite|amid|because|making|leaving|taking|bringing|saying|according)\b/i;
+const CLAUSE_BREAK =
+  /,\s+(?:which|who|while|whereas|although|though|after|before|as|with|but|and|following|despite|amid|because|making|leaving|taking|bringing|saying|according)\b/i;
 
 /** Cuts a trailing subordinate clause ("…, which …", "…, after …") when enough is left to be a claim. */
 export function dropTrailingClause(s: string): string | null {
@@ -55,7 +61,9 @@ export function dropTrailingClause(s: string): string | null {
 }
 
 const DROPPABLE_MODIFIERS = new Set(
-  'new recent big major key latest further sharp sharply strong strongly slightly significantly considerably largely widely currently recently now still just also already only even about around some nearly almost roughly approximately'.split(' '),
+  'new recent big major key latest further sharp sharply strong strongly slightly significantly considerably largely widely currently recently now still just also already only even about around some nearly almost roughly approximately'.split(
+    ' ',
+  ),
 );
 
 /** Drops adverbs and a few vague adjectives ("sharply", "new", "nearly"). */
@@ -64,26 +72,79 @@ export function dropModifiers(s: string): string | null {
   const kept = words.filter((w, i) => {
     const bare = w.toLowerCase().replace(/[^a-z]/g, '');
     if (i === 0) return true;
-    return !(DROPPABLE_MODIFIERS.has(bare) || (/ly$/.test(bare) && bare.length > 5 && !/^(only|early|daily|weekly|monthly|yearly|likely|family|italy|july|rally|apply|supply|reply|ally|fly|holy|jolly|assembly|anomaly|monopoly)$/.test(bare)));
+    return !(
+      DROPPABLE_MODIFIERS.has(bare) ||
+      (/ly$/.test(bare) &&
+        bare.length > 5 &&
+        !/^(only|early|daily|weekly|monthly|yearly|likely|family|italy|july|rally|apply|supply|reply|ally|fly|holy|jolly|assembly|anomaly|monopoly)$/.test(
+          bare,
+        ))
+    );
   });
   return kept.length < words.length ? kept.join(' ') : null;
 }
 
 /** Reviewed synonyms for news verbs and nouns (every form is listed: no inflection is guessed). */
 const SYNONYMS: Record<string, string[]> = {
-  rose: ['increased', 'climbed'], rise: ['increase', 'climb'], rises: ['increases', 'climbs'], risen: ['increased'],
-  fell: ['dropped', 'declined'], fall: ['drop', 'decline'], falls: ['drops', 'declines'], fallen: ['dropped'],
-  increased: ['rose', 'grew'], decreased: ['fell', 'dropped'], grew: ['expanded', 'increased'], dropped: ['fell'],
-  bought: ['acquired', 'purchased'], buy: ['acquire', 'purchase'], acquired: ['bought'],
-  firm: ['company'], company: ['firm'], firms: ['companies'], companies: ['firms'],
-  big: ['large'], large: ['big'], biggest: ['largest'], largest: ['biggest'], huge: ['enormous'],
-  began: ['started'], started: ['began'], begin: ['start'], start: ['begin'],
-  film: ['movie'], movie: ['film'], films: ['movies'], movies: ['films'],
-  boss: ['chief executive'], cut: ['reduced'], cuts: ['reductions'], profits: ['earnings'], profit: ['earnings'],
-  shares: ['stock'], jobs: ['posts'], help: ['assist'], helped: ['assisted'], quit: ['resigned'], resigned: ['stepped down'],
-  warned: ['cautioned'], believe: ['think'], think: ['believe'], car: ['vehicle'], cars: ['vehicles'], phone: ['handset'],
-  announced: ['unveiled'], unveiled: ['announced'], plans: ['intends'], sales: ['revenues'], record: ['all-time'],
-  government: ['administration'], minister: ['secretary'], elected: ['voted in'], killed: ['left dead'], died: ['was killed'],
+  rose: ['increased', 'climbed'],
+  rise: ['increase', 'climb'],
+  rises: ['increases', 'climbs'],
+  risen: ['increased'],
+  fell: ['dropped', 'declined'],
+  fall: ['drop', 'decline'],
+  falls: ['drops', 'declines'],
+  fallen: ['dropped'],
+  increased: ['rose', 'grew'],
+  decreased: ['fell', 'dropped'],
+  grew: ['expanded', 'increased'],
+  dropped: ['fell'],
+  bought: ['acquired', 'purchased'],
+  buy: ['acquire', 'purchase'],
+  acquired: ['bought'],
+  firm: ['company'],
+  company: ['firm'],
+  firms: ['companies'],
+  companies: ['firms'],
+  big: ['large'],
+  large: ['big'],
+  biggest: ['largest'],
+  largest: ['biggest'],
+  huge: ['enormous'],
+  began: ['started'],
+  started: ['began'],
+  begin: ['start'],
+  start: ['begin'],
+  film: ['movie'],
+  movie: ['film'],
+  films: ['movies'],
+  movies: ['films'],
+  boss: ['chief executive'],
+  cut: ['reduced'],
+  cuts: ['reductions'],
+  profits: ['earnings'],
+  profit: ['earnings'],
+  shares: ['stock'],
+  jobs: ['posts'],
+  help: ['assist'],
+  helped: ['assisted'],
+  quit: ['resigned'],
+  resigned: ['stepped down'],
+  warned: ['cautioned'],
+  believe: ['think'],
+  think: ['believe'],
+  car: ['vehicle'],
+  cars: ['vehicles'],
+  phone: ['handset'],
+  announced: ['unveiled'],
+  unveiled: ['announced'],
+  plans: ['intends'],
+  sales: ['revenues'],
+  record: ['all-time'],
+  government: ['administration'],
+  minister: ['secretary'],
+  elected: ['voted in'],
+  killed: ['left dead'],
+  died: ['was killed'],
 };
 
 export function swapSynonym(s: string, rand: Rand): string | null {
@@ -117,7 +178,8 @@ export function reexpress(q: Quantity, rand: Rand): string | null {
   if (q.kind === 'money' || q.kind === 'count') {
     const scale = SCALE_WORD.find(([v]) => q.value >= v);
     const amount = scale ? `${trimNumber(q.value / scale[0])} ${scale[1]}` : q.value >= 1000 ? trimNumber(q.value) : null;
-    if (scale && q.value / scale[0] === 0.5 && rand() < 0.5) return `half a ${scale[1]}${q.unit ? ` ${CURRENCY_WORD[q.unit] ?? ''}` : ''}`.trim();
+    if (scale && q.value / scale[0] === 0.5 && rand() < 0.5)
+      return `half a ${scale[1]}${q.unit ? ` ${CURRENCY_WORD[q.unit] ?? ''}` : ''}`.trim();
     if (q.kind === 'count' && q.value <= 12 && Number.isInteger(q.value) && /\d/.test(q.text)) return SMALL[q.value]!;
     if (!amount) return null;
     if (q.kind === 'money') return rand() < 0.5 ? `${amount} ${CURRENCY_WORD[q.unit!] ?? 'dollars'}` : `${q.unit}${amount}`;
@@ -149,9 +211,14 @@ const PHRASE_START = /^(in|on|at|for|with|from|after|since|during|amid|as|by|ove
 export function shorten(s: string, rand: Rand): string | null {
   const words = s.split(' ');
   if (words.length <= 10) return null;
-  const cuts = words.map((w, i) => (i >= 6 && i <= 16 && PHRASE_START.test(w) && !/,$/.test(words[i - 1] ?? '') ? i : -1)).filter((i) => i > 0);
+  const cuts = words
+    .map((w, i) => (i >= 6 && i <= 16 && PHRASE_START.test(w) && !/,$/.test(words[i - 1] ?? '') ? i : -1))
+    .filter((i) => i > 0);
   if (!cuts.length) return null;
-  return words.slice(0, pick(cuts, rand)).join(' ').replace(/[,;:]$/, '');
+  return words
+    .slice(0, pick(cuts, rand))
+    .join(' ')
+    .replace(/[,;:]$/, '');
 }
 
 const titleCase = (s: string) => {
@@ -198,19 +265,77 @@ export function supportRewrite(sentence: string, rand: Rand): Rewrite | null {
 
 /** Word forms with their opposite direction, both ways (every inflection written out). */
 const OPPOSITE_FORMS: [string, string][] = [
-  ['rise', 'fall'], ['rises', 'falls'], ['rose', 'fell'], ['risen', 'fallen'], ['rising', 'falling'],
-  ['increase', 'decrease'], ['increases', 'decreases'], ['increased', 'decreased'], ['increasing', 'decreasing'],
-  ['grow', 'shrink'], ['grows', 'shrinks'], ['grew', 'shrank'], ['grown', 'shrunk'], ['growing', 'shrinking'], ['growth', 'contraction'],
-  ['gain', 'loss'], ['gains', 'losses'], ['gained', 'lost'], ['won', 'lost'], ['win', 'lose'], ['wins', 'loses'], ['winning', 'losing'],
-  ['climbed', 'dropped'], ['jumped', 'slumped'], ['surged', 'plunged'], ['soared', 'tumbled'], ['widened', 'narrowed'], ['widen', 'narrow'],
-  ['expanded', 'contracted'], ['strengthened', 'weakened'], ['improved', 'worsened'], ['improve', 'worsen'], ['boosted', 'cut'],
-  ['raised', 'lowered'], ['raise', 'lower'], ['higher', 'lower'], ['more', 'fewer'], ['above', 'below'], ['up', 'down'],
-  ['profit', 'loss'], ['profits', 'losses'], ['surplus', 'deficit'], ['approved', 'rejected'], ['accepted', 'rejected'],
-  ['hired', 'fired'], ['bought', 'sold'], ['opened', 'closed'], ['best', 'worst'], ['first', 'last'], ['highest', 'lowest'],
-  ['success', 'failure'], ['successful', 'unsuccessful'], ['guilty', 'innocent'], ['convicted', 'acquitted'], ['strong', 'weak'],
-  ['stronger', 'weaker'], ['positive', 'negative'], ['majority', 'minority'], ['allowed', 'banned'], ['support', 'oppose'],
-  ['supports', 'opposes'], ['supported', 'opposed'], ['increase', 'cut'], ['larger', 'smaller'], ['biggest', 'smallest'],
-  ['record high', 'record low'], ['ahead', 'behind'], ['before', 'after'], ['earlier', 'later'], ['start', 'end'], ['started', 'ended'],
+  ['rise', 'fall'],
+  ['rises', 'falls'],
+  ['rose', 'fell'],
+  ['risen', 'fallen'],
+  ['rising', 'falling'],
+  ['increase', 'decrease'],
+  ['increases', 'decreases'],
+  ['increased', 'decreased'],
+  ['increasing', 'decreasing'],
+  ['grow', 'shrink'],
+  ['grows', 'shrinks'],
+  ['grew', 'shrank'],
+  ['grown', 'shrunk'],
+  ['growing', 'shrinking'],
+  ['growth', 'contraction'],
+  ['gain', 'loss'],
+  ['gains', 'losses'],
+  ['gained', 'lost'],
+  ['won', 'lost'],
+  ['win', 'lose'],
+  ['wins', 'loses'],
+  ['winning', 'losing'],
+  ['climbed', 'dropped'],
+  ['jumped', 'slumped'],
+  ['surged', 'plunged'],
+  ['soared', 'tumbled'],
+  ['widened', 'narrowed'],
+  ['widen', 'narrow'],
+  ['expanded', 'contracted'],
+  ['strengthened', 'weakened'],
+  ['improved', 'worsened'],
+  ['improve', 'worsen'],
+  ['boosted', 'cut'],
+  ['raised', 'lowered'],
+  ['raise', 'lower'],
+  ['higher', 'lower'],
+  ['more', 'fewer'],
+  ['above', 'below'],
+  ['up', 'down'],
+  ['profit', 'loss'],
+  ['profits', 'losses'],
+  ['surplus', 'deficit'],
+  ['approved', 'rejected'],
+  ['accepted', 'rejected'],
+  ['hired', 'fired'],
+  ['bought', 'sold'],
+  ['opened', 'closed'],
+  ['best', 'worst'],
+  ['first', 'last'],
+  ['highest', 'lowest'],
+  ['success', 'failure'],
+  ['successful', 'unsuccessful'],
+  ['guilty', 'innocent'],
+  ['convicted', 'acquitted'],
+  ['strong', 'weak'],
+  ['stronger', 'weaker'],
+  ['positive', 'negative'],
+  ['majority', 'minority'],
+  ['allowed', 'banned'],
+  ['support', 'oppose'],
+  ['supports', 'opposes'],
+  ['supported', 'opposed'],
+  ['increase', 'cut'],
+  ['larger', 'smaller'],
+  ['biggest', 'smallest'],
+  ['record high', 'record low'],
+  ['ahead', 'behind'],
+  ['before', 'after'],
+  ['earlier', 'later'],
+  ['start', 'end'],
+  ['started', 'ended'],
 ];
 const OPPOSITE = new Map<string, string>();
 for (const [a, b] of OPPOSITE_FORMS) {
@@ -231,12 +356,48 @@ export function reverseDirection(s: string, rand: Rand): string | null {
 }
 
 const AUX = /\b(is|are|was|were|has|have|had|will|would|can|could|should|must|may|might)\b(?!\s+not\b|n't)/i;
-const NEGATED = /\b(is|are|was|were|has|have|had|will|would|can|could|should|must|does|do|did)\s+not\b|\b(isn|aren|wasn|weren|hasn|haven|hadn|won|wouldn|couldn|shouldn|doesn|don|didn)'t\b|\bno longer\b|\bnever\b/i;
+const NEGATED =
+  /\b(is|are|was|were|has|have|had|will|would|can|could|should|must|does|do|did)\s+not\b|\b(isn|aren|wasn|weren|hasn|haven|hadn|won|wouldn|couldn|shouldn|doesn|don|didn)'t\b|\bno longer\b|\bnever\b/i;
 const IRREGULAR_PAST: Record<string, string> = {
-  said: 'say', made: 'make', won: 'win', lost: 'lose', rose: 'rise', fell: 'fall', grew: 'grow', bought: 'buy', sold: 'sell', took: 'take',
-  gave: 'give', went: 'go', came: 'come', left: 'leave', held: 'hold', met: 'meet', paid: 'pay', saw: 'see', told: 'tell', found: 'find',
-  became: 'become', began: 'begin', beat: 'beat', hit: 'hit', cut: 'cut', put: 'put', set: 'set', ran: 'run', led: 'lead', got: 'get',
-  kept: 'keep', brought: 'bring', thought: 'think', built: 'build', spent: 'spend', sent: 'send', wrote: 'write', chose: 'choose', struck: 'strike',
+  said: 'say',
+  made: 'make',
+  won: 'win',
+  lost: 'lose',
+  rose: 'rise',
+  fell: 'fall',
+  grew: 'grow',
+  bought: 'buy',
+  sold: 'sell',
+  took: 'take',
+  gave: 'give',
+  went: 'go',
+  came: 'come',
+  left: 'leave',
+  held: 'hold',
+  met: 'meet',
+  paid: 'pay',
+  saw: 'see',
+  told: 'tell',
+  found: 'find',
+  became: 'become',
+  began: 'begin',
+  beat: 'beat',
+  hit: 'hit',
+  cut: 'cut',
+  put: 'put',
+  set: 'set',
+  ran: 'run',
+  led: 'lead',
+  got: 'get',
+  kept: 'keep',
+  brought: 'bring',
+  thought: 'think',
+  built: 'build',
+  spent: 'spend',
+  sent: 'send',
+  wrote: 'write',
+  chose: 'choose',
+  struck: 'strike',
 };
 const PAST_OF = Object.fromEntries(Object.entries(IRREGULAR_PAST).map(([p, b]) => [b, p]));
 
@@ -245,7 +406,13 @@ export function addNegation(s: string): string | null {
   const m = AUX.exec(s);
   const words = s.split(' ');
   // A past-tense verb after the subject (not the first word): "-ed" or a known irregular form.
-  const vi = words.findIndex((w, i) => i > 0 && i < 8 && (IRREGULAR_PAST[w.toLowerCase()] || /^[a-z]{3,}ed$/.test(w)) && !/^(need|speed|seed|feed|bed|red|shed|bred|fled|led|wed|hundred|based|aged|armed|skilled|united|used)$/i.test(w));
+  const vi = words.findIndex(
+    (w, i) =>
+      i > 0 &&
+      i < 8 &&
+      (IRREGULAR_PAST[w.toLowerCase()] || /^[a-z]{3,}ed$/.test(w)) &&
+      !/^(need|speed|seed|feed|bed|red|shed|bred|fled|led|wed|hundred|based|aged|armed|skilled|united|used)$/i.test(w),
+  );
   if (m && (vi < 0 || m.index < s.indexOf(words[vi]!))) return s.slice(0, m.index + m[0].length) + ' not' + s.slice(m.index + m[0].length);
   if (vi < 0) return null;
   const w = words[vi]!;
@@ -304,7 +471,34 @@ export function changeNumber(s: string, rand: Rand): string | null {
 }
 
 const NAME = /(?<=\s)[A-Z][a-z'’-]{2,}(?:\s[A-Z][a-z'’-]{2,}){0,2}/g;
-const NOT_NAMES = new Set(['The', 'But', 'And', 'This', 'That', 'However', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday', 'January', 'February', 'March', 'April', 'June', 'July', 'August', 'September', 'October', 'November', 'December', 'Mr', 'Mrs']);
+const NOT_NAMES = new Set([
+  'The',
+  'But',
+  'And',
+  'This',
+  'That',
+  'However',
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+  'Sunday',
+  'January',
+  'February',
+  'March',
+  'April',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+  'Mr',
+  'Mrs',
+]);
 
 /** Capitalised names after the first word (a cheap stand-in for a named-entity tagger). */
 export function namesIn(s: string): string[] {
@@ -322,14 +516,18 @@ export function swapName(s: string, pool: readonly string[], rand: Rand): string
   return s.replace(target, pick(options, rand));
 }
 
-const ROLE_VERBS = 'beat|defeated|overtook|bought|acquired|sued|replaced|succeeded|trailed|outsold|outscored|thrashed|edged|knocked out|eliminated';
+const ROLE_VERBS =
+  'beat|defeated|overtook|bought|acquired|sued|replaced|succeeded|trailed|outsold|outscored|thrashed|edged|knocked out|eliminated';
 const ROLES = new RegExp(`\\b([A-Z][\\w'’.-]+(?: [A-Z][\\w'’.-]+){0,2}) (${ROLE_VERBS}) ([A-Z][\\w'’.-]+(?: [A-Z][\\w'’.-]+){0,2})`);
 
 const NAME_RE = "[A-Z][\\w'’.&-]+(?: [A-Z][\\w'’.&-]+){0,3}";
 // "X bought a stake in Y from Z" → "Z bought a stake in Y from X"; "sold … to".
-const FROM_TO = new RegExp(`\\b(${NAME_RE}) (bought|acquired|purchased|took over|sold|transferred|lent|loaned|sent) ([^,.;]{2,60}?) (from|to) (${NAME_RE})`);
+const FROM_TO = new RegExp(
+  `\\b(${NAME_RE}) (bought|acquired|purchased|took over|sold|transferred|lent|loaned|sent) ([^,.;]{2,60}?) (from|to) (${NAME_RE})`,
+);
 // "from 157,000 to 133,000" → "from 133,000 to 157,000": the change goes the other way.
-const FROM_TO_NUMBERS = /\bfrom ((?:[$£€])?\d[\d,.]*(?:\s?(?:%|pct|per cent|mln|bln|million|billion|dlrs))?) to ((?:[$£€])?\d[\d,.]*(?:\s?(?:%|pct|per cent|mln|bln|million|billion|dlrs))?)/;
+const FROM_TO_NUMBERS =
+  /\bfrom ((?:[$£€])?\d[\d,.]*(?:\s?(?:%|pct|per cent|mln|bln|million|billion|dlrs))?) to ((?:[$£€])?\d[\d,.]*(?:\s?(?:%|pct|per cent|mln|bln|million|billion|dlrs))?)/;
 
 export function swapRoles(s: string): string | null {
   const m = ROLES.exec(s);

@@ -14,8 +14,12 @@ export function EventsTable({ events, now }: { events: CrawlEventRow[]; now: Dat
             <th scope="col">Feed</th>
             <th scope="col">Fetch</th>
             <th scope="col">Outcome</th>
-            <th scope="col" className="num">Time</th>
-            <th scope="col" className="num">Size</th>
+            <th scope="col" className="num">
+              Time
+            </th>
+            <th scope="col" className="num">
+              Size
+            </th>
             <th scope="col">Error</th>
           </tr>
         </thead>

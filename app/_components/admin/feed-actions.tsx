@@ -1,6 +1,20 @@
 import type { FeedHealth } from '../../../crawler';
 
-function Op({ op, id, csrf, label, className = 'button button--quiet button--small', testId }: { op: string; id: number; csrf: string; label: string; className?: string; testId?: string }) {
+function Op({
+  op,
+  id,
+  csrf,
+  label,
+  className = 'button button--quiet button--small',
+  testId,
+}: {
+  op: string;
+  id: number;
+  csrf: string;
+  label: string;
+  className?: string;
+  testId?: string;
+}) {
   return (
     <form method="post" action="/admin/feeds">
       <input type="hidden" name="csrf" value={csrf} />
@@ -49,7 +63,14 @@ export function FeedActions({ feed, csrf }: { feed: FeedHealth; csrf: string }) 
         <summary className="button button--danger button--small" data-testid={`remove-${feed.id}`}>
           Remove
         </summary>
-        <Op op="remove" id={feed.id} csrf={csrf} label="Confirm removal" className="button button--danger button--small" testId={`confirm-remove-${feed.id}`} />
+        <Op
+          op="remove"
+          id={feed.id}
+          csrf={csrf}
+          label="Confirm removal"
+          className="button button--danger button--small"
+          testId={`confirm-remove-${feed.id}`}
+        />
       </details>
     </div>
   );

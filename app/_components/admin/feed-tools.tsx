@@ -1,7 +1,17 @@
 import Link from 'next/link';
 
 /** Above the feed table: only feeds with problems, check all now, OPML export and import. */
-export function FeedTools({ csrf, problemsOnly, problems, total }: { csrf: string; problemsOnly: boolean; problems: number; total: number }) {
+export function FeedTools({
+  csrf,
+  problemsOnly,
+  problems,
+  total,
+}: {
+  csrf: string;
+  problemsOnly: boolean;
+  problems: number;
+  total: number;
+}) {
   return (
     <div className="feed-tools" role="group" aria-label="Feed list tools">
       {problemsOnly ? (
@@ -9,7 +19,12 @@ export function FeedTools({ csrf, problemsOnly, problems, total }: { csrf: strin
           Show all {total} feeds
         </Link>
       ) : (
-        <Link className="button button--quiet button--small" href="/admin?problems=1" data-testid="only-problems" aria-disabled={problems === 0}>
+        <Link
+          className="button button--quiet button--small"
+          href="/admin?problems=1"
+          data-testid="only-problems"
+          aria-disabled={problems === 0}
+        >
           Only feeds with problems ({problems})
         </Link>
       )}

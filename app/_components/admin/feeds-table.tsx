@@ -5,7 +5,14 @@ import { nextCheckView, type WorkerView } from '../../_lib/next-check';
 import { TimeAgo } from '../time-ago';
 import { FeedActions } from './feed-actions';
 
-const ROW_CLASS: Record<FeedHealth['state'], string> = { broken: 'is-broken', failing: 'is-failing', degraded: 'is-degraded', new: '', ok: '', paused: 'is-paused' };
+const ROW_CLASS: Record<FeedHealth['state'], string> = {
+  broken: 'is-broken',
+  failing: 'is-failing',
+  degraded: 'is-degraded',
+  new: '',
+  ok: '',
+  paused: 'is-paused',
+};
 
 /** The problem in one line, the full text one click away. */
 function Problem({ f, now }: { f: FeedHealth; now: Date }) {
@@ -54,7 +61,14 @@ export function FeedsTable({ feeds, csrf, now, worker }: { feeds: FeedHealth[]; 
             const href = safeHref(f.url);
             const next = nextCheckView(f, now, worker);
             return (
-              <tr key={f.id} className={ROW_CLASS[f.state]} data-testid="feed-row" data-feed-url={f.url} data-status={f.status} data-state={f.state}>
+              <tr
+                key={f.id}
+                className={ROW_CLASS[f.state]}
+                data-testid="feed-row"
+                data-feed-url={f.url}
+                data-status={f.status}
+                data-state={f.state}
+              >
                 <td className="feed-cell" data-label="Feed">
                   <span className="feed-title">{f.title ?? 'Untitled feed'}</span>
                   {f.category ? <span className="feed-category">{f.category}</span> : null}
@@ -75,7 +89,12 @@ export function FeedsTable({ feeds, csrf, now, worker }: { feeds: FeedHealth[]; 
                 </td>
                 <td className="checks-cell" data-label="Checks">
                   <span className="check-line">
-                    last: {f.lastCheckedAt ? <TimeAgo iso={f.lastCheckedAt} now={now} withAbsolute={false} /> : <span className="muted">never</span>}
+                    last:{' '}
+                    {f.lastCheckedAt ? (
+                      <TimeAgo iso={f.lastCheckedAt} now={now} withAbsolute={false} />
+                    ) : (
+                      <span className="muted">never</span>
+                    )}
                   </span>
                   <span className="check-line" data-testid="next-check">
                     next: {next.text}

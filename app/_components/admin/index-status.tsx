@@ -28,7 +28,9 @@ export function IndexStatus({ index, models, workers }: Pick<DashboardData, 'ind
       <dd>{models.nli ?? <span className="muted">none configured</span>}</dd>
       <dt>Search</dt>
       <dd>
-        <span className={`badge badge--${models.state === 'ready' ? 'ok' : models.state === 'failed' ? 'error' : 'paused'}`}>{models.state.replace('_', ' ')}</span>
+        <span className={`badge badge--${models.state === 'ready' ? 'ok' : models.state === 'failed' ? 'error' : 'paused'}`}>
+          {models.state.replace('_', ' ')}
+        </span>
         {models.serving ? (
           <span className="muted" data-testid="search-serving">
             {' '}

@@ -7,7 +7,9 @@ export async function LoginForm({ next }: { next: string }) {
   return (
     <>
       {!a.hash ? (
-        <p className="notice notice--warn">Sign-in is disabled: no admin password is configured (see QUIN_ADMIN_PASSWORD_HASH in the README).</p>
+        <p className="notice notice--warn">
+          Sign-in is disabled: no admin password is configured (see QUIN_ADMIN_PASSWORD_HASH in the README).
+        </p>
       ) : null}
       <form method="post" action="/api/auth/login" aria-label="Admin sign-in">
         <input type="hidden" name="csrf" value={loginCsrfToken(a.secret)} />

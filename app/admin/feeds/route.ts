@@ -3,7 +3,15 @@ import { isQuinError } from '../../../lib/errors';
 import { readableZodError } from '../../../lib/web/http';
 import { seeOther } from '../../_lib/admin-auth';
 import { adminSession, api } from '../../_lib/api';
-import { addCheckedFeed, changeFeed, deleteFeed, importOpml, refreshAllFeeds, seedDefaultFeeds, type FeedDeps } from '../../_lib/feed-admin';
+import {
+  addCheckedFeed,
+  changeFeed,
+  deleteFeed,
+  importOpml,
+  refreshAllFeeds,
+  seedDefaultFeeds,
+  type FeedDeps,
+} from '../../_lib/feed-admin';
 import { withFlash } from '../../_lib/forms';
 import { whenCheckedText } from '../../_lib/next-check';
 import { services } from '../../_lib/services';
@@ -35,7 +43,9 @@ async function run(deps: FeedDeps, form: FeedForm, file: File | null): Promise<s
       return `Feed removed: ${(await deleteFeed(deps, form.id)).url}. Its articles stay searchable.`;
     case 'refresh': {
       const feed = await changeFeed(deps, form.id, { action: 'refresh' });
-      return feed.status === 'paused' ? `${feed.title ?? feed.url} is paused: resume it to have it checked.` : `${feed.title ?? feed.url} will be checked ${checked}.`;
+      return feed.status === 'paused'
+        ? `${feed.title ?? feed.url} is paused: resume it to have it checked.`
+        : `${feed.title ?? feed.url} will be checked ${checked}.`;
     }
     case 'edit': {
       const feed = await changeFeed(deps, form.id, { title: form.title, intervalMinutes: form.intervalMinutes });

@@ -13,7 +13,11 @@ export const feedForm = z.discriminatedUnion('op', [
     id,
     csrf,
     title: z.string().max(300, 'the title is longer than 300 characters'),
-    intervalMinutes: z.coerce.number().int('the interval is a whole number of minutes').min(1, 'check at most once a minute').max(7 * 24 * 60, 'check at least once a week'),
+    intervalMinutes: z.coerce
+      .number()
+      .int('the interval is a whole number of minutes')
+      .min(1, 'check at most once a minute')
+      .max(7 * 24 * 60, 'check at least once a week'),
   }),
   z.object({ op: z.enum(['refresh-all', 'seed', 'import']), csrf }),
 ]);

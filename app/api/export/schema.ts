@@ -7,7 +7,9 @@ import { searchFieldsFor } from '../search/schema';
 export const exportQueryFor = (limits: SearchLimits) =>
   searchFieldsFor(limits)
     .omit({ coverage: true })
-    .extend({ format: z.enum(['csv', 'json']).default('csv').describe('csv (RFC 4180, UTF-8 with a byte-order mark, one row per passage) or json.') })
+    .extend({
+      format: z.enum(['csv', 'json']).default('csv').describe('csv (RFC 4180, UTF-8 with a byte-order mark, one row per passage) or json.'),
+    })
     .superRefine(withinDepth);
 export const exportQuery = exportQueryFor(PUBLIC_LIMITS);
 export type ExportQuery = z.output<typeof exportQuery>;
@@ -20,9 +22,15 @@ export const exportRow = z.object({
   source: z.string(),
   url: z.string(),
   publishedAt: z.string().nullable(),
-  publishedAtSource: z.string().nullable().describe('Where the date came from: item (the feed), meta or jsonld (the page), first_seen, import, unknown.'),
+  publishedAtSource: z
+    .string()
+    .nullable()
+    .describe('Where the date came from: item (the feed), meta or jsonld (the page), first_seen, import, unknown.'),
   fetchedAt: z.string().nullable(),
-  textSource: z.string().nullable().describe('Where the text came from: readability (the page), item_content or item_description (the feed), import.'),
+  textSource: z
+    .string()
+    .nullable()
+    .describe('Where the text came from: readability (the page), item_content or item_description (the feed), import.'),
   feedUrl: z.string().nullable(),
   snippet: z.string(),
   evidence: z.array(z.string()).describe('The evidence sentences highlighted in the snippet.'),

@@ -20,7 +20,11 @@ export const factCheck = z.object({
   claimant: z.string().nullable().describe('Who made the claim.'),
   appearanceUrl: z.string().nullable().describe('Where the claim appeared (first).'),
   reviewedAt: z.string().nullable(),
-  match: z.object({ score: z.number(), words: z.number().describe('Share of content words in common.'), dense: z.number().nullable().describe('Sentence-vector cosine.') }),
+  match: z.object({
+    score: z.number(),
+    words: z.number().describe('Share of content words in common.'),
+    dense: z.number().nullable().describe('Sentence-vector cosine.'),
+  }),
 });
 
 export const factChecksResponse = z.object({ query: z.string(), factChecks: z.array(factCheck) });

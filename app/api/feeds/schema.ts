@@ -13,7 +13,13 @@ const feedId = z.coerce.number().int().positive().describe('Feed id.');
 
 export const addFeedBody = z.object({
   url: feedUrl.describe('The RSS / Atom / RDF feed URL. It is fetched once to confirm that it parses.'),
-  intervalMinutes: z.coerce.number().int().min(1).max(7 * 24 * 60).optional().describe('Polling interval (default QUIN_FEED_INTERVAL_MINUTES).'),
+  intervalMinutes: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .optional()
+    .describe('Polling interval (default QUIN_FEED_INTERVAL_MINUTES).'),
   title: z.string().trim().max(300).optional().describe('Display name (default: the title the feed gives itself).'),
 });
 
@@ -21,10 +27,18 @@ export const patchFeedBody = z
   .object({
     id: feedId,
     action: z.enum(['pause', 'resume', 'refresh']).optional().describe('pause: stop polling; resume: poll again; refresh: check it now.'),
-    intervalMinutes: z.coerce.number().int().min(1).max(7 * 24 * 60).optional(),
+    intervalMinutes: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 60)
+      .optional(),
     title: z.string().max(300).optional().describe('Display name; an empty string goes back to the title the feed gives itself.'),
   })
-  .refine((b) => b.action !== undefined || b.intervalMinutes !== undefined || b.title !== undefined, 'give an action, intervalMinutes or title');
+  .refine(
+    (b) => b.action !== undefined || b.intervalMinutes !== undefined || b.title !== undefined,
+    'give an action, intervalMinutes or title',
+  );
 
 export const deleteFeedQuery = z.object({ id: feedId });
 
@@ -44,7 +58,10 @@ export const feedHealth = z.object({
   lastErrorCode: z.string().nullable().describe('Error code from lib/errors.ts, e.g. FETCH_TIMEOUT, FEED_PARSE_ERROR.'),
   lastErrorAt: z.string().nullable(),
   lastHttpStatus: z.number().int().nullable(),
-  parseWarning: z.string().nullable().describe('What had to be forgiven to read the last document (XML that was not well-formed, read leniently), or null.'),
+  parseWarning: z
+    .string()
+    .nullable()
+    .describe('What had to be forgiven to read the last document (XML that was not well-formed, read leniently), or null.'),
   hintMinutes: z.number().int().nullable().describe("The feed's own polling hint (RSS ttl, Cache-Control), minutes."),
   itemsSeen: z.number().int(),
   itemsNew: z.number().int(),
@@ -58,7 +75,13 @@ export const feedHealth = z.object({
     .describe('What the health means: degraded = the feed is read but its items do not become articles (or it lists none).'),
   stateReason: z.string().nullable().describe('Why the state is not ok.'),
   recentItems: z
-    .object({ settled: z.number().int(), stored: z.number().int(), failed: z.number().int(), pending: z.number().int(), lastError: z.string().nullable() })
+    .object({
+      settled: z.number().int(),
+      stored: z.number().int(),
+      failed: z.number().int(),
+      pending: z.number().int(),
+      lastError: z.string().nullable(),
+    })
     .describe('What became of the latest 50 items, and why the newest failed one failed.'),
   failingSince: z.string().nullable().describe('Start of the current run of failed checks.'),
   createdAt: z.string(),

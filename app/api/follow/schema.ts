@@ -7,6 +7,7 @@ import { PUBLIC_LIMITS, type SearchLimits } from '../../../ranking/schema';
 import { searchFieldsFor } from '../search/schema';
 
 /** The search's filters at these limits (the server's QUIN_MAX_QUERY_CHARS). */
-export const followQueryFor = (limits: SearchLimits) => searchFieldsFor(limits).pick({ q: true, halfLifeDays: true, asOf: true, from: true, to: true, maxAgeDays: true, sources: true });
+export const followQueryFor = (limits: SearchLimits) =>
+  searchFieldsFor(limits).pick({ q: true, halfLifeDays: true, asOf: true, from: true, to: true, maxAgeDays: true, sources: true });
 export const followQuery = followQueryFor(PUBLIC_LIMITS);
 export type FollowQuery = z.output<typeof followQuery>;

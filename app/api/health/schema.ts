@@ -2,7 +2,10 @@
 import { z } from 'zod';
 
 export const healthQuery = z.object({
-  probe: z.enum(['live', 'ready']).default('ready').describe('`live`: the process answers (always 200). `ready` (default): database and indexes are usable.'),
+  probe: z
+    .enum(['live', 'ready'])
+    .default('ready')
+    .describe('`live`: the process answers (always 200). `ready` (default): database and indexes are usable.'),
 });
 
 const check = { ok: z.boolean(), detail: z.string() };
@@ -21,7 +24,9 @@ export const healthResponse = z.object({
       serving: z
         .object({ bm25: z.string(), denseVectors: z.number().int().nullable() })
         .nullable()
-        .describe('What this web process searches with (null until its indexes are loaded): the BM25 backend and the dense vectors it serves (0: BM25 only, the dense index is not built yet).'),
+        .describe(
+          'What this web process searches with (null until its indexes are loaded): the BM25 backend and the dense vectors it serves (0: BM25 only, the dense index is not built yet).',
+        ),
     }),
     models: z.object({
       ...check,

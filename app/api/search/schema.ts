@@ -4,7 +4,14 @@
  * generated from them. The handler validates with the limits of the settings (QUIN_MAX_QUERY_CHARS):
  * `searchQueryFor(limits)`; `searchQuery` is the same schema with the default limits.
  */
-import { PUBLIC_LIMITS, searchRequestFields, searchRequestSchema, searchResponseSchema, type SearchLimits, type SearchParams } from '../../../ranking/schema';
+import {
+  PUBLIC_LIMITS,
+  searchRequestFields,
+  searchRequestSchema,
+  searchResponseSchema,
+  type SearchLimits,
+  type SearchParams,
+} from '../../../ranking/schema';
 
 export const searchQuery = searchRequestSchema(PUBLIC_LIMITS);
 export const searchQueryFor = (limits: SearchLimits) => searchRequestSchema(limits);

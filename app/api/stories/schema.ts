@@ -10,7 +10,14 @@ export const storiesQueryFor = (limits: SearchLimits) =>
 export const storiesQuery = storiesQueryFor(PUBLIC_LIMITS);
 export type StoriesQuery = z.output<typeof storiesQuery>;
 
-const storyArticle = z.object({ articleId: z.number().int(), title: z.string(), url: z.string(), source: z.string(), publishedAt: z.string().nullable(), score: z.number() });
+const storyArticle = z.object({
+  articleId: z.number().int(),
+  title: z.string(),
+  url: z.string(),
+  source: z.string(),
+  publishedAt: z.string().nullable(),
+  score: z.number(),
+});
 
 export const storiesResponse = z.object({
   query: z.string(),
@@ -35,7 +42,9 @@ export const storiesResponse = z.object({
     .object({
       unit: z.enum(['week', 'month']),
       sources: z.array(z.string()).describe('The sources with the most articles, in order; the rest are counted as "Other".'),
-      points: z.array(z.object({ date: z.string(), counts: z.array(z.number().int()).describe('Articles per source, in `sources` order, then Other.') })),
+      points: z.array(
+        z.object({ date: z.string(), counts: z.array(z.number().int()).describe('Articles per source, in `sources` order, then Other.') }),
+      ),
     })
     .describe('Matching articles over time, split by source.'),
 });

@@ -46,15 +46,26 @@ export function quantize(table: Float32Array, dim: number): { scales: Float32Arr
 
 const pad4 = (n: number) => (4 - (n % 4)) % 4;
 
-export function encodeStaticModel(m: Omit<StaticModel, 'header'> & { header: Omit<StaticHeader, 'vocabBytes' | 'vocabSize' | 'format'> }): Buffer {
+export function encodeStaticModel(
+  m: Omit<StaticModel, 'header'> & { header: Omit<StaticHeader, 'vocabBytes' | 'vocabSize' | 'format'> },
+): Buffer {
   const vocab = Buffer.from(m.vocab.join('\n'), 'utf8');
   const header: StaticHeader = { format: 1, ...m.header, vocabSize: m.vocab.length, vocabBytes: vocab.length };
-  if (m.scales.length !== m.vocab.length || m.rows.length !== m.vocab.length * header.dim) throw createError('INVALID_INPUT', 'static model: table and vocabulary sizes differ');
+  if (m.scales.length !== m.vocab.length || m.rows.length !== m.vocab.length * header.dim)
+    throw createError('INVALID_INPUT', 'static model: table and vocabulary sizes differ');
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const len = Buffer.alloc(4);
   len.writeUInt32LE(json.length);
   const head = MAGIC.length + 4 + json.length;
-  return Buffer.concat([MAGIC, len, json, Buffer.alloc(pad4(head)), Buffer.from(m.scales.buffer, m.scales.byteOffset, m.scales.byteLength), Buffer.from(m.rows.buffer, m.rows.byteOffset, m.rows.byteLength), vocab]);
+  return Buffer.concat([
+    MAGIC,
+    len,
+    json,
+    Buffer.alloc(pad4(head)),
+    Buffer.from(m.scales.buffer, m.scales.byteOffset, m.scales.byteLength),
+    Buffer.from(m.rows.buffer, m.rows.byteOffset, m.rows.byteLength),
+    vocab,
+  ]);
 }
 
 export function decodeStaticModel(buf: Buffer, file: string): StaticModel {

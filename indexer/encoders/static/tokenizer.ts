@@ -42,7 +42,7 @@ export class StaticTokenizer {
     let hit = this.cut.get(word);
     if (hit) return hit;
     const out: number[] = [];
-    for (let at = 0; at < word.length; ) {
+    for (let at = 0; at < word.length;) {
       const prefix = at === 0 ? START : CONT;
       let found = -1;
       let len = Math.min(MAX_PIECE, word.length - at);

@@ -95,7 +95,9 @@ describe('stance features and reasons', () => {
   });
   it('what a neutral sentence lacks, and hedges', () => {
     expect(reasonFor('neutral', features('Google made a profit', 'Google shares rose on Monday.').cues)).toBe("does not mention 'profit'");
-    expect(reasonFor('neutral', features('The bank raised rates', 'The bank may raise rates next month.').cues)).toMatch(/does not state it as a fact \('may'\)/);
+    expect(reasonFor('neutral', features('The bank raised rates', 'The bank may raise rates next month.').cues)).toMatch(
+      /does not state it as a fact \('may'\)/,
+    );
   });
 });
 
@@ -107,18 +109,39 @@ describe('cues that read like a careful reader', () => {
     expect(quantities('grew by only a tenth of a percent')[0]).toMatchObject({ kind: 'percent', value: 0.1 });
   });
   it('a direction word is not matched through a rare WordNet sense', () => {
-    const f = features('AOL gained 464,000 subscribers in the fourth quarter', 'AOL lost 464,000 subscribers in the fourth quarter and profits were lower.');
+    const f = features(
+      'AOL gained 464,000 subscribers in the fourth quarter',
+      'AOL lost 464,000 subscribers in the fourth quarter and profits were lower.',
+    );
     expect(f.values.antonym).toBeGreaterThan(0);
     expect(reasonFor('refutes', f.cues)).toBe("says 'lost' where the claim says 'gained'");
   });
   it('phrasal verbs and implicit negations', () => {
-    expect(features('Seattle council voted down the tax', 'The Seattle council passed the tax on Monday.').values.antonym).toBeGreaterThan(0);
-    expect(features('The bank will not pay a dividend this year', 'The bank said it will defer paying a dividend this year.').values.neg_mismatch).toBe(0);
+    expect(features('Seattle council voted down the tax', 'The Seattle council passed the tax on Monday.').values.antonym).toBeGreaterThan(
+      0,
+    );
+    expect(
+      features('The bank will not pay a dividend this year', 'The bank said it will defer paying a dividend this year.').values
+        .neg_mismatch,
+    ).toBe(0);
   });
   it('roles swapped across a headline, a longer sentence or a converse purchase; not for symmetric or converse verbs', () => {
-    expect(features('Democrat Conor Lamb conceded the Pennsylvania House race to Rick Saccone', 'Republican Rick Saccone Concedes To Conor Lamb In Pennsylvania Congressional Race').values.roles_swapped).toBe(1);
-    expect(features('Czech qualifier Ivo Minar beat Lleyton Hewitt in the Sydney final', 'Lleyton Hewitt warmed up for the Open with victory over Ivo Minar in the Sydney final.').values.roles_swapped).toBe(1);
-    const bought = features('Ladbroke bought a 20 pct stake in Central from Carlton', 'Carlton said it had purchased a 20 pct stake in Central from Ladbroke.');
+    expect(
+      features(
+        'Democrat Conor Lamb conceded the Pennsylvania House race to Rick Saccone',
+        'Republican Rick Saccone Concedes To Conor Lamb In Pennsylvania Congressional Race',
+      ).values.roles_swapped,
+    ).toBe(1);
+    expect(
+      features(
+        'Czech qualifier Ivo Minar beat Lleyton Hewitt in the Sydney final',
+        'Lleyton Hewitt warmed up for the Open with victory over Ivo Minar in the Sydney final.',
+      ).values.roles_swapped,
+    ).toBe(1);
+    const bought = features(
+      'Ladbroke bought a 20 pct stake in Central from Carlton',
+      'Carlton said it had purchased a 20 pct stake in Central from Ladbroke.',
+    );
     expect(bought.values.roles_swapped).toBe(1);
     expect(reasonFor('refutes', bought.cues)).toMatch(/roles the other way round/);
     expect(features('Chelsea drew with Arsenal', 'Arsenal drew with Chelsea on Saturday.').values.roles_swapped).toBe(0);
@@ -126,7 +149,10 @@ describe('cues that read like a careful reader', () => {
     expect(features('Carlton sold the stake to Ladbroke', 'Ladbroke bought the stake from Carlton.').values.roles_swapped).toBe(0);
   });
   it('an opposite wins over a rare WordNet sense; "one second" is an amount; second-largest is not the largest', () => {
-    const missed = features('Ministers missed the target of 750,000 adults gaining qualifications', 'Auditors praised ministers for reaching the benchmark of 750,000 adults gaining qualifications.');
+    const missed = features(
+      'Ministers missed the target of 750,000 adults gaining qualifications',
+      'Auditors praised ministers for reaching the benchmark of 750,000 adults gaining qualifications.',
+    );
     expect(missed.values.antonym).toBeGreaterThan(0);
     expect(reasonFor('refutes', missed.cues)).toBe("says 'reaching' where the claim says 'missed'");
     const secs = features('The self-driving Uber had just one second to react', 'Self-Driving Uber Had 6 Seconds To React Before Crash');
@@ -135,10 +161,15 @@ describe('cues that read like a careful reader', () => {
     const feta = features("Denmark is Europe's largest feta producer", "Denmark is Europe's second largest producer of feta after Greece.");
     expect(feta.values.antonym).toBeGreaterThan(0);
     expect(reasonFor('refutes', feta.cues)).toBe("says 'second largest' where the claim says 'largest'");
-    expect(features("Denmark is Europe's second largest feta producer", "Denmark is Europe's second largest producer of feta.").values.antonym).toBe(0);
+    expect(
+      features("Denmark is Europe's second largest feta producer", "Denmark is Europe's second largest producer of feta.").values.antonym,
+    ).toBe(0);
   });
   it('headlines in Title Case do not make every word a name', () => {
-    const f = features('Some Democrats helped confirm Gina Haspel to lead the CIA', 'Gina Haspel Confirmed As CIA Director With Aid Of Democrats');
+    const f = features(
+      'Some Democrats helped confirm Gina Haspel to lead the CIA',
+      'Gina Haspel Confirmed As CIA Director With Aid Of Democrats',
+    );
     expect(f.values.roles_swapped).toBe(0);
     expect(f.values.name_swap).toBe(0);
   });

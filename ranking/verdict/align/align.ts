@@ -57,7 +57,7 @@ const RANK: Record<Relation, number> = { exact: 0, lemma: 1, derived: 2, synonym
 export function units(text: string, lex: Lexicon): Unit[] {
   const toks = tokenize(text);
   const out: Unit[] = [];
-  for (let i = 0; i < toks.length; ) {
+  for (let i = 0; i < toks.length;) {
     let n = 1;
     for (const len of [3, 2]) {
       const span = toks.slice(i, i + len);
@@ -88,11 +88,32 @@ function phraseLemmas(toks: readonly Token[]): string[] {
 
 function merge(toks: Token[], index: number, text: string): Unit {
   const first = toks[0]!;
-  if (toks.length === 1) return { text: first.text, lower: first.lower, lemmas: first.lemmas, start: first.start, end: first.end, index, stop: first.stop, cap: first.cap, digit: first.digit };
+  if (toks.length === 1)
+    return {
+      text: first.text,
+      lower: first.lower,
+      lemmas: first.lemmas,
+      start: first.start,
+      end: first.end,
+      index,
+      stop: first.stop,
+      cap: first.cap,
+      digit: first.digit,
+    };
   const last = toks.at(-1)!;
   // The head word too: "net profit" says "profit", and opposes "loss".
   const lemmas = [...new Set([...phraseLemmas(toks), ...last.lemmas])];
-  return { text: text.slice(first.start, last.end), lower: lemmas[0]!, lemmas, start: first.start, end: last.end, index, stop: false, cap: toks.some((t) => t.cap), digit: false };
+  return {
+    text: text.slice(first.start, last.end),
+    lower: lemmas[0]!,
+    lemmas,
+    start: first.start,
+    end: last.end,
+    index,
+    stop: false,
+    cap: toks.some((t) => t.cap),
+    digit: false,
+  };
 }
 
 /** A negation, hedge or universal quantifier. */
@@ -156,7 +177,11 @@ export function isTitleCase(us: readonly Unit[]): boolean {
 function namesInTitleCase(us: Unit[], lex: Lexicon): void {
   if (!isTitleCase(us)) return;
   us.forEach((u, i) => {
-    if (u.cap || i === 0) us[i] = { ...u, cap: /^\p{Lu}/u.test(u.text) && !u.stop && !u.lower.includes(' ') && !lex.known(u.lower) && !lex.known(u.lemmas.at(-1)!) };
+    if (u.cap || i === 0)
+      us[i] = {
+        ...u,
+        cap: /^\p{Lu}/u.test(u.text) && !u.stop && !u.lower.includes(' ') && !lex.known(u.lower) && !lex.known(u.lemmas.at(-1)!),
+      };
   });
 }
 

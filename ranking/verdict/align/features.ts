@@ -71,7 +71,9 @@ function negationsNear(units: readonly Unit[], anchors: readonly Unit[]): Unit[]
 
 /** Words that make two names' order meaningless ("A and B", "A drew with B", "A met B"). */
 const SYMMETRIC = new Set(
-  'and or between versus vs v & met meet meets meeting drew draw draws tied tie ties merged merge merges merger talks talked played play faced face married marry'.split(' '),
+  'and or between versus vs v & met meet meets meeting drew draw draws tied tie ties merged merge merges merger talks talked played play faced face married marry'.split(
+    ' ',
+  ),
 );
 const CLAIM_SPAN = 10;
 const EVIDENCE_SPAN = 15;
@@ -138,7 +140,7 @@ export function stanceFeatures(a: Alignment): StanceFeatures {
   // Negations that bear on what both texts talk about: near a word they share, on each side.
   const negC = negationsNear(a.claim, anchorsC);
   const negE = negationsNear(a.evidence, anchorsE);
-  const negMismatch = (negC.length > 0) !== (negE.length > 0) && anchorsC.length > 0;
+  const negMismatch = negC.length > 0 !== negE.length > 0 && anchorsC.length > 0;
   if (negMismatch) cues.push(negC.length ? { kind: 'negation', claim: negC[0]!.text } : { kind: 'negation', evidence: negE[0]!.text });
 
   const nums = a.quantities.filter((q) => q.claim.kind !== 'year');

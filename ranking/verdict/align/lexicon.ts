@@ -81,7 +81,8 @@ export class Lexicon {
       throw createError('MODEL_INVALID', `${file}: cannot read the lexicon (${e instanceof Error ? e.message : String(e)})`);
     }
     const parsed = LexiconFile.safeParse(raw);
-    if (!parsed.success) throw createError('MODEL_INVALID', `${file}: not a lexicon file (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+    if (!parsed.success)
+      throw createError('MODEL_INVALID', `${file}: not a lexicon file (${parsed.error.issues[0]?.message ?? 'invalid'})`);
     try {
       return new Lexicon(parsed.data);
     } catch (e) {

@@ -19,17 +19,72 @@ export interface Quantity {
 }
 
 const SCALE: Record<string, number> = {
-  thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, mn: 1e6, mln: 1e6, billion: 1e9, bn: 1e9, bln: 1e9, b: 1e9, trillion: 1e12, tn: 1e12, trn: 1e12,
+  thousand: 1e3,
+  k: 1e3,
+  million: 1e6,
+  m: 1e6,
+  mn: 1e6,
+  mln: 1e6,
+  billion: 1e9,
+  bn: 1e9,
+  bln: 1e9,
+  b: 1e9,
+  trillion: 1e12,
+  tn: 1e12,
+  trn: 1e12,
 };
 // Reuters writes "dlrs", "stg" and "pct".
-const CURRENCY_WORD: Record<string, string> = { dollar: '$', dollars: '$', dlr: '$', dlrs: '$', pound: '£', pounds: '£', sterling: '£', stg: '£', euro: '€', euros: '€', yen: '¥', yuan: '¥' };
-const MEASURE = /^(m|km|kg|g|mph|km\/h|metres?|meters?|kilometres?|kilometers?|miles?|tonnes?|tons?|feet|ft|seconds?|minutes?|hours?|days?|weeks?|months?|years?)$/i;
+const CURRENCY_WORD: Record<string, string> = {
+  dollar: '$',
+  dollars: '$',
+  dlr: '$',
+  dlrs: '$',
+  pound: '£',
+  pounds: '£',
+  sterling: '£',
+  stg: '£',
+  euro: '€',
+  euros: '€',
+  yen: '¥',
+  yuan: '¥',
+};
+const MEASURE =
+  /^(m|km|kg|g|mph|km\/h|metres?|meters?|kilometres?|kilometers?|miles?|tonnes?|tons?|feet|ft|seconds?|minutes?|hours?|days?|weeks?|months?|years?)$/i;
 const ONES: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
 };
 const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
-const FRACTION: Record<string, number> = { half: 50, halves: 50, third: 100 / 3, thirds: 100 / 3, quarter: 25, quarters: 25, fifth: 20, fifths: 20, tenth: 10, tenths: 10 };
+const FRACTION: Record<string, number> = {
+  half: 50,
+  halves: 50,
+  third: 100 / 3,
+  thirds: 100 / 3,
+  quarter: 25,
+  quarters: 25,
+  fifth: 20,
+  fifths: 20,
+  tenth: 10,
+  tenths: 10,
+};
 
 // Digits, optionally with currency before and scale/unit after: "$52m", "£1.2bn", "0.4%", "3,000", "100m".
 const DIGITS =
@@ -76,7 +131,8 @@ function fromDigits(m: RegExpMatchArray): Quantity | null {
   }
   if (scale) value *= SCALE[scale]!;
   const base = { start: m.index!, end: m.index! + text.trimEnd().length, text: text.trim() };
-  if (unit && (unit === '%' || unit === 'pct' || unit.startsWith('per') || unit.startsWith('percentage'))) return { ...base, value, kind: 'percent' };
+  if (unit && (unit === '%' || unit === 'pct' || unit.startsWith('per') || unit.startsWith('percentage')))
+    return { ...base, value, kind: 'percent' };
   if (currency) return { ...base, value, kind: 'money', unit: currency };
   if (unit && MEASURE.test(unit)) return { ...base, value, kind: 'measure', unit: unit.replace(/s$/, '') };
   if (!scale && !num!.includes(',') && !num!.includes('.') && value >= 1900 && value <= 2099) return { ...base, value, kind: 'year' };

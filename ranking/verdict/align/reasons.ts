@@ -22,7 +22,11 @@ const AGAINST: Record<string, (c: Cue) => string> = {
 const AGAINST_ORDER = ['opposite', 'number', 'year', 'roles', 'name', 'negation'];
 
 function sameWords(cues: readonly Cue[]): string | null {
-  const same = cues.find((c) => c.kind === 'same')?.claim?.split(', ').filter(Boolean) ?? [];
+  const same =
+    cues
+      .find((c) => c.kind === 'same')
+      ?.claim?.split(', ')
+      .filter(Boolean) ?? [];
   const numbers = cues.filter((c) => c.kind === 'number_same').map((c) => c.evidence!);
   const words = [...new Set([...same, ...numbers])];
   if (!words.length) return null;

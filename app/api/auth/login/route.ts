@@ -21,7 +21,12 @@ async function formSignIn(req: Request): Promise<Response> {
   } catch (e) {
     if (!(e instanceof ZodError) && !isQuinError(e)) throw e;
     const text = e instanceof ZodError ? readableZodError(e) : e.message;
-    return seeOther(await withFlash(`/admin/login?next=${encodeURIComponent(next)}`, { kind: 'error', text: text.charAt(0).toUpperCase() + text.slice(1) }));
+    return seeOther(
+      await withFlash(`/admin/login?next=${encodeURIComponent(next)}`, {
+        kind: 'error',
+        text: text.charAt(0).toUpperCase() + text.slice(1),
+      }),
+    );
   }
 }
 
@@ -31,5 +36,8 @@ export const POST = api(async (req) => {
   if (isFormPost(req)) return formSignIn(req);
   const body = await parseJsonBody(req, loginBody);
   const s = await signIn(body, clientOf(req), req);
-  return jsonResponse({ user: s.session.user, csrfToken: s.csrfToken, expiresAt: new Date(s.session.expiresAt).toISOString() }, { headers: { 'set-cookie': s.cookie } });
+  return jsonResponse(
+    { user: s.session.user, csrfToken: s.csrfToken, expiresAt: new Date(s.session.expiresAt).toISOString() },
+    { headers: { 'set-cookie': s.cookie } },
+  );
 });
