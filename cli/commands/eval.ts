@@ -4,6 +4,7 @@ import { evaluate, evaluateNews, evidenceWeights, runRegressions, tuneFusion, ty
 import { getConfig } from '../../lib/config';
 import { createError } from '../../lib/errors';
 import { sharedDataDir } from '../../lib/paths';
+import { evaluateStance, formatStance, readPairs } from '../../eval/stance';
 import { printJson } from '../output';
 
 interface EvalFlags {
@@ -102,6 +103,19 @@ export function register(program: Command): void {
       if (flags.json) return printJson(out.results);
       process.stdout.write(out.text + '\n');
       if (out.resultsFile) process.stdout.write(`results: ${out.resultsFile}\n`);
+    });
+
+  evalCmd
+    .command('stance')
+    .description(
+      "the verdict stage's per-sentence stance on labelled pairs: per set, accuracy, macro-F1, per-class precision/recall and the confusion matrix",
+    )
+    .requiredOption('--pairs <file>', 'JSON lines {"id", "set"?, "claim", "evidence", "label": SUPPORTS | REFUTES | NOT_ENOUGH_INFO}')
+    .option('--json', 'print {"model", "sets": {"<set>": {"n", "accuracy", "macro_f1", …}}}')
+    .action(async (flags: { pairs: string; json?: boolean }) => {
+      const report = await evaluateStance(readPairs(path.resolve(flags.pairs)), getConfig());
+      if (flags.json) return printJson(report);
+      process.stdout.write(formatStance(report) + '\n');
     });
 
   evalCmd
