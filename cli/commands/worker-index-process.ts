@@ -101,7 +101,11 @@ export async function connect(config: Config): Promise<Db> {
 export async function runIndexChild(makeTask: (db: Db, config: Config) => WorkerTask): Promise<void> {
   const log = createLogger('worker:index');
   if (!process.send) throw createError('INVALID_INPUT', '--index-child is started by `quin worker` over IPC, not by hand');
-  const send = (m: ToParent) => process.connected && process.send!(m);
+  // With a callback, a message the closing channel cannot take (EPIPE when the parent is gone) is
+  // dropped, not an unhandled 'error' that kills the process mid-checkpoint with a stack trace.
+  const send = (m: ToParent) => {
+    if (process.connected) process.send!(m, undefined, {}, () => undefined);
+  };
   const controller = new AbortController();
   // Set by the 'start' message (a holder, so that the type survives the closures).
   const state: { ready: Promise<{ db: Db; task: WorkerTask }> | null } = { ready: null };
@@ -127,9 +131,10 @@ export async function runIndexChild(makeTask: (db: Db, config: Config) => Worker
         });
       } else stop();
     });
+    // Every signal is handled (not once): a second one must not kill the process mid-checkpoint.
     process.once('disconnect', stop);
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
   });
   await stopped;
   await running;
