@@ -381,7 +381,7 @@ describe('search pipeline (real indexes)', () => {
   });
 
   // Issue 9.2: undated text vs time decay.
-  it('gives undated text the median age of the dated matches, and says so', async () => {
+  it('gives undated text the age of the dated results it competes with (here every dated match), and says so', async () => {
     const res = await run({ q: 'floods', perArticle: 1, k: 10 });
     const undated = res.results.find((r) => r.url.endsWith('undated'))!;
     const dated = res.results.filter((r) => r.publishedAt).map((r) => (ASOF.getTime() - Date.parse(r.publishedAt!)) / 86_400_000);

@@ -170,7 +170,7 @@ export const scoreBreakdownSchema = z
       .nullable()
       .optional()
       .describe(
-        'For undated text: the age assumed for the decay (the median age of the dated matches, at least the time since it entered the archive).',
+        'For undated text: the age assumed for the decay (the median age of the 10 dated matches with the best decayed scores — those it competes with for the first page — at least the time since it entered the archive).',
       ),
     final: z.number().describe('relevance × recency.'),
   })
