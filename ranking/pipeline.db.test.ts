@@ -228,6 +228,15 @@ describe('search pipeline (real indexes)', () => {
     }
     // An explicit later "to" does not lift the bound; an earlier one narrows it.
     expect(urls(await run({ q, asOf, to: ASOF }))).not.toContain('flood-new');
+    // Issue 20.6: a filter keeps a subset, so no count grows when one is added; a future day is dropped, saying so.
+    for (const query of ['floods', q, 'measles vaccine study children', 'people']) {
+      const all = (await run({ q: query, perArticle: 0 })).total;
+      for (const filter of [{ asOf }, { asOf: '2000-01-01' }, { sources: ['Daily Planet'] }, { maxAgeDays: 100 }, { from: daysAgo(500) }])
+        expect((await run({ q: query, perArticle: 0, ...filter })).total, `${query} ${JSON.stringify(filter)}`).toBeLessThanOrEqual(all);
+    }
+    const future = await run({ q, asOf: '2099-01-01' });
+    expect(future.warnings).toEqual(['the "as of" date 2099-01-01 is in the future: searched as of now (2024-06-01)']);
+    expect(future.total).toBe((await run({ q })).total);
     expect(urls(await run({ q: 'measles vaccine autism', asOf, to: daysAgo(40) }))).not.toContain('vaccine');
   });
 

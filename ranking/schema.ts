@@ -256,7 +256,12 @@ export const searchResponseSchema = z.object({
   kind: queryKindSchema,
   page: z.number().int(),
   k: z.number().int(),
-  total: z.number().int().describe('Passages that match the query and the filters (near-duplicate stories counted once), before paging.'),
+  total: z
+    .number()
+    .int()
+    .describe(
+      'Passages that match the query and the filters (near-duplicate stories counted once), before paging; never more than the same search finds without its date and source filters.',
+    ),
   results: z.array(searchResultSchema),
   verdict: verdictSchema.nullable(),
   verdictStatus: verdictStatusSchema,
