@@ -8,8 +8,8 @@
 //      loop + incremental indexer), both supervised: a child that dies is restarted, the other keeps going
 //      (but a web server that cannot have its port ends the start: restarting would not help)
 //   4. Ctrl-C (SIGINT), SIGTERM or SIGHUP stops everything cleanly, whenever it comes (a build in progress
-//      included): the children first — the worker waits for its indexing process, which stops at a
-//      checkpoint — and "start: stopped" last. The same Ctrl-C arriving twice (from the terminal and
+//      included): the children first — the worker waits for its indexing process, whose pass in progress
+//      gets 10 s to finish and otherwise stops at a checkpoint — and "start: stopped" last. The same Ctrl-C arriving twice (from the terminal and
 //      forwarded by npm) counts once; another one later kills what is left at once.
 //      `npm start` execs this script (package.json), so that the SIGTERM a process manager sends to npm
 //      reaches it, not only npm's shell.
@@ -43,7 +43,7 @@ async function shutdown(signal, code = 0) {
       await gone;
     }
   } else {
-    say(`start: ${signal} received, stopping the web server and the worker (the indexer stops at a checkpoint) ...`);
+    say(`start: ${signal} received, stopping the web server and the worker (an indexing pass gets 10 s to finish, else stops at a checkpoint) ...`);
     await supervisor.stop();
   }
   say('start: stopped');

@@ -49,7 +49,7 @@ export function SearchResults({ state, query }: { state: SearchPageState; query:
   return (
     <>
       <div className="results-head">
-        <h2 id="results-h" role="status" data-testid="results-count">
+        <h2 id="results-h" data-testid="results-count">
           {r.total ? `${r.total.toLocaleString('en')} matching passages` : 'No matching passages'}
         </h2>
         <span>

@@ -92,16 +92,23 @@ function StoryCard({ story }: { story: Story }) {
           </span>
         ))}
       </p>
-      <details className="story__reports">
-        <summary>All {story.articles.length} reports, oldest first</summary>
-        <ol>
-          {story.articles.map((a) => (
-            <li key={a.articleId}>
-              <When a={a} /> · <span className="muted">{a.source}</span> · <ArticleLink a={a} />
-            </li>
-          ))}
-        </ol>
-      </details>
+      {story.articles.length === 1 ? (
+        // One report: nothing to unfold ("All 1 reports"), so it is listed as it is.
+        <p className="story__reports" data-testid="story-report">
+          <When a={story.first} /> · <span className="muted">{story.first.source}</span> · <ArticleLink a={story.first} />
+        </p>
+      ) : (
+        <details className="story__reports">
+          <summary>All {story.articles.length} reports, oldest first</summary>
+          <ol>
+            {story.articles.map((a) => (
+              <li key={a.articleId}>
+                <When a={a} /> · <span className="muted">{a.source}</span> · <ArticleLink a={a} />
+              </li>
+            ))}
+          </ol>
+        </details>
+      )}
     </article>
   );
 }
@@ -117,7 +124,7 @@ export function StoriesView({ data }: { data: StoriesResult }) {
   return (
     <>
       <div className="results-head">
-        <h2 id="results-h" role="status" data-testid="stories-count">
+        <h2 id="results-h" data-testid="stories-count">
           {data.stories.length === 1 ? '1 story' : `${data.stories.length} stories`} in the {data.articles} most relevant articles
         </h2>
         <span className="muted">{data.total.toLocaleString('en')} matching passages in all</span>

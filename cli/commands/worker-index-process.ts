@@ -10,9 +10,11 @@
  *   child → parent   {type:'done', summary} | {type:'done', error}
  *   parent → child   {type:'stop'}            cancel the pass in progress and exit
  *
- * The child exits when its parent goes (IPC disconnect) or on SIGINT/SIGTERM, after cancelling its
- * pass cleanly (the indexer is safe to stop between batches). A child that dies is forked again for
- * the next pass; its failure is the failed pass's error.
+ * The child exits when its parent goes (IPC disconnect), on {type:'stop'} or on SIGINT/SIGTERM. A pass
+ * in progress is given FINISH_MS to end — a stop during a small increment (a feed's new articles) then
+ * leaves the indexes complete, and `quin index --verify` clean — and is cancelled after that, at the
+ * indexer's next checkpoint (it is safe to stop between batches: what is left is indexed at the next
+ * start). A child that dies is forked again for the next pass; its failure is the failed pass's error.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -26,8 +28,10 @@ import type { WorkerTask } from './worker';
 type ToChild = { type: 'start'; config: Config } | { type: 'run' } | { type: 'stop' };
 type ToParent = { type: 'progress' } | { type: 'done'; summary?: Record<string, unknown>; error?: string };
 
-/** How long a child may take to stop after {type:'stop'} before it is killed. */
-const STOP_GRACE_MS = 15_000;
+/** How long a pass in progress may go on after a stop before it is cancelled (at its next checkpoint). */
+export const FINISH_MS = 10_000;
+/** How long a child may take to stop after {type:'stop'} before it is killed (FINISH_MS, then a checkpoint). */
+const STOP_GRACE_MS = 20_000;
 
 function send(c: ChildProcess, m: ToChild): void {
   if (c.connected) c.send(m, (e) => e && undefined);
@@ -110,9 +114,14 @@ export async function runIndexChild(makeTask: (db: Db, config: Config) => Worker
   // Set by the 'start' message (a holder, so that the type survives the closures).
   const state: { ready: Promise<{ db: Db; task: WorkerTask }> | null } = { ready: null };
   let running: Promise<void> = Promise.resolve();
+  let finishTimer: NodeJS.Timeout | undefined;
   const stopped = new Promise<void>((resolve) => {
+    let stopping = false;
     const stop = () => {
-      controller.abort();
+      if (stopping) return;
+      stopping = true;
+      // The pass in progress may end on its own; past FINISH_MS it is cancelled.
+      finishTimer = setTimeout(() => controller.abort(), FINISH_MS);
       resolve();
     };
     process.on('message', (m: ToChild) => {
@@ -122,6 +131,7 @@ export async function runIndexChild(makeTask: (db: Db, config: Config) => Worker
       } else if (m.type === 'run') {
         running = running.then(async () => {
           try {
+            if (stopping) throw createError('CANCELLED', 'stopping');
             if (!state.ready) throw new Error('no settings received before the first pass');
             const { task } = await state.ready;
             send({ type: 'done', summary: await task.run(controller.signal, () => send({ type: 'progress' })) });
@@ -138,6 +148,7 @@ export async function runIndexChild(makeTask: (db: Db, config: Config) => Worker
   });
   await stopped;
   await running;
+  clearTimeout(finishTimer);
   await (await state.ready)?.db.$disconnect();
   log.debug('indexing process stopped');
   process.disconnect?.();

@@ -1,0 +1,25 @@
+/**
+ * The "/" key jumps to the search box (the hint under it says so), as an inline script in the layout:
+ * a React effect only listens once the page has hydrated, and a "/" pressed before that landed in the
+ * home page's autofocused box as text. Rules: in the search box itself, "/" types only when the box
+ * holds text (an empty box is where "/" already took you); in any other field it types; anywhere else
+ * it moves to the search box, caret at the end, and types nothing.
+ */
+function onSlash(e: KeyboardEvent): void {
+  if (e.key !== '/' || e.metaKey || e.ctrlKey || e.altKey || e.defaultPrevented) return;
+  const box = document.querySelector<HTMLInputElement>('form[role="search"] input[name="q"]');
+  if (!box) return;
+  const t = e.target as HTMLElement | null;
+  if (t === box) {
+    if (box.value === '') e.preventDefault();
+    return;
+  }
+  if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+  e.preventDefault();
+  box.focus();
+  const end = box.value.length;
+  box.setSelectionRange(end, end);
+}
+
+/** The script's text: the function above, registered on the document (plain ES2017, no imports). */
+export const SLASH_KEY_SCRIPT = `document.addEventListener('keydown', ${onSlash.toString()});`;
