@@ -48,7 +48,9 @@ function StoryCard({ story }: { story: Story }) {
   const span = story.first.publishedAt && story.latest.publishedAt && story.first.articleId !== story.latest.articleId;
   return (
     <article className="story card" data-testid="story">
-      <h3 className="story__headline">{story.headline}</h3>
+      <h3 className="story__headline">
+        {story.articles.length === 1 ? <ArticleLink a={story.first}>{story.headline}</ArticleLink> : story.headline}
+      </h3>
       <p className="story__meta">
         {story.articles.length === 1 ? '1 report' : `${story.articles.length} reports`} ·{' '}
         {story.sources.length === 1 ? '1 source' : `${story.sources.length} sources`}
@@ -92,12 +94,8 @@ function StoryCard({ story }: { story: Story }) {
           </span>
         ))}
       </p>
-      {story.articles.length === 1 ? (
-        // One report: nothing to unfold ("All 1 reports"), so it is listed as it is.
-        <p className="story__reports" data-testid="story-report">
-          <When a={story.first} /> · <span className="muted">{story.first.source}</span> · <ArticleLink a={story.first} />
-        </p>
-      ) : (
+      {/* One report: nothing to unfold ("All 1 reports"); the headline already links to it. */}
+      {story.articles.length === 1 ? null : (
         <details className="story__reports">
           <summary>All {story.articles.length} reports, oldest first</summary>
           <ol>

@@ -7,7 +7,10 @@
  */
 function onSlash(e: KeyboardEvent): void {
   if (e.key !== '/' || e.metaKey || e.ctrlKey || e.altKey || e.defaultPrevented) return;
-  const box = document.querySelector<HTMLInputElement>('form[role="search"] input[name="q"]');
+  // The visible box: while the page streams in, React parks the next content in a hidden <div>.
+  const box = Array.from(document.querySelectorAll<HTMLInputElement>('form[role="search"] input[name="q"]')).find(
+    (b) => !b.closest('[hidden]'),
+  );
   if (!box) return;
   const t = e.target as HTMLElement | null;
   if (t === box) {
