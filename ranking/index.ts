@@ -12,7 +12,7 @@ export { analyzeQuery, bm25Terms, detectKind, isStatement, STOP_WORDS } from './
 export { fuseRrf, fuseScores, singleRun, type FusedCandidate, type Normalization } from './fusion';
 export { recencyFactor, recencyOf, medianAge, referenceAge } from './decay';
 export { pickEvidence, snippetSentences, EVIDENCE_COSINE_WEIGHT } from './evidence';
-export { termCoverage, DENSE_ONLY_MIN } from './floor';
+export { termCoverage } from './floor';
 export { loadRows, loadMeta, type DbProvider } from './snippets';
 export { weeklyCoverage } from './coverage';
 export {

@@ -1,10 +1,11 @@
 /**
  * Follow a claim: a search as an Atom feed. Each time a feed reader polls it, the search runs again;
- * the real matches among its results (`worthFollowing`: most of the query's words, or a very close
- * meaning — a feed pushes what it carries, so it asks more than the results page) that it has not
- * reported before become new entries. The feed lists them newest first (by publication date), each
- * with the verdict of that moment only where the verdict committed to one (supported, refuted,
- * mixed). State lives in follows / follow_entries.
+ * the real matches among its results (`worthFollowing`: at least half of the query's words, and a
+ * relevance near the best result's — a feed pushes what it carries, so it asks more than the results
+ * page) that it has not reported before become new entries. The feed lists them newest first (by
+ * publication date). An entry carries the verdict of that moment only where the verdict committed
+ * to one (supported, refuted, mixed) and read that entry as evidence for or against the claim.
+ * State lives in follows / follow_entries.
  *
  * Reads cannot fill the database (issue 21.4): a followed search is identified by its normalised query
  * and the filters that choose its articles (the recency half-life is not one: the feed is newest
@@ -18,7 +19,7 @@ import type { Db } from '../../lib/db/client';
 import { createLogger } from '../../lib/log';
 import { formatDay } from '../../lib/web/time-format';
 import { createError } from '../../lib/errors';
-import { bm25Terms, DENSE_ONLY_MIN, termCoverage, toInstant } from '../../ranking';
+import { bm25Terms, termCoverage, toInstant } from '../../ranking';
 import type { SearchParams, SearchResponse, SearchResult } from '../../ranking/types';
 import type { FollowQuery } from '../api/follow/schema';
 import { atomFeed, uuidUrn, type AtomEntry } from './atom';
@@ -39,8 +40,8 @@ const FORGET_AFTER_DAYS = 180;
 export const FOLLOWS_PER_CLIENT = 50;
 /** A feed entry holds at least this share of the query's words (and two of them when it has two or more)… */
 export const FOLLOW_MIN_COVERAGE = 0.5;
-/** …or means nearly the same: the relevance floor's "very close meaning" (ranking/floor.ts). */
-export const FOLLOW_MIN_DENSE = DENSE_ONLY_MIN;
+/** …and at least this share of the best result's relevance (the search's own measure, rarer words weighing more). */
+export const FOLLOW_MIN_RELEVANCE_SHARE = 0.6;
 /** Verdicts that say something: an abstention (not enough evidence) is not stamped on entries. */
 const COMMITTED = new Set(['SUPPORTED', 'REFUTED', 'MIXED']);
 
@@ -116,25 +117,41 @@ type EntryRow = Awaited<ReturnType<Db['followEntry']['findMany']>>[number];
 
 /**
  * Whether a result belongs in the feed: it holds at least FOLLOW_MIN_COVERAGE of the query's words
- * (two at least, when the query has two or more), or its meaning is very close (FOLLOW_MIN_DENSE).
- * The results page also lists looser matches below the good ones; a feed pushes each entry to its
- * reader, so 1987 bond stories sharing a word with a ferry claim must not become entries.
+ * (two at least, when the query has two or more) and FOLLOW_MIN_RELEVANCE_SHARE of the best result's
+ * relevance. The results page also lists looser matches below the good ones; a feed pushes each
+ * entry to its reader, so stories sharing no word with a ferry claim (close only to a dense encoder
+ * that finds everything close), or 1987 earnings reports sharing "first", "profit" and "report" with
+ * a claim about Google, must not become entries.
  */
-export function worthFollowing(r: Pick<SearchResult, 'title' | 'text' | 'scores'>, terms: readonly string[]): boolean {
-  if (r.scores.dense !== null && r.scores.dense >= FOLLOW_MIN_DENSE) return true;
+export function worthFollowing(
+  r: Pick<SearchResult, 'title' | 'text' | 'scores'>,
+  terms: readonly string[],
+  bestRelevance: number,
+): boolean {
   const distinct = new Set(terms).size;
   if (!distinct) return false;
+  const relevance = r.scores.relevance ?? r.scores.fused;
+  if (!(relevance >= FOLLOW_MIN_RELEVANCE_SHARE * bestRelevance - 1e-12)) return false;
   const coverage = termCoverage(terms, r.title, r.text);
   return coverage >= FOLLOW_MIN_COVERAGE - 1e-9 && coverage * distinct >= Math.min(2, distinct) - 1e-9;
+}
+
+/** The passages the verdict read as supporting or refuting the claim. */
+function judgedSnippets(r: SearchResponse): Set<number> {
+  const e = r.verdict?.evidence;
+  return new Set([...(e?.supports ?? []), ...(e?.refutes ?? [])].map((s) => s.snippetId));
 }
 
 /** The results this followed search has not reported yet, as entry rows (the verdict now, where it committed). */
 function newEntries(id: string, r: SearchResponse, known: Set<number>, now: Date): Omit<EntryRow, 'id'>[] {
   const out: Omit<EntryRow, 'id'>[] = [];
   const terms = bm25Terms(r.query);
-  const stamped = committed(r.verdictStatus, r.verdict?.label ?? null);
+  const best = Math.max(0, ...r.results.map((x) => x.scores.relevance ?? x.scores.fused));
+  const verdictSaid = committed(r.verdictStatus, r.verdict?.label ?? null);
+  const judged = judgedSnippets(r);
   for (const res of r.results) {
-    if (known.has(res.articleId) || !worthFollowing(res, terms)) continue;
+    if (known.has(res.articleId) || !worthFollowing(res, terms, best)) continue;
+    const stamped = verdictSaid && judged.has(res.snippetId);
     known.add(res.articleId);
     const text = res.evidence.length ? res.evidence.map((e) => e.text).join(' … ') : res.text;
     out.push({
@@ -270,7 +287,7 @@ export function followAtom(p: FollowPoll, origin: string): string {
     return {
       ...base,
       summary: `Verdict when this appeared: ${then}. ${e.source}, ${when}.`,
-      content: `${e.text}\n\n${e.source}, ${when}.\nVerdict on “${r.query}” when this coverage appeared: ${then}.`,
+      content: `${e.text}\n\n${e.source}, ${when}.\nVerdict on “${r.query}” when this coverage appeared: ${then}; this report was part of its evidence.`,
       categories: [{ term: `verdict:${e.verdictLabel!.toLowerCase()}`, label: `Verdict at the time: ${then}` }],
     };
   });
