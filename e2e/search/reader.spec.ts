@@ -80,7 +80,9 @@ test.describe('search as a reader expects it', () => {
     await page.waitForLoadState('load');
     await expect(box).toHaveValue('');
     await expect(box).toBeFocused();
-    await page.goto(search('harbour bridge repairs'), { waitUntil: 'domcontentloaded' });
+    // On a results page as soon as its search box shows (the results stream in after it).
+    await page.goto(search('harbour bridge repairs'), { waitUntil: 'commit' });
+    await expect(box).toBeVisible();
     await page.keyboard.press('/');
     await expect(box).toBeFocused();
     await page.keyboard.type(' now');
