@@ -1,8 +1,8 @@
 /**
  * Follow a claim: a search as an Atom feed. Each time a feed reader polls it, the search runs again;
- * the real matches among its results (`worthFollowing`: at least half of the query's words, and a
- * relevance near the best result's — a feed pushes what it carries, so it asks more than the results
- * page) that it has not reported before become new entries. The feed lists them newest first (by
+ * the real matches among its results (`worthFollowing`: at least half of the query's words, rarer
+ * words weighing more, and a relevance not far below the best result's — a feed pushes what it
+ * carries, so it asks more than the results page) that it has not reported before become new entries. The feed lists them newest first (by
  * publication date). An entry carries the verdict of that moment only where the verdict committed
  * to one (supported, refuted, mixed) and read that entry as evidence for or against the claim.
  * State lives in follows / follow_entries.
@@ -38,10 +38,14 @@ const SHOWN_ENTRIES = 50;
 const FORGET_AFTER_DAYS = 180;
 /** Followed searches one client (address) may have. */
 export const FOLLOWS_PER_CLIENT = 50;
-/** A feed entry holds at least this share of the query's words (and two of them when it has two or more)… */
+/**
+ * A feed entry holds at least this share of the query's words (two of them at least, when it has two
+ * or more), each word weighted by how rare it is among the search's results (log(1 + n/df)): the word
+ * that sets the claim apart ("Google") counts for more than those every result has ("profit")…
+ */
 export const FOLLOW_MIN_COVERAGE = 0.5;
-/** …and at least this share of the best result's relevance (the search's own measure, rarer words weighing more). */
-export const FOLLOW_MIN_RELEVANCE_SHARE = 0.6;
+/** …and at least this share of the best result's relevance (the search's own measure). */
+export const FOLLOW_MIN_RELEVANCE_SHARE = 0.35;
 /** Verdicts that say something: an abstention (not enough evidence) is not stamped on entries. */
 const COMMITTED = new Set(['SUPPORTED', 'REFUTED', 'MIXED']);
 
@@ -115,25 +119,34 @@ export const committed = (status: string, label: string | null) => status === 'o
 
 type EntryRow = Awaited<ReturnType<Db['followEntry']['findMany']>>[number];
 
+type Passage = Pick<SearchResult, 'title' | 'text' | 'scores'>;
+
 /**
- * Whether a result belongs in the feed: it holds at least FOLLOW_MIN_COVERAGE of the query's words
- * (two at least, when the query has two or more) and FOLLOW_MIN_RELEVANCE_SHARE of the best result's
- * relevance. The results page also lists looser matches below the good ones; a feed pushes each
- * entry to its reader, so stories sharing no word with a ferry claim (close only to a dense encoder
- * that finds everything close), or 1987 earnings reports sharing "first", "profit" and "report" with
- * a claim about Google, must not become entries.
+ * Which results belong in the feed (same order as given): those holding FOLLOW_MIN_COVERAGE of the
+ * query's words by weight (each word weighted by its rarity among these results) and two of them at
+ * least, with FOLLOW_MIN_RELEVANCE_SHARE of the best result's relevance. The results page also lists
+ * looser matches below the good ones; a feed pushes each entry to its reader, so stories sharing no
+ * word with a ferry claim (close only to a dense encoder that finds everything close), or 1987
+ * earnings reports sharing "first", "profit" and "report" with a claim about Google, must not become
+ * entries. Pure.
  */
-export function worthFollowing(
-  r: Pick<SearchResult, 'title' | 'text' | 'scores'>,
-  terms: readonly string[],
-  bestRelevance: number,
-): boolean {
-  const distinct = new Set(terms).size;
-  if (!distinct) return false;
-  const relevance = r.scores.relevance ?? r.scores.fused;
-  if (!(relevance >= FOLLOW_MIN_RELEVANCE_SHARE * bestRelevance - 1e-12)) return false;
-  const coverage = termCoverage(terms, r.title, r.text);
-  return coverage >= FOLLOW_MIN_COVERAGE - 1e-9 && coverage * distinct >= Math.min(2, distinct) - 1e-9;
+export function worthFollowing(results: readonly Passage[], terms: readonly string[]): boolean[] {
+  const words = [...new Set(terms)];
+  if (!words.length) return results.map(() => false);
+  const holds = results.map((r) => words.map((w) => termCoverage([w], r.title, r.text) > 0));
+  const weight = words.map((_, j) => Math.log(1 + results.length / Math.max(1, holds.filter((h) => h[j]).length)));
+  const total = weight.reduce((a, w) => a + w, 0);
+  const relevance = (r: Passage) => r.scores.relevance ?? r.scores.fused;
+  const best = Math.max(0, ...results.map(relevance));
+  return results.map((r, i) => {
+    const held = holds[i]!;
+    const covered = weight.reduce((a, w, j) => a + (held[j] ? w : 0), 0) / total;
+    return (
+      held.filter(Boolean).length >= Math.min(2, words.length) &&
+      covered >= FOLLOW_MIN_COVERAGE - 1e-9 &&
+      relevance(r) >= FOLLOW_MIN_RELEVANCE_SHARE * best - 1e-12
+    );
+  });
 }
 
 /** The passages the verdict read as supporting or refuting the claim. */
@@ -145,12 +158,11 @@ function judgedSnippets(r: SearchResponse): Set<number> {
 /** The results this followed search has not reported yet, as entry rows (the verdict now, where it committed). */
 function newEntries(id: string, r: SearchResponse, known: Set<number>, now: Date): Omit<EntryRow, 'id'>[] {
   const out: Omit<EntryRow, 'id'>[] = [];
-  const terms = bm25Terms(r.query);
-  const best = Math.max(0, ...r.results.map((x) => x.scores.relevance ?? x.scores.fused));
+  const worth = worthFollowing(r.results, bm25Terms(r.query));
   const verdictSaid = committed(r.verdictStatus, r.verdict?.label ?? null);
   const judged = judgedSnippets(r);
-  for (const res of r.results) {
-    if (known.has(res.articleId) || !worthFollowing(res, terms, best)) continue;
+  for (const [i, res] of r.results.entries()) {
+    if (known.has(res.articleId) || !worth[i]) continue;
     const stamped = verdictSaid && judged.has(res.snippetId);
     known.add(res.articleId);
     const text = res.evidence.length ? res.evidence.map((e) => e.text).join(' … ') : res.text;
