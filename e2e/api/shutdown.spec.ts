@@ -155,9 +155,12 @@ test.describe('stopping npm start and npm run demo', () => {
           .poll(() => execFileSync('ps', ['-o', 'args=', '-p', tree().join(',')], { encoding: 'utf8' }), { timeout: 60_000 })
           .toContain('--index-child');
         if (busy) {
-          importBacklog(e, dataDir, 150);
-          // The worker's indexing loop picks it up at its next poll (1 s).
-          await new Promise((r) => setTimeout(r, 2500));
+          // A backlog of about a thousand snippets, and the stop as soon as the worker's pass over it has begun:
+          // the pass is given its 10 s to finish, so the indexes end complete.
+          const passes = () => (fs.readFileSync(log, 'utf8').match(/"scope":"index","snippets"/g) ?? []).length;
+          const before = passes();
+          importBacklog(e, dataDir, 300);
+          await expect.poll(passes, { timeout: 60_000, intervals: [100] }).toBeGreaterThan(before);
         }
         const before = tree();
         expect(before.length).toBeGreaterThanOrEqual(3); // node, web server, worker, indexing process
