@@ -150,6 +150,21 @@ test.describe('stopping npm start and npm run demo', () => {
             { timeout: 240_000, intervals: [1000] },
           )
           .toBe(200);
+        if (command === 'start' && stop === 'SIGTERM') {
+          // Issue 20.2: the generated admin password was printed when made, and is kept until the first sign-in.
+          const file = path.join(dataDir, 'secrets', 'initial-admin-password');
+          const password = fs.readFileSync(file, 'utf8').trim();
+          const printed = fs.readFileSync(log, 'utf8');
+          expect(printed).toContain(`for user "admin":   ${password}`);
+          expect(printed.indexOf(password)).toBeLessThan(printed.indexOf('Quin news is running at'));
+          const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ user: 'admin', password }),
+          });
+          expect(login.status).toBe(200);
+          expect(fs.existsSync(file)).toBe(false);
+        }
         const tree = () => descendants(npm.pid!);
         await expect
           .poll(() => execFileSync('ps', ['-o', 'args=', '-p', tree().join(',')], { encoding: 'utf8' }), { timeout: 60_000 })
