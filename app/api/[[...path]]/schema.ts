@@ -1,5 +1,5 @@
 /**
- * /api/<anything else>: not an endpoint. Every method answers the JSON API's error shape with 404
+ * /api and /api/<anything else>: not an endpoint. Every method answers the JSON API's error shape with 404
  * (NOT_FOUND) and where the endpoints are listed, instead of the site's HTML "page not found".
  * Not an operation of the OpenAPI document.
  */
