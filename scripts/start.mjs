@@ -43,7 +43,9 @@ async function shutdown(signal, code = 0) {
       await gone;
     }
   } else {
-    say(`start: ${signal} received, stopping the web server and the worker (an indexing pass gets 10 s to finish, else stops at a checkpoint) ...`);
+    say(
+      `start: ${signal} received, stopping the web server and the worker (an indexing pass gets 10 s to finish, else stops at a checkpoint) ...`,
+    );
     await supervisor.stop();
   }
   say('start: stopped');
