@@ -45,7 +45,10 @@ function onSignal(signal) {
   }
   stopping = true;
   firstSignalAt = Date.now();
-  say(`${signal} received: stopping${current ? ' the current step (the indexer stops at a checkpoint)' : ''} ...`);
+  const step = current?.spawnargs.includes('index')
+    ? 'the indexing (it stops at a checkpoint; the next demo goes on from there)'
+    : 'the import';
+  say(`${signal} received: stopping${current ? ` ${step}` : ''} ...`);
   if (current) process.kill(-current.pid, 'SIGTERM');
   else {
     say('stopped');
