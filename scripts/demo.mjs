@@ -29,7 +29,8 @@ const corpora = [
 
 // Speed over the last points of quality: the static encoder indexes ~86k snippets in a minute or two,
 // USE-lite would take hours (models/quin-static/README.md compares them). An explicit choice wins.
-process.env.QUIN_ENCODER ??= 'static';
+// The banner then says so: later commands on this data dir need the same encoder (see start.mjs).
+if (process.env.QUIN_ENCODER === undefined) process.env.QUIN_DEMO_ENCODER = process.env.QUIN_ENCODER = 'static';
 
 // One step at a time, in a process group of its own: a terminal's Ctrl-C reaches this script only, which
 // passes exactly one SIGTERM on (two would make `quin index` quit without its checkpoint).
