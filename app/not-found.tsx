@@ -10,7 +10,7 @@ export default async function NotFound() {
   await connection();
   return (
     <div className="card empty">
-      <h2>Page not found</h2>
+      <h1>Page not found</h1>
       <p className="muted">There is nothing at this address.</p>
       <Link className="button" href="/">
         Search the news

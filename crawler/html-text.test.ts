@@ -16,4 +16,17 @@ describe('html-text', () => {
     expect(htmlToText('<p>One&nbsp;two</p><script>alert(1)</script><ul><li>three</li></ul>')).toBe('One two\nthree');
     expect(inlineText('<b>Bold</b>\n title')).toBe('Bold title');
   });
+
+  // Issue 20.7: a feed titled "Harbour News <update>" lost its "<update>".
+  it('keeps angle-bracket text in titles that is not markup, drops markup and stray closing tags', () => {
+    expect(inlineText('Harbour News <update>')).toBe('Harbour News <update>');
+    expect(inlineText('I <3 NY &amp; <em>you</em>')).toBe('I <3 NY & you');
+    expect(inlineText('A &lt;b&gt;bold&lt;/b&gt; claim')).toBe('A <b>bold</b> claim'); // escaped twice: text after decoding
+    expect(inlineText('<a href="https://x.test/">Link</a> <span class="x">text</span><br/>more</titl>')).toBe('Link text more');
+    // Linear on hostile input: a long run of "<" and of an unclosed tag.
+    const t0 = Date.now();
+    expect(inlineText('<'.repeat(200_000)).length).toBe(200_000);
+    expect(inlineText(`<b ${'a'.repeat(200_000)}`).length).toBeGreaterThan(200_000);
+    expect(Date.now() - t0).toBeLessThan(2000);
+  });
 });

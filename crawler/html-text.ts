@@ -30,7 +30,17 @@ export function htmlToText(html: string | null | undefined): string {
     .trim();
 }
 
-/** One line of plain text (titles, authors). */
+/**
+ * Markup that titles and names carry (inline and block elements of HTML, and any closing tag — nobody
+ * writes "</x>" as text, and a broken document leaves them behind): dropped. Anything else in angle
+ * brackets is text the publisher wrote — "Weekly <update>", "I <3 NY" — and stays, to be escaped
+ * where it is shown. `[^<>]*` keeps the scan linear on runs of "<".
+ */
+const MARKUP =
+  /<(?:\/?(?:a|abbr|b|big|blockquote|br|cite|code|del|dfn|div|em|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|q|s|samp|small|span|strike|strong|sub|sup|time|tt|u|ul|var|wbr)(?:\s[^<>]*)?\/?|\/[a-z][\w:.-]*\s*)>/gi;
+
+/** One line of plain text (titles, authors): known markup dropped, entities decoded, other "<…>" kept as text. */
 export function inlineText(html: string | null | undefined): string {
-  return htmlToText(html).replace(/\s+/g, ' ').trim();
+  if (!html) return '';
+  return decodeEntities(html.replace(MARKUP, ' ')).replace(/\s+/g, ' ').trim();
 }

@@ -4,7 +4,7 @@
  * works on the same candidate records, which carry everything the score breakdown shows.
  */
 import type { SearchContext } from './context';
-import { decayed, ageDays, medianAge, recencyOf, type Recency } from './decay';
+import { decayed, ageDays, recencyOf, referenceAge, type Recency } from './decay';
 import { sameStory, wordHashes } from './duplicates';
 import { matching, termMatcher } from './floor';
 import type { FusedCandidate } from './fusion';
@@ -81,11 +81,14 @@ export async function applyFloor(
   return { matches: cands.filter((_, i) => keep[i]), texts };
 }
 
-/** Stage "decay": relevance × recency; undated text gets the median age of the dated matches. */
+/** Stage "decay": relevance × recency; undated text is as old as the dated results that would fill the first page (decay.ts). */
 export function applyDecay(cands: Candidate[], r: ResolvedRequest): void {
-  const median = medianAge(cands.flatMap((c) => (c.publishedAt ? [ageDays(c.publishedAt, r.asOf)] : [])));
+  const reference = referenceAge(
+    cands.flatMap((c) => (c.publishedAt ? [{ ageDays: ageDays(c.publishedAt, r.asOf), relevance: c.relevance, tier: c.tier }] : [])),
+    r.halfLifeDays,
+  );
   for (const c of cands) {
-    c.recency = recencyOf(c, r.asOf, r.halfLifeDays, median);
+    c.recency = recencyOf(c, r.asOf, r.halfLifeDays, reference);
     c.final = decayed(c.relevance, c.recency.factor);
   }
 }

@@ -1,12 +1,17 @@
 /**
  * Time decay, pure: r' = r · 2^(−age/h) (Quin's time-aware ranking). r must be ≥ 0 so that the decay
- * can only lower a score. Policy for the edge cases (docs/evaluation.md):
+ * can only lower a score. Policy for the edge cases (docs/evaluation.md#time-decay):
  * - h = Infinity (or null): no decay, factor 1.
  * - unknown publication date (imported corpora without dates, a page with no usable date): the text
- *   is neither new nor old, so it gets the median age of the query's dated matches — a neutral place
- *   among what it competes with — but never less than the time since it entered the archive (it
- *   cannot be newer than that). With no dated match at all, the time since it entered the archive.
- *   Factor 1 for undated text let a 2004 story outrank a 5-day-old one at a one-week half-life.
+ *   is neither new nor old, so it is ranked as if it were as old as the dated results it competes
+ *   with for the first page — the median age of the REFERENCE_RESULTS dated matches with the best
+ *   decayed scores — but never newer than the time since it entered the archive (it cannot be newer
+ *   than that). With no dated match at all, the time since it entered the archive.
+ *   Relevance then decides between an undated passage and those dated results: it neither dominates
+ *   them (factor 1 let a 2004 story outrank a 5-day-old one at a one-week half-life) nor vanishes
+ *   behind them because another corpus is old (the median age of *all* dated matches was set by
+ *   however many 1987 wire stories matched a word of the query, and a relevance-1.0 BBC article fell
+ *   to #15 behind HuffPost items of relevance 0.003–0.21).
  *   Date filters (from/to/maxAgeDays) still exclude undated snippets.
  * - a date after t_now (clock skew, or asOf in the past): age 0, factor 1 — never a boost above 1.
  */
@@ -34,10 +39,34 @@ export function medianAge(ages: readonly number[]): number | null {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-/** The age assumed for undated text: the median dated age, at least the time since it was archived. */
-export function assumedAge(median: number | null, archivedAt: Date, asOf: Date): number {
+/** How many dated matches set the age of undated text: as many as the first page of a default search shows. */
+export const REFERENCE_RESULTS = 10;
+
+export interface DatedMatch {
+  ageDays: number;
+  relevance: number;
+  /** 0 = reranked, 1 = below the reranker's depth (ranked after every tier-0 result). */
+  tier?: number;
+}
+
+/**
+ * The age assumed for undated text: the median age of the dated matches that would fill the first
+ * page — the REFERENCE_RESULTS best by tier, then decayed score. Null when there is no dated match.
+ */
+export function referenceAge(dated: readonly DatedMatch[], halfLifeDays: number | null): number | null {
+  const scored = dated.map((d) => ({
+    age: d.ageDays,
+    tier: d.tier ?? 0,
+    score: decayed(d.relevance, factorForAge(d.ageDays, halfLifeDays)),
+  }));
+  scored.sort((a, b) => a.tier - b.tier || b.score - a.score || a.age - b.age);
+  return medianAge(scored.slice(0, REFERENCE_RESULTS).map((d) => d.age));
+}
+
+/** The age assumed for undated text: the reference age, at least the time since it was archived. */
+export function assumedAge(reference: number | null, archivedAt: Date, asOf: Date): number {
   const sinceArchived = ageDays(archivedAt, asOf);
-  return median === null ? sinceArchived : Math.max(median, sinceArchived);
+  return reference === null ? sinceArchived : Math.max(reference, sinceArchived);
 }
 
 export interface Recency {
@@ -51,12 +80,12 @@ export function recencyOf(
   c: { publishedAt: Date | null; createdAt: Date },
   asOf: Date,
   halfLifeDays: number | null,
-  median: number | null,
+  reference: number | null,
 ): Recency {
   if (halfLifeDays === null || !Number.isFinite(halfLifeDays)) return { factor: 1, basis: 'off', assumedAgeDays: null };
   if (c.publishedAt && Number.isFinite(c.publishedAt.getTime()))
     return { factor: recencyFactor(c.publishedAt, asOf, halfLifeDays), basis: 'published', assumedAgeDays: null };
-  const days = assumedAge(median, c.createdAt, asOf);
+  const days = assumedAge(reference, c.createdAt, asOf);
   return { factor: factorForAge(days, halfLifeDays), basis: 'undated', assumedAgeDays: Math.round(days * 10) / 10 };
 }
 

@@ -228,6 +228,15 @@ describe('search pipeline (real indexes)', () => {
     }
     // An explicit later "to" does not lift the bound; an earlier one narrows it.
     expect(urls(await run({ q, asOf, to: ASOF }))).not.toContain('flood-new');
+    // Issue 20.6: a filter keeps a subset, so no count grows when one is added; a future day is dropped, saying so.
+    for (const query of ['floods', q, 'measles vaccine study children', 'people']) {
+      const all = (await run({ q: query, perArticle: 0 })).total;
+      for (const filter of [{ asOf }, { asOf: '2000-01-01' }, { sources: ['Daily Planet'] }, { maxAgeDays: 100 }, { from: daysAgo(500) }])
+        expect((await run({ q: query, perArticle: 0, ...filter })).total, `${query} ${JSON.stringify(filter)}`).toBeLessThanOrEqual(all);
+    }
+    const future = await run({ q, asOf: '2099-01-01' });
+    expect(future.warnings).toEqual(['the "as of" date 2099-01-01 is in the future: searched as of now (2024-06-01)']);
+    expect(future.total).toBe((await run({ q })).total);
     expect(urls(await run({ q: 'measles vaccine autism', asOf, to: daysAgo(40) }))).not.toContain('vaccine');
   });
 
@@ -381,7 +390,7 @@ describe('search pipeline (real indexes)', () => {
   });
 
   // Issue 9.2: undated text vs time decay.
-  it('gives undated text the median age of the dated matches, and says so', async () => {
+  it('gives undated text the age of the dated results it competes with (here every dated match), and says so', async () => {
     const res = await run({ q: 'floods', perArticle: 1, k: 10 });
     const undated = res.results.find((r) => r.url.endsWith('undated'))!;
     const dated = res.results.filter((r) => r.publishedAt).map((r) => (ASOF.getTime() - Date.parse(r.publishedAt!)) / 86_400_000);

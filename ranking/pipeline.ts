@@ -18,7 +18,7 @@ import { resolveRequest, type ResolvedRequest } from './request';
 import { fuse, retrieve, servingMode, type Retrieved } from './retrieve';
 import { RowCache, toResults } from './results';
 import { guard, SearchRun } from './run';
-import { pageOf } from './select';
+import { hasFilter, pageOf } from './select';
 import type { RerankCandidate, StageContext } from './stages';
 import { snippetSentences } from '../lib/text/sentences';
 import type { QueryAnalysis, SearchRequest, SearchResponse, SearchResult } from './types';
@@ -43,6 +43,32 @@ function stageContext(a: Analysed, hits: Retrieved, ctx: SearchContext): StageCo
 function rerankInput(c: Candidate, rows: RowCache): RerankCandidate {
   const row = rows.get(c.snippetId)!;
   return { ...c, title: row.title, text: row.text, sentences: snippetSentences(row.text, row.sentenceSpans).map((s) => s.text) };
+}
+
+/** The stories of a ranked list of matches: near-duplicates collapsed when the options say so. */
+function storiesOf(matches: Candidate[], req: ResolvedRequest, texts: Awaited<ReturnType<typeof applyFloor>>['texts'], ctx: SearchContext) {
+  applyDecay(matches, req);
+  const ranked = rank(matches, req);
+  return ctx.options.oneStoryOnce ? collapseStories(ranked, texts) : ranked;
+}
+
+/**
+ * How many stories the same search finds without its date and source filters. A filter keeps a
+ * subset of the matches, so the count it shows must not exceed this — but a filtered search retrieves
+ * deeper within its filter (BM25 inside the filter, the dense run 4× deeper), where the unfiltered
+ * search's top K stop: "as of" turned 501 matching passages into 1,649. Null when it cannot be had.
+ */
+async function unfilteredTotal(a: Analysed, mode: Retrieved['mode'], ctx: SearchContext): Promise<number | null> {
+  try {
+    const req: ResolvedRequest = { ...a.req, from: null, to: null, sources: null };
+    const run = new SearchRun();
+    const hits = await retrieve(a.query, req, mode, mode !== 'bm25', ctx, run);
+    const candidates = await loadAndFilter(fuse(hits, ctx), req, ctx);
+    const { matches, texts } = await applyFloor(candidates, a.query, mode !== 'bm25', ctx);
+    return storiesOf(matches, req, texts, ctx).length;
+  } catch {
+    return null;
+  }
 }
 
 /** Stage "rerank": the top `depth` matches rescored; the rest keep their order below them. */
@@ -100,16 +126,17 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
   const reranker = a.req.rerank && ctx.reranker ? ctx.reranker : null;
   const mayJudge = verdictStatus(a, true, ctx) === null;
   const hits = await retrieve(a.query, a.req, mode, mode !== 'bm25' || a.req.evidenceTop > 0 || reranker !== null || mayJudge, ctx, run);
+  // Started now, awaited at the end: it runs while the filtered search goes on.
+  const bound = hasFilter(a.req) ? run.time('count', () => unfilteredTotal(a, mode, ctx)) : Promise.resolve(null);
   const fused = await run.time('fuse', () => fuse(hits, ctx));
   const candidates = await run.time('load', () => loadAndFilter(fused, a.req, ctx));
   const { matches, texts } = await run.time('floor', () => applyFloor(candidates, a.query, mode !== 'bm25', ctx));
   const rows = new RowCache(ctx);
   if (reranker && matches.length) await run.time('rerank', () => rerankStage(matches, a, hits, rows, { ...ctx, reranker }));
-  const stories = await run.time('rank', () => {
-    applyDecay(matches, a.req);
-    const ranked = rank(matches, a.req);
-    return ctx.options.oneStoryOnce ? collapseStories(ranked, texts) : ranked;
-  });
+  const found = await run.time('rank', () => storiesOf(matches, a.req, texts, ctx));
+  // A filter never raises the count: what lies beyond the unfiltered count is not counted or paged.
+  const unfiltered = await bound;
+  const stories = unfiltered !== null && found.length > unfiltered ? found.slice(0, unfiltered) : found;
   const page = pageOf(stories, a.req.page, a.req.k);
   const status = verdictStatus(a, matches.length > 0, ctx);
   const pool = status === null ? stories.slice(0, ctx.verdict!.depth) : [];
@@ -155,6 +182,7 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
     },
     ...(a.req.coverage ? coverageOf(matches, stories) : {}),
   };
-  if (run.warnings.length) response.warnings = run.warnings;
+  const warnings = [...a.req.notes, ...run.warnings];
+  if (warnings.length) response.warnings = warnings;
   return response;
 }

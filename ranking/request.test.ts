@@ -66,6 +66,20 @@ describe('resolveRequest', () => {
     // Recency still counts from the start of the day.
     expect(resolveRequest({ q: 'x', asOf: '2024-03-10' }, opts, now).asOf.toISOString()).toBe('2024-03-10T00:00:00.000Z');
   });
+  // Issue 20.6: a future "as of" date is not taken silently.
+  it('drops a future "as of" date with a note: the search runs as of now, with no bound from it', () => {
+    const r = resolveRequest({ q: 'x', asOf: '2099-01-01' }, opts, now);
+    expect(r.asOf).toEqual(now);
+    expect(r.to).toBeNull();
+    expect(r.notes).toEqual(['the "as of" date 2099-01-01 is in the future: searched as of now (2024-06-01)']);
+    // Today (a bare day counts from its start) and any past day are taken as they are, without a note.
+    expect(resolveRequest({ q: 'x', asOf: '2024-06-01' }, opts, now).notes).toEqual([]);
+    expect(resolveRequest({ q: 'x', asOf: '2024-03-10' }, opts, now)).toMatchObject({ notes: [], asOf: new Date('2024-03-10T00:00:00Z') });
+    // A later instant of today is the future too; an explicit "to" still bounds the search.
+    const later = resolveRequest({ q: 'x', asOf: '2024-06-01T12:00:00Z', to: '2024-05-01' }, opts, now);
+    expect(later.notes).toHaveLength(1);
+    expect(later.to!.toISOString()).toBe('2024-05-01T23:59:59.999Z');
+  });
   it('says the range is empty when "from" is after the "as of" day, naming asOf', () => {
     const e = failure({ from: '2024-04-01', asOf: '2024-03-10' });
     expect(e.message).toBe('the date range is empty: the start date (from) 2024-04-01, after the "as of" date (asOf) 2024-03-10');

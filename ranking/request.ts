@@ -35,6 +35,8 @@ export interface ResolvedRequest {
   verdict: boolean;
   evidenceTop: number;
   coverage: boolean;
+  /** What was changed about the request and why, for the response's warnings (a future "as of" date). */
+  notes: string[];
 }
 
 export interface RequestIssue {
@@ -178,8 +180,22 @@ function upperBound(p: SearchParams): { to: Date | null; end: 'to' | 'asOf' } {
   return asOf && (!to || asOf < to) ? { to: asOf, end: 'asOf' } : { to, end: 'to' };
 }
 
+/**
+ * A future "as of" date says nothing the present does not: it is dropped (the search runs as of now,
+ * with no bound from it) and the response says so. A bare day counts from its start, so today is fine.
+ */
+function withoutFutureAsOf(p: SearchParams, now: Date): { p: SearchParams; notes: string[] } {
+  const asOf = toInstant(p.asOf, 'start');
+  if (!asOf || asOf.getTime() <= now.getTime()) return { p, notes: [] };
+  const { asOf: _future, ...rest } = p;
+  return {
+    p: rest as SearchParams,
+    notes: [`the "as of" date ${day(asOf)} is in the future: searched as of now (${day(now)})`],
+  };
+}
+
 export function resolveRequest(req: SearchRequest, opts: RankingOptions, now: Date): ResolvedRequest {
-  const p = parseRequest(req, limitsOf(opts));
+  const { p, notes } = withoutFutureAsOf(parseRequest(req, limitsOf(opts)), now);
   const asOf = toInstant(p.asOf, 'start') ?? now;
   let from = toInstant(p.from, 'start');
   const { to, end } = upperBound(p);
@@ -204,5 +220,6 @@ export function resolveRequest(req: SearchRequest, opts: RankingOptions, now: Da
     verdict: p.verdict !== false,
     evidenceTop: p.evidenceTop ?? p.k,
     coverage: p.coverage === true,
+    notes,
   };
 }

@@ -170,7 +170,7 @@ export const scoreBreakdownSchema = z
       .nullable()
       .optional()
       .describe(
-        'For undated text: the age assumed for the decay (the median age of the dated matches, at least the time since it entered the archive).',
+        'For undated text: the age assumed for the decay (the median age of the 10 dated matches with the best decayed scores — those it competes with for the first page — at least the time since it entered the archive).',
       ),
     final: z.number().describe('relevance × recency.'),
   })
@@ -256,7 +256,12 @@ export const searchResponseSchema = z.object({
   kind: queryKindSchema,
   page: z.number().int(),
   k: z.number().int(),
-  total: z.number().int().describe('Passages that match the query and the filters (near-duplicate stories counted once), before paging.'),
+  total: z
+    .number()
+    .int()
+    .describe(
+      'Passages that match the query and the filters (near-duplicate stories counted once), before paging; never more than the same search finds without its date and source filters.',
+    ),
   results: z.array(searchResultSchema),
   verdict: verdictSchema.nullable(),
   verdictStatus: verdictStatusSchema,

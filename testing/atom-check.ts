@@ -87,7 +87,10 @@ export interface ReaderItem {
   title: string;
   link: string;
   guid: string;
+  /** Atom `updated` (feedparser's date). */
   date: Date | null;
+  /** Atom `published`. */
+  pubdate: Date | null;
   summary: string;
   description: string;
   categories: string[];

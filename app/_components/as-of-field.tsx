@@ -7,7 +7,8 @@
  */
 import type { ChangeEvent } from 'react';
 
-export function AsOfField({ value }: { value?: string }) {
+/** `max`: today (UTC), from the server: a later day would say nothing the present does not (the search drops it, saying so). */
+export function AsOfField({ value, max }: { value?: string; max?: string }) {
   function onChange(e: ChangeEvent<HTMLInputElement>) {
     const day = e.currentTarget.value;
     const to = e.currentTarget.form?.querySelector<HTMLInputElement>('input[name="to"]');
@@ -19,7 +20,7 @@ export function AsOfField({ value }: { value?: string }) {
   return (
     <div className="field">
       <label htmlFor="asOf">As of</label>
-      <input id="asOf" type="date" name="asOf" defaultValue={value?.slice(0, 10)} onChange={onChange} data-testid="as-of" />
+      <input id="asOf" type="date" name="asOf" defaultValue={value?.slice(0, 10)} max={max} onChange={onChange} data-testid="as-of" />
       <span className="small muted">See what the archive said on that day: later coverage is left out and recency is counted from it.</span>
     </div>
   );

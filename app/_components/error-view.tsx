@@ -5,7 +5,7 @@ import Link from 'next/link';
 export function ErrorView({ title, error, reset }: { title: string; error: Error & { digest?: string }; reset: () => void }) {
   return (
     <div className="card empty" role="alert">
-      <h2>{title}</h2>
+      <h1>{title}</h1>
       <p className="muted">Something went wrong on our side. Trying again usually helps; if it keeps happening, tell the administrator.</p>
       {error.digest ? <p className="small muted">Reference: {error.digest}</p> : null}
       <p>

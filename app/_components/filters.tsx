@@ -118,7 +118,7 @@ export function Filters({
             </div>
           </fieldset>
 
-          <AsOfField value={query.asOf} />
+          <AsOfField value={query.asOf} max={new Date().toISOString().slice(0, 10)} />
 
           {shown.length > 0 ? (
             <fieldset className="field">

@@ -23,8 +23,11 @@ export function SearchBar({ q, autoFocus, maxLength = 1000 }: { q?: string; auto
         <SubmitButton>Check</SubmitButton>
       </div>
       <p id="q-hint" className="hint">
-        A statement gets an automatic verdict with evidence; a question gets the best evidence. Press <span className="kbd">/</span> to jump
-        here.
+        A statement gets an automatic verdict with evidence; a question gets the best evidence.
+        <span className="kbd-hint">
+          {' '}
+          Press <span className="kbd">/</span> to jump here.
+        </span>
       </p>
     </div>
   );

@@ -1,8 +1,8 @@
 'use client';
 /**
  * The search form: a plain GET form to /search (works without JavaScript) that, with JavaScript,
- * navigates to the canonical URL (no empty fields), applies filters as soon as they change, shows
- * pending and slow states, and focuses the query box on "/".
+ * navigates to the canonical URL (no empty fields), applies filters as soon as they change, and shows
+ * pending and slow states. (The "/" key is the layout's inline script: app/_lib/slash-key.ts.)
  */
 import { useRouter } from 'next/navigation';
 import { createContext, useContext, useEffect, useRef, useState, useTransition, type FormEvent, type ReactNode } from 'react';
@@ -33,26 +33,6 @@ export function SearchForm({ children, className, action = '/search' }: { childr
     const t = setTimeout(() => setSlow(true), SLOW_AFTER_MS);
     return () => clearTimeout(t);
   }, [pending]);
-
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== '/' || e.metaKey || e.ctrlKey || e.altKey) return;
-      const box = formRef.current?.querySelector<HTMLInputElement>('input[name="q"]');
-      const t = e.target as HTMLElement | null;
-      // The hint says "/" jumps to the box: pressed in the empty box it is already in (the home page
-      // focuses it), it must not type itself. In a box with text, "/" is a character like any other.
-      if (t === box) {
-        if (box && box.value === '') e.preventDefault();
-        return;
-      }
-      const typing = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
-      if (typing) return;
-      e.preventDefault();
-      box?.focus();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
 
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();

@@ -49,7 +49,7 @@ export function SearchResults({ state, query }: { state: SearchPageState; query:
   return (
     <>
       <div className="results-head">
-        <h2 id="results-h" role="status" data-testid="results-count">
+        <h2 id="results-h" data-testid="results-count">
           {r.total ? `${r.total.toLocaleString('en')} matching passages` : 'No matching passages'}
         </h2>
         <span>
@@ -74,9 +74,9 @@ export function SearchResults({ state, query }: { state: SearchPageState; query:
         ) : null}
       </div>
       {r.warnings?.length ? (
-        <div className="notice notice--warn">
+        <div className="notice notice--warn" data-testid="search-warnings">
           {r.warnings.map((w) => (
-            <div key={w}>{w}</div>
+            <div key={w}>{`${w.charAt(0).toUpperCase()}${w.slice(1)}.`}</div>
           ))}
         </div>
       ) : null}

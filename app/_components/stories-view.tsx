@@ -48,7 +48,9 @@ function StoryCard({ story }: { story: Story }) {
   const span = story.first.publishedAt && story.latest.publishedAt && story.first.articleId !== story.latest.articleId;
   return (
     <article className="story card" data-testid="story">
-      <h3 className="story__headline">{story.headline}</h3>
+      <h3 className="story__headline">
+        {story.articles.length === 1 ? <ArticleLink a={story.first}>{story.headline}</ArticleLink> : story.headline}
+      </h3>
       <p className="story__meta">
         {story.articles.length === 1 ? '1 report' : `${story.articles.length} reports`} ·{' '}
         {story.sources.length === 1 ? '1 source' : `${story.sources.length} sources`}
@@ -92,16 +94,19 @@ function StoryCard({ story }: { story: Story }) {
           </span>
         ))}
       </p>
-      <details className="story__reports">
-        <summary>All {story.articles.length} reports, oldest first</summary>
-        <ol>
-          {story.articles.map((a) => (
-            <li key={a.articleId}>
-              <When a={a} /> · <span className="muted">{a.source}</span> · <ArticleLink a={a} />
-            </li>
-          ))}
-        </ol>
-      </details>
+      {/* One report: nothing to unfold ("All 1 reports"); the headline already links to it. */}
+      {story.articles.length === 1 ? null : (
+        <details className="story__reports">
+          <summary>All {story.articles.length} reports, oldest first</summary>
+          <ol>
+            {story.articles.map((a) => (
+              <li key={a.articleId}>
+                <When a={a} /> · <span className="muted">{a.source}</span> · <ArticleLink a={a} />
+              </li>
+            ))}
+          </ol>
+        </details>
+      )}
     </article>
   );
 }
@@ -117,7 +122,7 @@ export function StoriesView({ data }: { data: StoriesResult }) {
   return (
     <>
       <div className="results-head">
-        <h2 id="results-h" role="status" data-testid="stories-count">
+        <h2 id="results-h" data-testid="stories-count">
           {data.stories.length === 1 ? '1 story' : `${data.stories.length} stories`} in the {data.articles} most relevant articles
         </h2>
         <span className="muted">{data.total.toLocaleString('en')} matching passages in all</span>

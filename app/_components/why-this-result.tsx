@@ -1,6 +1,12 @@
 import type { ScoreBreakdown } from '../../ranking/types';
 
 const fmt = (v: number | null | undefined, digits = 3) => (v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(digits));
+/** A factor or score that old archives make tiny: "0.0000" would hide it, so small values keep two significant digits. */
+const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+const small = (v: number) =>
+  v > 0 && v < 0.001
+    ? v.toExponential(1).replace(/e-(\d+)$/, (_, e: string) => ` × 10⁻${[...e].map((d) => SUPERSCRIPT[Number(d)]).join('')}`)
+    : fmt(v, 4);
 const days = (d: number) => `${Math.max(0, Math.round(d)).toLocaleString('en')} days`;
 
 function recencyNote(s: ScoreBreakdown, publishedAt: string | null, halfLifeDays: number | null, asOf: string): string {
@@ -9,7 +15,7 @@ function recencyNote(s: ScoreBreakdown, publishedAt: string | null, halfLifeDays
     const age = s.assumedAgeDays ?? null;
     return age === null
       ? 'date unknown'
-      : `date unknown: ranked as if ${days(age)} old — the median age of the dated matches, or its time in the archive when that is longer (or there is no dated match) — half-life ${halfLifeDays} days`;
+      : `date unknown: ranked as if ${days(age)} old — as old as the dated results it competes with for the first page, or its time in the archive when that is longer (or there is no dated match) — half-life ${halfLifeDays} days`;
   }
   return `${days((Date.parse(asOf) - Date.parse(publishedAt)) / 86_400_000)} old, half-life ${halfLifeDays} days`;
 }
@@ -69,7 +75,7 @@ export function WhyThisResult({
           <tr className="why__factor">
             <th scope="row">× Recency</th>
             <td className="num" data-testid="why-recency">
-              {fmt(scores.recency, 4)}
+              {small(scores.recency)}
             </td>
             <td className="small muted">{recencyNote(scores, publishedAt, halfLifeDays, asOf)}</td>
           </tr>
@@ -81,10 +87,10 @@ export function WhyThisResult({
           <tr className="why__total">
             <th scope="row">= Final score</th>
             <td className="num" data-testid="why-final">
-              <strong>{fmt(scores.final, 4)}</strong>
+              <strong>{small(scores.final)}</strong>
             </td>
             <td className="small muted">
-              {fmt(relevance, 4)} × {fmt(scores.recency, 4)}
+              {fmt(relevance, 4)} × {small(scores.recency)}
             </td>
           </tr>
         </tbody>

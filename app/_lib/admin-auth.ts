@@ -5,6 +5,7 @@ import { processMetrics } from '../../lib/web/metrics';
 import { verifyPassword } from '../../lib/web/password';
 import { createSessionToken, csrfTokenFor, serializeCookie, SESSION_COOKIE, type Session } from '../../lib/web/session';
 import { isHttps } from '../../lib/web/auth';
+import { forgetInitialPassword } from '../../lib/web/secrets';
 import { recordSession } from '../../lib/web/session-store';
 import { auth, services } from './services';
 
@@ -41,6 +42,9 @@ export async function signIn(creds: { user: string; password: string }, client: 
   }
   m.inc({ outcome: 'ok' });
   loginLimiter.reset(client);
+  // A generated password has been used: its clear copy goes (only its hash stays).
+  const { config } = await services();
+  if (!config.adminPasswordHash) forgetInitialPassword(config);
   const { token, session } = createSessionToken(a.secret, { user: a.user, fingerprint: a.fingerprint, ttlSeconds: a.ttlSeconds });
   await recordSession(db, session, req.headers.get('user-agent'));
   const cookie = serializeCookie(SESSION_COOKIE, token, {

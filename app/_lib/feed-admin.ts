@@ -87,7 +87,12 @@ export async function addCheckedFeed(deps: FeedDeps, input: AddFeedInput): Promi
   const { config, db } = deps;
   const url = normalizeFeedUrl(input.url);
   const existing = await findFeed(db, url).catch(() => null);
-  if (existing) throw createError('CONFLICT', `this feed is already crawled (id ${existing.id})`, { id: existing.id });
+  if (existing)
+    throw createError('CONFLICT', `this feed is already crawled, as “${existing.title ?? existing.url}”`, {
+      id: existing.id,
+      url: existing.url,
+      title: existing.title,
+    });
   const probe = await probeFeed(url, config).catch((e: unknown) => {
     throw probeError(e, url);
   });

@@ -62,14 +62,16 @@ export function coverageBySource(items: readonly Pick<StoryInput, 'source' | 'pu
 
 export async function loadStories(q: StoriesQuery): Promise<StoriesResult> {
   const r = await runSearch({ ...q, k: STORY_ARTICLES, page: 1, sort: 'relevance', verdict: false });
-  const items: StoryInput[] = r.results.map((res) => ({
+  // A story ranks as its best article ranks in the search: by position, not by raw score, which
+  // ignores the reranker's tiers (an unreranked 2018 item's decayed score beat the reranked best match).
+  const items: StoryInput[] = r.results.map((res, i) => ({
     articleId: res.articleId,
     title: res.title,
     url: res.url,
     source: res.source,
     publishedAt: res.publishedAt ? new Date(res.publishedAt) : null,
     text: res.text,
-    score: res.score,
+    score: r.results.length - i,
   }));
   return {
     query: r.query,

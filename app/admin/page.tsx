@@ -51,6 +51,14 @@ export default async function Dashboard({ searchParams }: Props) {
           data-testid="flash"
         >
           {flash.text}
+          {flash.link ? (
+            <>
+              {' '}
+              <a href={flash.link.href} data-testid="flash-link">
+                {flash.link.text}
+              </a>
+            </>
+          ) : null}
         </p>
       ) : null}
       <Suspense fallback={<DashboardSkeleton />}>

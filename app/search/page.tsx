@@ -41,6 +41,7 @@ export default async function SearchPage({ searchParams }: Props) {
     // Keyed by the URL state: the form's uncontrolled fields are re-created from the URL on every
     // navigation (back button included), so they never show stale choices.
     <SearchForm key={canonicalParams(raw).toString()}>
+      <h1 className="visually-hidden">{query.q ? `Evidence for “${query.q.slice(0, 200)}”` : 'Search'}</h1>
       <SearchBar q={query.q} maxLength={limits.maxQueryChars} />
       <div className="search-layout">
         <Filters query={query} sources={data.sources} defaultHalfLife={data.defaultHalfLife} />

@@ -61,6 +61,7 @@ export default async function StoriesPage({ searchParams }: Props) {
   const query = parsed.ok ? parsed.query : { q: parsed.q };
   return (
     <SearchForm key={canonicalParams(raw).toString()} action="/stories">
+      <h1 className="visually-hidden">{query.q ? `Stories for “${query.q.slice(0, 200)}”` : 'Stories'}</h1>
       <SearchBar q={query.q} maxLength={limits.maxQueryChars} />
       <div className="search-layout">
         <Filters query={query} sources={sources} defaultHalfLife={Number.isFinite(config.halfLifeDays) ? config.halfLifeDays : null} />

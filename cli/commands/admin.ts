@@ -2,7 +2,8 @@
  * `quin admin hash-password`: prints the scrypt hash of a password for QUIN_ADMIN_PASSWORD_HASH
  * (read from stdin, or asked twice without echo on a terminal).
  * `quin admin reset-password`: replaces the generated admin password (the one `npm start` makes when
- * none is configured) with a new one, printed once; every admin session is signed out.
+ * none is configured) with a new one, printed and kept in <dataDir>/secrets/initial-admin-password
+ * until the next sign-in; every admin session is signed out.
  */
 import readline from 'node:readline';
 import { Writable } from 'node:stream';
@@ -10,7 +11,7 @@ import type { Command } from 'commander';
 import { getConfig } from '../../lib/config';
 import { createError } from '../../lib/errors';
 import { hashPassword } from '../../lib/web/password';
-import { ensureAdminPassword } from '../../lib/web/secrets';
+import { ensureAdminPassword, initialPasswordFile } from '../../lib/web/secrets';
 
 async function askHidden(prompt: string): Promise<string> {
   const muted = new Writable({ write: (_c, _e, cb) => cb() });
@@ -57,5 +58,6 @@ export function register(program: Command): void {
         throw createError('CONFLICT', 'the admin password comes from QUIN_ADMIN_PASSWORD_HASH: change that setting instead');
       const password = await ensureAdminPassword(config, { reset: true });
       process.stdout.write(`new password for admin user "${config.adminUser}": ${password}\n`);
+      process.stderr.write(`(kept in ${initialPasswordFile(config)} until the next sign-in; every admin session is signed out)\n`);
     });
 }

@@ -10,13 +10,17 @@
  *   child → parent   {type:'done', summary} | {type:'done', error}
  *   parent → child   {type:'stop'}            cancel the pass in progress and exit
  *
- * The child exits when its parent goes (IPC disconnect) or on SIGINT/SIGTERM, after cancelling its
- * pass cleanly (the indexer is safe to stop between batches). A child that dies is forked again for
- * the next pass; its failure is the failed pass's error.
+ * The child exits when its parent goes (IPC disconnect), on {type:'stop'} or on SIGINT/SIGTERM. It has
+ * FINISH_MS to finish the pass in progress and to index what is still pending (one last pass) — a stop
+ * during a small increment (a feed's new articles) then leaves the indexes complete, and `quin index
+ * --verify` clean — and past that the pass is cancelled at the indexer's next checkpoint (it is safe to
+ * stop between batches: what is left is indexed at the next start). A child that dies is forked again
+ * for the next pass; its failure is the failed pass's error.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Config } from '../../lib/config';
+import { isBusyError } from '../../crawler';
 import { createDb, type Db } from '../../lib/db/client';
 import { createError, describeError } from '../../lib/errors';
 import { createLogger } from '../../lib/log';
@@ -26,8 +30,15 @@ import type { WorkerTask } from './worker';
 type ToChild = { type: 'start'; config: Config } | { type: 'run' } | { type: 'stop' };
 type ToParent = { type: 'progress' } | { type: 'done'; summary?: Record<string, unknown>; error?: string };
 
-/** How long a child may take to stop after {type:'stop'} before it is killed. */
-const STOP_GRACE_MS = 15_000;
+/** A database conflict that the same pass, run again, gets past (SQLite busy / busy snapshot, PostgreSQL serialisation). */
+function transient(e: unknown): boolean {
+  return isBusyError(e) || /Operation has timed out|\bP1008\b/.test(String((e as Error)?.message ?? e));
+}
+
+/** How long a pass in progress may go on after a stop before it is cancelled (at its next checkpoint). */
+export const FINISH_MS = 10_000;
+/** How long a child may take to stop after {type:'stop'} before it is killed (FINISH_MS, then a checkpoint). */
+const STOP_GRACE_MS = 20_000;
 
 function send(c: ChildProcess, m: ToChild): void {
   if (c.connected) c.send(m, (e) => e && undefined);
@@ -101,14 +112,38 @@ export async function connect(config: Config): Promise<Db> {
 export async function runIndexChild(makeTask: (db: Db, config: Config) => WorkerTask): Promise<void> {
   const log = createLogger('worker:index');
   if (!process.send) throw createError('INVALID_INPUT', '--index-child is started by `quin worker` over IPC, not by hand');
-  const send = (m: ToParent) => process.connected && process.send!(m);
+  // With a callback, a message the closing channel cannot take (EPIPE when the parent is gone) is
+  // dropped, not an unhandled 'error' that kills the process mid-checkpoint with a stack trace.
+  const send = (m: ToParent) => {
+    if (process.connected) process.send!(m, undefined, {}, () => undefined);
+  };
   const controller = new AbortController();
   // Set by the 'start' message (a holder, so that the type survives the closures).
   const state: { ready: Promise<{ db: Db; task: WorkerTask }> | null } = { ready: null };
   let running: Promise<void> = Promise.resolve();
+  let finishTimer: NodeJS.Timeout | undefined;
+  let stopping = false;
+  /** One indexing pass. While stopping, a pass a passing write conflict cut short is run again (see transient). */
+  const pass = async (): Promise<Record<string, unknown>> => {
+    if (!state.ready) throw new Error('no settings received before the first pass');
+    const { task } = await state.ready;
+    for (;;) {
+      try {
+        return await task.run(controller.signal, () => send({ type: 'progress' }));
+      } catch (e) {
+        // While stopping there is no next pass to make up for one a write conflict cut short (SQLite's
+        // busy snapshot: an import or the worker's last heartbeats landing as the checkpoint commits).
+        if (!stopping || controller.signal.aborted || !transient(e)) throw e;
+        log.info('indexing pass hit a write conflict while stopping; running it again', { error: describeError(e) });
+      }
+    }
+  };
   const stopped = new Promise<void>((resolve) => {
     const stop = () => {
-      controller.abort();
+      if (stopping) return;
+      stopping = true;
+      // What is being indexed may be finished; past FINISH_MS the pass is cancelled.
+      finishTimer = setTimeout(() => controller.abort(), FINISH_MS);
       resolve();
     };
     process.on('message', (m: ToChild) => {
@@ -117,22 +152,30 @@ export async function runIndexChild(makeTask: (db: Db, config: Config) => Worker
         state.ready = connect(config).then((db) => ({ db, task: makeTask(db, config) }));
       } else if (m.type === 'run') {
         running = running.then(async () => {
+          // A pass asked for as the stop came: the final pass below does the work.
+          if (stopping) return send({ type: 'done', summary: { skipped: 'stopping' } });
           try {
-            if (!state.ready) throw new Error('no settings received before the first pass');
-            const { task } = await state.ready;
-            send({ type: 'done', summary: await task.run(controller.signal, () => send({ type: 'progress' })) });
+            send({ type: 'done', summary: await pass() });
           } catch (e) {
             send({ type: 'done', error: describeError(e) });
           }
         });
       } else stop();
     });
+    // Every signal is handled (not once): a second one must not kill the process mid-checkpoint.
     process.once('disconnect', stop);
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
   });
   await stopped;
   await running;
+  // What arrived since the last pass, or what a failed pass left, is indexed now while the finish
+  // window lasts (nothing to do is a quick check), so that a stop leaves the indexes complete.
+  if (state.ready && !controller.signal.aborted) {
+    const last = await pass().catch((e: unknown) => ({ error: describeError(e) }));
+    if ('error' in last || 'aborted' in last) log.info('final indexing pass before stopping', last);
+  }
+  clearTimeout(finishTimer);
   await (await state.ready)?.db.$disconnect();
   log.debug('indexing process stopped');
   process.disconnect?.();

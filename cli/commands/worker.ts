@@ -193,10 +193,14 @@ export function register(program: Command): void {
       const db = await getDb(config);
       const log = createLogger('worker');
       const controller = new AbortController();
-      let signals = 0;
+      let firstStopAt = 0;
       const stop = (why: string) => {
-        signals += 1;
-        if (signals > 1) process.exit(130);
+        if (controller.signal.aborted) {
+          // The same Ctrl-C twice (the terminal's and npm's copy) is one stop; a later one quits at once.
+          if (why === 'supervisor gone' || Date.now() - firstStopAt < 1500) return;
+          process.exit(130);
+        }
+        firstStopAt = Date.now();
         log.info('stopping', { why });
         controller.abort();
       };

@@ -67,6 +67,41 @@ test.describe('feed tools on the dashboard', () => {
     await adminApi.request.delete(`/api/feeds?id=${id}`, { headers: adminApi.headers });
   });
 
+  // Issue 20.7: the duplicate's notice named "id 13", which the dashboard never shows; "<update>" was stripped; the notice was 521 px wide at 390.
+  test('a feed added twice: the notice names the feed there and links to its row; "<update>" in a title stays; no overflow at 390 px', async ({
+    adminPage: page,
+    adminApi,
+    state,
+    db,
+  }) => {
+    const url = state.feedUrl.replace('/news/feed.xml', '/update/feed.xml');
+    const box = page.getByRole('textbox', { name: /Add a feed/ });
+    await page.goto('/admin');
+    await box.fill(url);
+    await page.getByRole('button', { name: 'Add feed' }).click();
+    await expect(page.getByTestId('flash')).toContainText('Feed added: Harbour Weekly <update>.');
+    const { id, title } = db.prepare('SELECT id, title FROM feeds WHERE url = ?').get(url) as { id: number; title: string };
+    expect(title).toBe('Harbour Weekly <update>');
+    const row = page.locator(`#feed-${id}`);
+    await expect(row.locator('.feed-title')).toHaveText('Harbour Weekly <update>');
+
+    await box.fill(url);
+    await page.getByRole('button', { name: 'Add feed' }).click();
+    const flash = page.getByTestId('flash');
+    await expect(flash).toContainText('Could not add the feed: this feed is already crawled, as “Harbour Weekly <update>”.');
+    await expect(flash).not.toContainText(`id ${id}`);
+    await expect(flash.getByRole('link', { name: 'Show it' })).toHaveAttribute('href', `/admin#feed-${id}`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    expect(await overflowing(page)).toEqual([]);
+    await saveScreenshot(page, 'dashboard-duplicate-390');
+    await flash.getByRole('link', { name: 'Show it' }).click();
+    await expect(page).toHaveURL(new RegExp(`#feed-${id}$`));
+    await expect(row).toBeInViewport();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect((await adminApi.request.delete(`/api/feeds?id=${id}`, { headers: adminApi.headers })).status()).toBe(200);
+  });
+
   test('a page that links to a feed: the typed URL stays, the feed is added in one click', async ({ adminPage: page, state, db }) => {
     await page.goto('/admin');
     await page.getByRole('textbox', { name: /Add a feed/ }).fill(state.linksPageUrl);

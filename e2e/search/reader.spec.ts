@@ -72,6 +72,23 @@ test.describe('search as a reader expects it', () => {
     await expect(page.getByRole('searchbox', { name: 'Claim or question' })).toHaveValue('harbour bridge repairs');
   });
 
+  // Issue 20.8: pressed before the page had hydrated, "/" typed itself into the home page's box.
+  test('"/" works from the first moment, before the page has hydrated', async ({ page }) => {
+    const box = page.getByRole('searchbox', { name: 'Claim or question' });
+    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    await page.keyboard.press('/');
+    await page.waitForLoadState('load');
+    await expect(box).toHaveValue('');
+    await expect(box).toBeFocused();
+    // On a results page as soon as its search box shows (the results stream in after it).
+    await page.goto(search('harbour bridge repairs'), { waitUntil: 'commit' });
+    await expect(box).toBeVisible();
+    await page.keyboard.press('/');
+    await expect(box).toBeFocused();
+    await page.keyboard.type(' now');
+    await expect(box).toHaveValue('harbour bridge repairs now');
+  });
+
   test('the home page offers only examples the archive can answer', async ({ page, request }) => {
     test.setTimeout(300_000);
     // The check runs in the background once the search context is ready: reload until it has run.

@@ -149,6 +149,11 @@ export async function startFeedServer(): Promise<FeedServer> {
       return void res
         .writeHead(200, { 'content-type': 'application/rss+xml' })
         .end(degradedXml(origin).replace('Science Twis', 'Harbour Times'));
+    // A publisher's title with angle brackets that are text, escaped in the XML (issue 20.7).
+    if (path === '/update/feed.xml')
+      return void res
+        .writeHead(200, { 'content-type': 'application/rss+xml' })
+        .end(degradedXml(origin).replace('Science Twis', 'Harbour Weekly &lt;update&gt;'));
     if (path === '/about.html')
       return void res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })

@@ -36,3 +36,16 @@ describe('flash notices of a failed add', () => {
     expect(readFlash('s', `${body}.${t.split('.')[1]}`, 2000)).toBeNull();
   });
 });
+
+describe('flash notices that link to a place on the dashboard', () => {
+  it('carry a link within the dashboard only', () => {
+    const link = { href: '/admin#feed-13', text: 'Show it' };
+    const t = signFlash('s', { kind: 'error', text: 'already crawled', link }, 1000);
+    expect(readFlash('s', t, 2000)).toEqual({ kind: 'error', text: 'already crawled', link });
+    for (const href of ['https://evil.example/', '//evil.example/admin', 'javascript:alert(1)', '/admin x'])
+      expect(readFlash('s', signFlash('s', { kind: 'ok', text: 'x', link: { href, text: 'go' } }, 1000), 2000)).toEqual({
+        kind: 'ok',
+        text: 'x',
+      });
+  });
+});

@@ -65,8 +65,23 @@ export function adminCredentials(config: SecretsConfig): AdminCredentials {
 }
 
 /**
- * When no admin password is configured and none was generated before, generates one, stores only its
- * hash and returns the password (to be printed once, at first start). Returns null otherwise.
+ * The generated admin password in clear, kept (mode 0600, in the 0700 secrets folder) only until the
+ * first sign-in, so that a password whose one printing was missed is not lost: every start says where
+ * it is until then. (Jenkins' initialAdminPassword, GitLab's initial_root_password do the same.)
+ */
+export const initialPasswordFile = (config: Pick<Config, 'dataDir'>) => path.join(secretsDir(config), 'initial-admin-password');
+
+function writePrivate(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, text, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+/**
+ * When no admin password is configured and none was generated before, generates one, stores its
+ * hash, keeps the password in initialPasswordFile until the first sign-in and returns it (to be
+ * printed at once). Returns null otherwise.
  */
 export async function ensureAdminPassword(config: SecretsConfig, opts: { reset?: boolean } = {}): Promise<string | null> {
   if (config.adminPasswordHash) return null;
@@ -74,11 +89,22 @@ export async function ensureAdminPassword(config: SecretsConfig, opts: { reset?:
   if (!opts.reset && fs.existsSync(file)) return null;
   const password = generatePassword();
   const hash = await hashPassword(password);
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, hash + '\n', { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  // The clear copy first: a start stopped between the two writes still finds its password.
+  writePrivate(initialPasswordFile(config), password + '\n');
+  writePrivate(file, hash + '\n');
   return password;
+}
+
+/** The file holding the generated password while nobody has signed in with it, else null. */
+export function pendingInitialPassword(config: SecretsConfig): string | null {
+  if (config.adminPasswordHash) return null;
+  const file = initialPasswordFile(config);
+  return fs.existsSync(file) && fs.existsSync(adminHashFile(config)) ? file : null;
+}
+
+/** After a successful sign-in: the clear copy of the generated password is no longer needed. */
+export function forgetInitialPassword(config: Pick<Config, 'dataDir'>): void {
+  fs.rmSync(initialPasswordFile(config), { force: true });
 }
 
 /** A short fingerprint of the current password hash: sessions signed under an older password stop working. */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Supervisor } from './supervisor';
+import { groupMembers, Supervisor } from './supervisor';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-supervisor-'));
 function script(name: string, code: string): string {
@@ -82,5 +82,46 @@ describe('Supervisor', () => {
     expect(Date.now() - t0).toBeLessThan(3000);
     expect(lines).toContain('start: stubborn did not stop in time; killing it');
     expect(alive(pid)).toBe(false);
+  });
+
+  it('does not restart a child that exits with one of its fatal codes, and says so', async () => {
+    const lines: string[] = [];
+    const fatal: string[] = [];
+    sup = new Supervisor({ log: (l) => lines.push(l), initialDelayMs: 50, onFatal: (name, code) => fatal.push(`${name}:${code}`) });
+    sup.add({ name: 'web', module: script('busy.cjs', 'process.exit(98);'), stdio: 'ignore', fatalExitCodes: [98] });
+    for (const deadline = Date.now() + 10_000; fatal.length === 0 && Date.now() < deadline;) await wait(50);
+    await wait(300);
+    expect(fatal).toEqual(['web:98']);
+    expect(sup.restarts('web')).toBe(0);
+    expect(lines).toEqual(['start: web exited (code 98); not restarting it']);
+  });
+
+  it('leaves no process of a child behind: what the child started and left running is stopped too', async () => {
+    const lines: string[] = [];
+    sup = new Supervisor({ log: (l) => lines.push(l) });
+    // A parent that exits on SIGTERM at once, leaving its own child (which ignores SIGTERM) running.
+    const grandchild = script('grandchild.cjs', 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000);');
+    const parent = script(
+      'parent.cjs',
+      `const c = require('child_process').spawn(process.execPath, [${JSON.stringify(grandchild)}], { stdio: 'ignore' });
+       process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000);
+       setTimeout(() => process.send({ grandchild: c.pid }), 300);`,
+    );
+    let gc = 0;
+    const started = new Promise<void>((r) =>
+      sup!.add({
+        name: 'worker',
+        module: parent,
+        stdio: 'ignore',
+        onMessage: (m) => ((gc = (m as { grandchild: number }).grandchild), r()),
+      }),
+    );
+    await started;
+    const pgid = sup.pid('worker')!;
+    expect(groupMembers(pgid).sort()).toEqual([pgid, gc].sort());
+    await sup.stop(2000);
+    // (Gone, or a zombie its new parent has yet to reap: groupMembers leaves zombies out.)
+    expect(groupMembers(pgid)).toEqual([]);
+    expect(lines).toContain('start: processes of worker are still running; stopping them');
   });
 });

@@ -8,6 +8,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
+import { listenProblem, startCommand } from './port.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const host = process.env.HOST || '127.0.0.1';
@@ -50,9 +51,13 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 65_000;
 
+// A port that cannot be had ends the start (start.mjs does not restart these exit codes): the port
+// was free when start.mjs checked it, and something took it since.
+const LISTEN_EXIT = { EADDRINUSE: 98, EACCES: 13, EADDRNOTAVAIL: 99, ENOTFOUND: 99, EAI_AGAIN: 99 };
 server.on('error', (err) => {
-  process.stderr.write(`web: cannot listen on ${host}:${port}: ${err.message}\n`);
-  process.exit(err.code === 'EADDRINUSE' ? 98 : 1);
+  const problem = listenProblem(err, host, port, startCommand());
+  process.stderr.write(`web: ${problem ?? `cannot listen on ${host}:${port}: ${err.message}`}\n`);
+  process.exit(LISTEN_EXIT[err.code] ?? 1);
 });
 
 server.listen(port, host, () => {

@@ -63,6 +63,7 @@ export function FeedsTable({ feeds, csrf, now, worker }: { feeds: FeedHealth[]; 
             return (
               <tr
                 key={f.id}
+                id={`feed-${f.id}`}
                 className={ROW_CLASS[f.state]}
                 data-testid="feed-row"
                 data-feed-url={f.url}

@@ -86,6 +86,17 @@ export const POST = api(async (req) => {
     const adding = fields.op === 'add';
     const found = adding && isQuinError(e) && Array.isArray(e.details?.found) ? (e.details.found as string[]) : undefined;
     const what = adding ? 'Could not add the feed' : fields.op === 'import' ? 'Could not import the OPML file' : 'That did not work';
-    return seeOther(await withFlash('/admin', { kind: 'error', text: `${what}: ${why}`, url: adding ? fields.url : undefined, found }));
+    // The feed it would duplicate, linked to its row.
+    const existing = adding && isQuinError(e, 'CONFLICT') && typeof e.details?.id === 'number' ? e.details.id : null;
+    const link = existing !== null ? { href: `/admin#feed-${existing}`, text: 'Show it' } : undefined;
+    return seeOther(
+      await withFlash('/admin', {
+        kind: 'error',
+        text: `${what}: ${why.replace(/\.$/, '')}.`,
+        url: adding ? fields.url : undefined,
+        found,
+        link,
+      }),
+    );
   }
 });
