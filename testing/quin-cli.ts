@@ -3,25 +3,13 @@
  * bin/quin.mjs first re-runs the set-up when its inputs changed (npm ci included). A test must never
  * set that off: it would reinstall node_modules under the running test runner. So when the set-up
  * stamp is stale (someone changed package.json in a working tree), the same CLI code is started
- * through tsx without the set-up step. The stamp is computed as scripts/ensure-setup.mjs does.
+ * through tsx without the set-up step. The stamp rule is scripts/setup-stamp.mjs, the one
+ * scripts/ensure-setup.mjs uses.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../lib/paths';
-
-function setupIsCurrent(root: string): boolean {
-  const files = ['package.json', 'package-lock.json', 'prisma/schema.prisma', 'scripts/setup.sh'];
-  for (const f of fs.readdirSync(path.join(root, 'scripts/setup.d')).sort()) files.push(`scripts/setup.d/${f}`);
-  const h = crypto.createHash('sha256');
-  for (const f of files) {
-    const p = path.join(root, f);
-    h.update(f).update(fs.existsSync(p) ? fs.readFileSync(p) : '');
-  }
-  const stamp = path.join(root, '.setup-done');
-  return fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8').trim() === h.digest('hex');
-}
+import { setupIsCurrent } from '../scripts/setup-stamp.mjs';
 
 /** The argv that starts `quin` with these arguments. */
 export function quinArgv(args: string[]): string[] {
