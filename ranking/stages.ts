@@ -79,4 +79,6 @@ export interface VerdictStage {
    * its evidence sentences (best first) and its score breakdown (relevance, recency).
    */
   verdict(results: SearchResult[], ctx: StageContext): Promise<Verdict>;
+  /** Whether two claims are the same claim (same entities, numbers, direction and polarity), e.g. a published fact-check's and the reader's. */
+  sameClaim?(a: string, b: string): Promise<{ same: boolean; reason: string }>;
 }

@@ -1,20 +1,19 @@
 /**
- * Training data for our own reranker and NLI models, written as token ids (the product's own BERT
- * tokenizer through lib/models, so training and serving tokenize identically) to
- * .cache/training/data/{reranker,nli}.jsonl plus lexicon.json. Deterministic (fixed seed).
+ * Training data for our own reranker, written as token ids (the product's own BERT tokenizer through
+ * lib/models, so training and serving tokenize identically) to .cache/training/data/reranker.jsonl,
+ * and the SciFact / Climate-FEVER claim–evidence pairs the stance model learns from (as text; the
+ * stance data is built by training/stance/build-pairs.ts). Deterministic (fixed seed).
  *
- *   npx tsx training/prepare.ts
+ *   npx tsx training/prepare.ts reranker
  *
  * Data and split (docs/models.md):
  * - SciFact claims (claims_train.jsonl), split by eval/splits.ts: train claims are fitted on, dev
- *   claims are only scored (reranking dev lists and NLI dev pairs are written with split = "dev").
+ *   claims are only scored (reranking dev lists are written with split = "dev").
  * - Reranker: BM25 (SQLite FTS5, porter) top candidates over 5-sentence snippets, relevant = snippet
  *   of a cited doc; Climate-FEVER claims against the pool of all evidence sentences; inverse-cloze
  *   pairs from BBC News (a sentence as query, its window without it as the positive, BM25 negatives).
- * - NLI: SciFact rationales (SUPPORT → entailment, CONTRADICT → contradiction, other sentences of
- *   the cited docs → neutral), Climate-FEVER evidence labels, and Factual-NLI-style synthetic pairs
- *   from BBC sentences (number, entity and antonym replacement, negation → contradiction; the sentence
- *   or a shortened copy → entailment; another sentence of the same article → neutral).
+ * - Stance pairs: SciFact rationales (SUPPORT → entailment, CONTRADICT → contradiction, other
+ *   sentences of the cited docs → neutral) and Climate-FEVER evidence labels.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,7 +22,6 @@ import { splitOf } from '../eval/splits';
 import { TextTokenizer } from '../lib/models/tokenizer';
 import { Fts } from './bm25';
 import { bbcArticles, climateClaims, rng, sciClaims, sciCorpus, shared, shuffle } from './data';
-import { antonyms } from './wordnet';
 
 const OUT = path.resolve('.cache/training/data');
 const MAX_LEN = 256;
@@ -31,7 +29,6 @@ const SEED = 13;
 const TRAIN_CANDS = 50;
 const DEV_CANDS = 100;
 const ICT_QUERIES = 1500;
-const SYNTH_SENTENCES = 3000;
 
 export const passageText = (title: string, text: string) => (title ? `${title}. ${text}` : text);
 
@@ -223,129 +220,6 @@ export function* climateNliPairs(): Generator<NliPair> {
   }
 }
 
-function scifactNli(w: ReturnType<typeof writer>, rand: () => number) {
-  for (const p of scifactNliPairs(rand))
-    w.write({ src: p.src, split: p.split, qid: p.qid, label: p.label, ids: pair(p.premise, p.hypothesis) });
-}
-
-function climateNli(w: ReturnType<typeof writer>) {
-  for (const p of climateNliPairs())
-    w.write({ src: p.src, split: p.split, qid: p.qid, eid: p.eid, label: p.label, ids: pair(p.premise, p.hypothesis) });
-}
-
-const AUX = /\b(is|are|was|were|has|have|had|will|would|can|could|should|does|did|do|may|might|must)\b/i;
-const NEG = /\b(not|never|no)\b\s*|n't\b/i;
-
-/** Factual-NLI-style perturbations of one sentence; null when a rule does not apply. */
-export function perturb(
-  s: string,
-  rand: () => number,
-  ants: Map<string, Set<string>>,
-  names: string[],
-): { text: string; rule: string } | null {
-  const rules = shuffle(['negation', 'number', 'antonym', 'entity'], rand);
-  for (const rule of rules) {
-    if (rule === 'negation') {
-      if (NEG.test(s)) return { text: s.replace(NEG, (m) => (m.startsWith("n't") ? '' : '')).replace(/\s+/g, ' '), rule };
-      const m = AUX.exec(s);
-      if (m)
-        return {
-          text: s.slice(0, m.index + m[0].length) + (m[0].toLowerCase() === 'can' ? 'not' : ' not') + s.slice(m.index + m[0].length),
-          rule,
-        };
-    } else if (rule === 'number') {
-      const m = /\b\d+(?:[.,]\d+)?\b/.exec(s);
-      if (m) {
-        const n = Number(m[0].replace(',', ''));
-        const changed = String(Math.max(1, Math.round(n * (rand() < 0.5 ? 0.5 : 2) + 1)));
-        if (changed !== m[0]) return { text: s.slice(0, m.index) + changed + s.slice(m.index + m[0].length), rule };
-      }
-    } else if (rule === 'antonym') {
-      const words = s.split(/(\W+)/);
-      const idx = shuffle(
-        words.map((_, i) => i).filter((i) => words[i]!.length >= 4 && ants.has(words[i]!.toLowerCase())),
-        rand,
-      )[0];
-      if (idx !== undefined) {
-        const options = [...ants.get(words[idx]!.toLowerCase())!];
-        words[idx] = options[Math.floor(rand() * options.length)]!;
-        return { text: words.join(''), rule };
-      }
-    } else if (rule === 'entity') {
-      const m = /(?<=\s)[A-Z][a-z]{2,}(?:\s[A-Z][a-z]{2,})*/.exec(s);
-      const other = names[Math.floor(rand() * names.length)];
-      if (m && other && other !== m[0]) return { text: s.slice(0, m.index) + other + s.slice(m.index + m[0].length), rule };
-    }
-  }
-  return null;
-}
-
-function syntheticNli(w: ReturnType<typeof writer>, rand: () => number) {
-  const ants = antonyms();
-  const arts = bbcArticles();
-  const names = [
-    ...new Set(arts.flatMap((a) => a.sentences.flatMap((s) => s.match(/(?<=\s)[A-Z][a-z]{2,}(?:\s[A-Z][a-z]{2,})*/g) ?? []))),
-  ].sort();
-  const pool = shuffle(
-    arts.flatMap((a, ai) => a.sentences.map((s, si) => ({ s, ai, si }))),
-    rand,
-  ).filter((x) => {
-    const n = x.s.split(/\s+/).length;
-    return n >= 8 && n <= 40;
-  });
-  let made = 0;
-  for (const x of pool) {
-    if (made >= SYNTH_SENTENCES) break;
-    const kind = made % 3;
-    if (kind === CON) {
-      const p = perturb(x.s, rand, ants, names);
-      if (!p) continue;
-      w.write({ src: 'synthetic', split: 'train', rule: p.rule, label: CON, ids: pair(x.s, p.text) });
-    } else if (kind === ENT) {
-      // The sentence itself or with a trailing clause cut off: what the premise says, said again.
-      const cut = x.s.lastIndexOf(', ');
-      const h = cut > 30 && rand() < 0.7 ? x.s.slice(0, cut) + '.' : x.s;
-      w.write({ src: 'synthetic', split: 'train', rule: 'entail', label: ENT, ids: pair(x.s, h) });
-    } else {
-      const art = arts[x.ai]!;
-      const other = art.sentences.filter((_, i) => Math.abs(i - x.si) > 1);
-      if (!other.length) continue;
-      w.write({ src: 'synthetic', split: 'train', rule: 'neutral', label: NEU, ids: pair(x.s, other[Math.floor(rand() * other.length)]!) });
-    }
-    made++;
-  }
-}
-
-function lexicon() {
-  const ants = antonyms();
-  const obj = {
-    negations: [
-      'not',
-      'no',
-      'never',
-      'none',
-      'nor',
-      'neither',
-      'nobody',
-      'nothing',
-      'cannot',
-      'without',
-      'fail',
-      'fails',
-      'failed',
-      'lack',
-      'lacks',
-      'absence',
-      'absent',
-      'unable',
-      "n't",
-      'nt',
-    ],
-    antonyms: Object.fromEntries([...ants].map(([k, v]) => [k, [...v].sort()]).sort()),
-  };
-  fs.writeFileSync(path.join(OUT, 'lexicon.json'), JSON.stringify(obj));
-}
-
 function main() {
   const rand = rng(SEED);
   const what = process.argv[2] ?? 'all';
@@ -356,14 +230,6 @@ function main() {
     climateReranker(w);
     ictReranker(w, rand);
     w.close();
-  }
-  if (what === 'all' || what === 'nli') {
-    const w = writer('nli.jsonl');
-    scifactNli(w, rand);
-    climateNli(w);
-    syntheticNli(w, rand);
-    w.close();
-    lexicon();
   }
 }
 

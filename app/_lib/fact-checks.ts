@@ -1,7 +1,10 @@
 /**
- * "Fact-checkers have rated this": the published fact-checks (claim_reviews) whose claim matches the
- * query's, by their words, or as a paraphrase by the sentence encoder's vectors (only the best few
- * candidates are embedded). The reviews' words are kept in memory and re-read when the table changes.
+ * "Fact-checkers have rated this": the published fact-checks (claim_reviews) whose claim is the
+ * query's claim. Candidates come by their words, or as a paraphrase by the sentence encoder's vectors
+ * (only the best few candidates are embedded); with an NLI model, each is then kept only when it is
+ * the same claim — same entities, numbers, direction and polarity, read both ways by the verdict's
+ * model and alignment (ranking/verdict/same-claim.ts): a rating of "married at 57" is not shown for
+ * "married at 67". The reviews' words are kept in memory and re-read when the table changes.
  */
 import type { Models } from '../../lib/db/client';
 import { analyzeQuery, contentWords, decideMatches, rankByWords, toInstant, type FactCheckMatch } from '../../ranking';
@@ -101,8 +104,14 @@ export async function factChecksFor(q: string, asOf?: string): Promise<FactCheck
   );
   // One fact-check page may rate the same claim twice (two anchors): show each review URL once.
   const seen = new Set<string>();
-  return decideMatches(ranked, dense)
-    .filter((m) => !seen.has(m.review.reviewUrl) && seen.add(m.review.reviewUrl))
-    .slice(0, SHOWN)
-    .map(view);
+  const candidates = decideMatches(ranked, dense).filter((m) => !seen.has(m.review.reviewUrl) && seen.add(m.review.reviewUrl));
+  return (await sameClaimOnly(claim, candidates)).slice(0, SHOWN).map(view);
+}
+
+/** The candidates that are the reader's claim itself, when an NLI model can tell (else the word rule stands). */
+async function sameClaimOnly(claim: string, candidates: FactCheckMatch<Review>[]): Promise<FactCheckMatch<Review>[]> {
+  const verdict = (await searchContext().catch(() => null))?.verdict;
+  if (!verdict?.sameClaim || !candidates.length) return candidates;
+  const same = await Promise.all(candidates.map((m) => verdict.sameClaim!(claim, m.review.claim)));
+  return candidates.filter((_, i) => same[i]!.same);
 }

@@ -24,6 +24,7 @@ export interface RoleSettings {
 const VERDICT_ENV: Record<keyof VerdictSettings, string> = {
   depth: 'QUIN_VERDICT_DEPTH',
   sentences: 'QUIN_VERDICT_SENTENCES',
+  judged: 'sentences judged (verdict.json only)',
   commit: 'QUIN_VERDICT_COMMIT',
   commitRefuted: 'QUIN_VERDICT_COMMIT_REFUTED',
   mixed: 'QUIN_VERDICT_MIXED',

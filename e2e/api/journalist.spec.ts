@@ -259,6 +259,14 @@ test.describe('stories and published fact-checks', () => {
     const imported = await get('Is it true that the town library will close at five during exam season?');
     expect(imported.map((f) => f.rating)).toEqual(['Pants on Fire!']);
     expect(await get('Tidal lagoon wins planning approval')).toEqual([]);
+
+    // Only for the same claim: the same person, number and event.
+    expect(
+      quin(['import', 'html', path.join(ROOT, 'e2e', 'fixtures', 'claimreview', 'married-at-57.html')], cliEnv(state), () => undefined).ok,
+    ).toBe(true);
+    expect((await get('Hugh Grant married at 57')).map((f) => f.rating)).toEqual(['True']);
+    expect(await get('Hugh Grant married at 67')).toEqual([]);
+    expect(await get('Hugh Grant divorced at 57')).toEqual([]);
   });
 
   test('the OpenAPI document lists the new operations', async ({ request }) => {

@@ -2,6 +2,7 @@
  * Our own trained models (models/quin-*) are ordinary Hugging Face ONNX folders: they load through
  * the same runtime as a downloaded model, in their roles, and behave sensibly on clear cases.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../paths';
@@ -41,3 +42,24 @@ describe('models/quin-nli', () => {
     expect(unrelated!.neutral).toBeGreaterThan(Math.max(unrelated!.entailment, unrelated!.contradiction));
   });
 });
+
+describe('models/quin-nli in onnxruntime gives what it gave in PyTorch', () => {
+  it('the same probabilities for the training run’s parity pairs (token ids as the trainer read them)', async () => {
+    const cases = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'quin-nli-parity.json'), 'utf8')) as {
+      evidence: string;
+      claim: string;
+      ids: number[];
+      probs: number[];
+    }[];
+    expect(cases.length).toBeGreaterThanOrEqual(4);
+    const nli = await NliClassifier.load(dir('quin-nli'));
+    opened.push(nli);
+    const got = await nli.classify(cases.map((c) => [c.evidence, c.claim]));
+    cases.forEach((c, i) => {
+      expect(got[i]!.entailment).toBeCloseTo(c.probs[0]!, 4);
+      expect(got[i]!.contradiction).toBeCloseTo(c.probs[1]!, 4);
+      expect(got[i]!.neutral).toBeCloseTo(c.probs[2]!, 4);
+    });
+  });
+});
+

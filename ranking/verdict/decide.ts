@@ -18,6 +18,7 @@
  * whose strongest weighted sentence probability reaches `commit` wins.
  */
 import { z } from 'zod';
+import { createError } from '../../lib/errors';
 import type { VerdictLabel } from '../types';
 import type { StanceProbs } from './align/classifier';
 
@@ -47,11 +48,13 @@ export interface JudgedItem {
 }
 
 export const AggregatorFile = z.object({
-  version: z.literal(2),
-  /** Results read and evidence sentences per result that the aggregator was fitted on. */
+  version: z.literal(3),
+  /** Results read, sentences read per result, and sentences judged in full, that the aggregator was fitted on. */
   depth: z.number().int().min(1).max(100),
   sentences: z.number().int().min(1).max(10),
-  features: z.array(z.string()),
+  judged: z.number().int().min(1).max(50),
+  /** The claim features each coefficient column reads, by name (CLAIM_FEATURES). */
+  features: z.array(z.string()).min(1),
   /** Rows: SUPPORTED, REFUTED, NOT_ENOUGH_EVIDENCE. */
   coef: z.array(z.array(z.number())).length(3),
   intercept: z.array(z.number()).length(3),
@@ -62,6 +65,15 @@ export const AggregatorFile = z.object({
   fitted: z.record(z.string(), z.unknown()).optional(),
 });
 export type Aggregator = z.infer<typeof AggregatorFile>;
+
+/** A verdict.json whose features the code computes and whose rows fit them, else MODEL_INVALID. */
+export function checkAggregator(agg: Aggregator, file = 'verdict.json'): Aggregator {
+  const unknown = agg.features.filter((f) => !(CLAIM_FEATURES as readonly string[]).includes(f));
+  if (unknown.length) throw createError('MODEL_INVALID', `${file}: features the code does not compute: ${unknown.join(', ')}`);
+  if (agg.coef.some((row) => row.length !== agg.features.length))
+    throw createError('MODEL_INVALID', `${file}: each coefficient row needs one weight per feature (${agg.features.length})`);
+  return agg;
+}
 
 export interface Decision {
   label: VerdictLabel;
@@ -117,7 +129,8 @@ function softmax(z: readonly number[]): number[] {
 }
 
 function probabilities(items: readonly JudgedItem[], agg: Aggregator): [number, number, number] {
-  const x = claimFeatures(items);
+  const all = claimFeatures(items);
+  const x = agg.features.map((name) => all[(CLAIM_FEATURES as readonly string[]).indexOf(name)] ?? 0);
   const p = softmax(agg.coef.map((w, k) => agg.intercept[k]! + w.reduce((s, wi, i) => s + wi * (x[i] ?? 0), 0)));
   return [p[0]!, p[1]!, p[2]!];
 }

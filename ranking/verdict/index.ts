@@ -13,16 +13,26 @@ import type { Config } from '../../lib/config';
 import { createError } from '../../lib/errors';
 import { loadRoleModel, resolveModelDir } from '../../lib/models';
 import { projectRoot } from '../../lib/paths';
-import { StanceModelFile, type StanceModel } from './align/classifier';
+import { checkStanceModel, StanceModelFile, type StanceModel } from './align/classifier';
 import { Lexicon } from './align/lexicon';
-import { AggregatorFile, type Aggregator } from './decide';
+import { AggregatorFile, checkAggregator, type Aggregator } from './decide';
 import { StanceJudge } from './judge';
 import { NliVerdictStage, type VerdictSettings } from './stage';
 
-export { NliVerdictStage, evidenceItems, type VerdictSettings, type Judged, type EvidenceItem } from './stage';
-export { StanceJudge, mostProbable, type Judgement } from './judge';
+export {
+  NliVerdictStage,
+  evidenceItems,
+  pickEvidence,
+  answerScore,
+  refersBack,
+  type VerdictSettings,
+  type Judged,
+  type EvidenceItem,
+} from './stage';
+export { StanceJudge, mostProbable, neverFor, type Judgement, type JudgeInput } from './judge';
 export { decide, claimFeatures, CLAIM_FEATURES, AggregatorFile, type Aggregator, type Decision, type JudgedItem } from './decide';
 export { Lexicon } from './align/lexicon';
+export { sameClaim, sameFrom, SAME_CLAIM_COVERAGE, type SameClaim } from './same-claim';
 
 export type VerdictConfig = Pick<
   Config,
@@ -40,8 +50,8 @@ export type VerdictConfig = Pick<
   | 'modelBatchSize'
 >;
 
-/** Without a fitted verdict.json: read 5 results × 2 sentences; commit at 0.5 (either side); MIXED when both sides reach 0.8. */
-export const VERDICT_DEFAULTS = { depth: 5, sentences: 2, commit: 0.5, mixed: 0.8 } as const;
+/** Without a fitted verdict.json: read 8 results × 5 sentences, judge the best 6; commit at 0.5 (either side); MIXED when both sides reach 0.8. */
+export const VERDICT_DEFAULTS = { depth: 8, sentences: 5, judged: 6, commit: 0.5, mixed: 0.8 } as const;
 
 export const LEXICON_FILE = path.join(projectRoot(), 'models', 'quin-align', 'lexicon.json.gz');
 
@@ -78,6 +88,7 @@ export function verdictSettings(
     setting !== undefined ? [setting, 'setting'] : fitted !== undefined ? [fitted, 'verdict.json'] : fallback;
   const [depth, od] = pick([VERDICT_DEFAULTS.depth, 'default'], config.verdictDepth, agg?.depth);
   const [sentences, os] = pick([VERDICT_DEFAULTS.sentences, 'default'], config.verdictSentences, agg?.sentences);
+  const [judged, oj] = pick([VERDICT_DEFAULTS.judged, 'default'], undefined, agg?.judged);
   const [commit, oc] = pick([VERDICT_DEFAULTS.commit, 'default'], config.verdictCommit, agg?.commit);
   // REFUTED's bar follows an explicit QUIN_VERDICT_COMMIT when neither it nor verdict.json sets its own.
   const [commitRefuted, ocr] = pick(
@@ -89,18 +100,23 @@ export function verdictSettings(
   return {
     depth,
     sentences,
+    judged,
     commit,
     commitRefuted,
     mixed,
-    origin: { depth: od, sentences: os, commit: oc, commitRefuted: ocr, mixed: om },
+    origin: { depth: od, sentences: os, judged: oj, commit: oc, commitRefuted: ocr, mixed: om },
   };
 }
 
-/** The NLI folder's fitted files (stance.json, verdict.json), null where absent. */
+/** The NLI folder's fitted files (stance.json, verdict.json), null where absent; a file the code cannot read by name is MODEL_INVALID. */
 export function fittedFiles(dir: string): { stance: StanceModel | null; aggregator: Aggregator | null } {
+  const stanceFile = path.join(dir, 'stance.json');
+  const verdictFile = path.join(dir, 'verdict.json');
+  const stance = readJson(stanceFile, StanceModelFile, 'stance classifier');
+  const aggregator = readJson(verdictFile, AggregatorFile, 'verdict aggregator (version 3)');
   return {
-    stance: readJson(path.join(dir, 'stance.json'), StanceModelFile, 'stance classifier'),
-    aggregator: readJson(path.join(dir, 'verdict.json'), AggregatorFile, 'verdict aggregator (version 2)'),
+    stance: stance && checkStanceModel(stance, stanceFile),
+    aggregator: aggregator && checkAggregator(aggregator, verdictFile),
   };
 }
 

@@ -1,22 +1,29 @@
 /**
  * Per-sentence stance: how one evidence sentence bears on the claim, with a reason a reader can check.
  *
- * Every sentence is aligned to the claim (align/). With the NLI folder's stance classifier
- * (stance.json, fitted by training/stance/train_verdict.py) the alignment features decide, together
- * with the NLI model's log-probabilities when the classifier was fitted on them; a supplied NLI model
- * without one decides alone.
- * Either way the reason comes from the alignment cues that fit the stance given.
+ * The model decides, the alignment explains. The NLI model (our pair model, or any supplied Hugging
+ * Face NLI model) reads the claim against the sentence — given, when the sentence refers back to
+ * something ("the firm", "they"), with its article's title and the sentence before — and gives
+ * P(supports / refutes / neither). Where the folder has a stance.json fitted for that model, it
+ * combines the model's log-probabilities with the alignment features (align/); else the model's
+ * probabilities stand. One rule then holds whatever the model says: a sentence about another subject,
+ * another year, or — where it otherwise states the claim — another amount, the opposite word or the
+ * roles reversed (the alignment's cues, `againstCue`) is evidence against or neither, never for: its
+ * support goes to "neither". The reason shown is drawn from the cues that fit the stance given, so it never argues
+ * against it.
  */
 import crypto from 'node:crypto';
-import type { NliClassifier } from '../../lib/models';
+import type { NliClassifier, NliProbs } from '../../lib/models';
 import { align } from './align/align';
-import { classify, type StanceModel, type StanceProbs } from './align/classifier';
-import { featureVector, stanceFeatures, type StanceFeatures } from './align/features';
+import { classify, stanceInput, type StanceModel, type StanceProbs } from './align/classifier';
+import { stanceFeatures, type Cue, type StanceFeatures } from './align/features';
 import type { Lexicon } from './align/lexicon';
 import { reasonFor } from './align/reasons';
 
 export interface Judgement {
   probs: StanceProbs;
+  /** The model's own probabilities, before the fitted combination and the rule. */
+  model: StanceProbs;
   /** Coverage of the claim's content by the sentence (alignment), in [0, 1]. */
   coverage: number;
   features: StanceFeatures;
@@ -25,25 +32,56 @@ export interface Judgement {
   reason: string;
 }
 
-const LOG_FLOOR = 1e-4;
+/** A sentence to judge, with what it needs to be read alone (its article's title and the sentence before). */
+export interface JudgeInput {
+  sentence: string;
+  context?: string;
+}
+
+/**
+ * When the alignment's cues are reliable enough to overrule the model's support (measured on held-out
+ * pairs, training/stance/train_verdict.py): another year; another subject ("Kinsey…" / "Sideways…");
+ * another amount, the roles reversed or an opposite word where the sentence otherwise states most of
+ * the claim. (A name missing while others are present, on its own, is as common in supporting
+ * sentences as in refuting ones: it gives a reason, not a verdict.)
+ */
+export function againstCue(f: Pick<StanceFeatures, 'cues' | 'values'>): Cue | undefined {
+  const cov = f.values.cov;
+  return f.cues.find(
+    (c) =>
+      c.kind === 'year' ||
+      c.kind === 'subject' ||
+      ((c.kind === 'number' || c.kind === 'roles') && cov >= 0.6) ||
+      (c.kind === 'opposite' && cov >= 0.75),
+  );
+}
 
 export function mostProbable(p: StanceProbs): keyof StanceProbs {
   if (p.supports >= p.refutes && p.supports >= p.neutral) return 'supports';
   return p.refutes >= p.neutral ? 'refutes' : 'neutral';
 }
 
+/** The rule above: a sentence with such a cue keeps none of its support (it goes to "neither"). */
+export function neverFor(p: StanceProbs, f: Pick<StanceFeatures, 'cues' | 'values'>): StanceProbs {
+  if (!againstCue(f)) return p;
+  return { supports: 0, refutes: p.refutes, neutral: p.neutral + p.supports };
+}
+
+const fromNli = (n: NliProbs): StanceProbs => ({ supports: n.entailment, refutes: n.contradiction, neutral: n.neutral });
+export const premiseOf = (x: JudgeInput) => (x.context ? `${x.context} ${x.sentence}` : x.sentence);
+
 export class StanceJudge {
   private alignId: string | undefined;
   constructor(
     private readonly nli: Pick<NliClassifier, 'id' | 'classify'>,
     private readonly lexicon: Lexicon,
-    /** The stance classifier fitted for this NLI model, or null (the NLI model decides alone). */
+    /** The stance classifier fitted for this NLI model (or for the alignment alone), or null (the model decides alone). */
     readonly model: StanceModel | null,
   ) {
     if (model?.nli && model.nli !== nli.id) throw new Error(`stance.json was fitted for ${model.nli}, not ${nli.id}`);
   }
 
-  /** The NLI model's id; with a stance classifier, "+align" (or, when it reads no NLI model, quin-align@ its weights' hash). */
+  /** The NLI model's id; "+align" with a stance classifier that reads it; quin-align@hash for one that reads the alignment only. */
   get id(): string {
     if (!this.model) return this.nli.id;
     if (this.model.nli) return `${this.nli.id}+align`;
@@ -51,23 +89,29 @@ export class StanceJudge {
     return this.alignId;
   }
 
-  async judge(claim: string, sentences: readonly string[]): Promise<Judgement[]> {
-    if (!sentences.length) return [];
-    // A stance classifier that does not read the NLI model's probabilities spares the model's run.
-    const reads = !this.model || this.model.nli !== null;
-    const nli = reads
-      ? await this.nli.classify(sentences.map((s) => [s, claim]))
-      : sentences.map(() => ({ entailment: 0, contradiction: 0, neutral: 1 }));
-    return sentences.map((s, i) => {
-      const features = stanceFeatures(align(claim, s, this.lexicon));
-      const n = nli[i]!;
-      let probs: StanceProbs = { supports: n.entailment, refutes: n.contradiction, neutral: n.neutral };
-      if (this.model) {
-        const logs = this.model.nli ? [n.entailment, n.contradiction, n.neutral].map((p) => Math.log(Math.max(LOG_FLOOR, p))) : [];
-        probs = classify(this.model, [...featureVector(features), ...logs]);
-      }
+  /** Whether the NLI model is read at all (a stance classifier fitted on the alignment alone spares its run). */
+  get readsModel(): boolean {
+    return !this.model || this.model.nli !== null;
+  }
+
+  /** The model's probabilities only (cheap: no alignment), e.g. to choose which sentences to judge in full. */
+  async modelProbs(claim: string, inputs: readonly JudgeInput[]): Promise<StanceProbs[]> {
+    if (!inputs.length) return [];
+    if (!this.readsModel) return inputs.map(() => ({ supports: 1 / 3, refutes: 1 / 3, neutral: 1 / 3 }));
+    return (await this.nli.classify(inputs.map((x) => [premiseOf(x), claim]))).map(fromNli);
+  }
+
+  /** Full judgements; `known` reuses model probabilities already computed for these inputs. */
+  async judge(claim: string, raw: readonly (string | JudgeInput)[], known?: readonly StanceProbs[]): Promise<Judgement[]> {
+    const inputs = raw.map((x) => (typeof x === 'string' ? { sentence: x } : x));
+    const model = known ?? (await this.modelProbs(claim, inputs));
+    return inputs.map((x, i) => {
+      const features = stanceFeatures(align(claim, premiseOf(x), this.lexicon));
+      const m = model[i]!;
+      const fitted = this.model ? classify(this.model, stanceInput(this.model, features, m)) : m;
+      const probs = neverFor(fitted, features);
       const stance = mostProbable(probs);
-      return { probs, coverage: features.values.cov, features, stance, reason: reasonFor(stance, features.cues) };
+      return { probs, model: m, coverage: features.values.cov, features, stance, reason: reasonFor(stance, features.cues) };
     });
   }
 }

@@ -1,15 +1,19 @@
 /**
- * The fitted files are computed in Python (training/stance/train_verdict.py) and served in
- * TypeScript: these fixtures, written by the same --write run as the models, hold inputs and the
- * Python side's outputs, so any drift between the two implementations fails here.
+ * The verdict's fitted files are computed in Python (training/stance/train_verdict.py) and served in
+ * TypeScript: these fixtures, written by the same --write run as the files, hold inputs and the
+ * Python side's outputs, so any drift between the two implementations — the claim features, which
+ * sentences are judged, the commit rule — fails here.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classify, StanceModelFile } from './align/classifier';
-import { claimFeatures, type JudgedItem } from './decide';
+import { checkStanceModel, classify, stanceInput, StanceModelFile, type StanceProbs } from './align/classifier';
+import type { StanceFeatures } from './align/features';
+import { checkAggregator, claimFeatures, decide, AggregatorFile, type JudgedItem } from './decide';
+import { pickEvidence } from './stage';
 
 const read = (...p: string[]) => JSON.parse(fs.readFileSync(path.join(__dirname, ...p), 'utf8'));
+const verdictJson = () => checkAggregator(AggregatorFile.parse(read('..', '..', 'models', 'quin-nli', 'verdict.json')));
 
 describe('Python ↔ TypeScript parity of the fitted verdict files', () => {
   it('claimFeatures gives the features the aggregator was fitted on', () => {
@@ -21,12 +25,40 @@ describe('Python ↔ TypeScript parity of the fitted verdict files', () => {
     }
   });
 
-  it('classify gives the shipped stance model’s probabilities', () => {
-    const model = StanceModelFile.parse(read('..', '..', 'models', 'quin-nli', 'stance.json'));
-    const rows = read('fixtures', 'stance-parity.json') as { x: number[]; p: number[] }[];
+  it('pickEvidence judges the sentences the aggregator was fitted on', () => {
+    const cases = read('fixtures', 'pick-parity.json') as {
+      items: { rank: number; relevance: number }[];
+      probs: StanceProbs[];
+      n: number;
+      picked: number[];
+    }[];
+    expect(cases.length).toBeGreaterThanOrEqual(10);
+    for (const c of cases) expect(pickEvidence(c.items, c.probs, c.n)).toEqual(c.picked);
+  });
+
+  it('decide gives the label the Python rule gave, with the shipped verdict.json', () => {
+    const agg = verdictJson();
+    const cases = read('fixtures', 'decide-parity.json') as { items: JudgedItem[]; label: string }[];
+    expect(cases.length).toBeGreaterThanOrEqual(10);
+    const settings = { commit: agg.commit, commitRefuted: agg.commit_refuted, mixed: agg.mixed };
+    for (const c of cases) expect(decide(c.items, agg, settings).label).toBe(c.label);
+  });
+});
+
+describe('Python ↔ TypeScript parity of stance.json', () => {
+  it('classify over the inputs looked up by name gives the probabilities sklearn gave', () => {
+    const file = path.join(__dirname, '..', '..', 'models', 'quin-nli', 'stance.json');
+    if (!fs.existsSync(file)) return; // the model decides alone: no stance classifier to check
+    const model = checkStanceModel(StanceModelFile.parse(JSON.parse(fs.readFileSync(file, 'utf8'))));
+    const rows = read('fixtures', 'stance-parity.json') as {
+      values: StanceFeatures['values'];
+      model: [number, number, number];
+      p: number[];
+    }[];
     expect(rows.length).toBe(40);
     for (const r of rows) {
-      const p = classify(model, r.x);
+      const [supports, refutes, neutral] = r.model;
+      const p = classify(model, stanceInput(model, { values: r.values, cues: [] }, { supports, refutes, neutral }));
       expect(p.supports).toBeCloseTo(r.p[0]!, 5);
       expect(p.refutes).toBeCloseTo(r.p[1]!, 5);
       expect(p.neutral).toBeCloseTo(r.p[2]!, 5);

@@ -1,31 +1,58 @@
 /**
- * The verdict stage (claims only): the best evidence sentences of the top results are judged one by
- * one (judge.ts: stance + reason), then decided on together (decide.ts: calibrated probability,
- * abstention). The evidence comes back grouped by each sentence's stance, with its reason, so that
- * what the panel counts is what it lists and the sentence that decided a verdict is in its group.
+ * The verdict stage (claims only). The top results' sentences (all of each 5-sentence passage the
+ * search found above its relevance floor) are first read by the NLI model alone; the sentences that
+ * answer the claim best — the most probability on "supports" or "refutes", weighed by their result's
+ * relevance, at most PER_RESULT from one result — are then judged in full (judge.ts: stance with the
+ * alignment's rule and reason) and decided on together (decide.ts: calibrated probability,
+ * abstention). A sentence that refers back ("the firm", "they") is read with its article's title and
+ * the sentence before it. The evidence comes back grouped by each judged sentence's stance, with its
+ * reason, so that what the panel counts is what it lists.
  */
 import type { StageContext, VerdictStage } from '../stages';
 import type { SearchResult, StanceEvidence, Verdict } from '../types';
+import type { StanceProbs } from './align/classifier';
 import type { Aggregator, DecideSettings, Decision, JudgedItem } from './decide';
 import { decide } from './decide';
-import type { Judgement, StanceJudge } from './judge';
+import type { JudgeInput, Judgement, StanceJudge } from './judge';
+import { sameClaim, type SameClaim } from './same-claim';
 
 export interface VerdictSettings extends DecideSettings {
   /** Top results read. */
   depth: number;
-  /** Evidence sentences read per result (its best ones first). */
+  /** Sentences read per result (its best evidence sentences first). */
   sentences: number;
+  /** Sentences judged in full and decided on, across the results. */
+  judged: number;
 }
 
-export interface EvidenceItem {
+export interface EvidenceItem extends JudgeInput {
   result: SearchResult;
-  sentence: string;
   rank: number;
   /** Its result's relevance before the time decay, relative to the best result. */
   relevance: number;
 }
 
-/** The sentences the stage reads: each result's best evidence sentences (else its text), each once. */
+/** At most this many of the judged sentences come from one result (a verdict needs more than one article's word). */
+export const PER_RESULT = 2;
+
+/**
+ * A sentence that cannot be read alone: its subject is a pronoun or a definite description that
+ * points back ("It", "They", "The company", "The law", "The move"), at its start or after a short
+ * opening phrase ("On Monday, it said…").
+ */
+const REFERS_BACK =
+  /^(?:[\w\s'’-]{1,30},\s*)?(?:it|its|they|their|them|he|his|she|her|this|these|those|such|both|the (?:company|firm|group|law|bill|measure|move|plan|deal|government|ministry|agency|court|report|study|survey|decision|country|team|club|side|party|minister|president|official|officials|bank|union|board|council|city|state|programme|program|scheme|policy|project|case|drug|vaccine|virus|disease|treatment|trial|researchers|authors|findings|results|latter|former|two|singer|actor|star|band|film|show|player|coach|chancellor|prime minister))\b/i;
+
+export function refersBack(sentence: string): boolean {
+  return REFERS_BACK.test(sentence.trim());
+}
+
+/** The result's evidence sentences in text order (the pipeline returns them best first). */
+function inTextOrder(r: SearchResult): { text: string; start: number }[] {
+  return [...r.evidence].sort((a, b) => a.start - b.start);
+}
+
+/** The candidates: each top result's sentences (up to `perResult`, its best first), each once, with context where it refers back. */
 export function evidenceItems(results: readonly SearchResult[], depth: number, perResult: number): EvidenceItem[] {
   const top = results.slice(0, depth);
   const pre = top.map((r) => (r.scores.recency > 0 ? r.scores.final / r.scores.recency : r.scores.final));
@@ -33,15 +60,43 @@ export function evidenceItems(results: readonly SearchResult[], depth: number, p
   const seen = new Set<string>();
   const items: EvidenceItem[] = [];
   top.forEach((r, rank) => {
-    const sentences = r.evidence.length ? r.evidence.slice(0, perResult).map((e) => e.text) : [r.text];
+    const ordered = inTextOrder(r);
+    const sentences = r.evidence.length ? r.evidence.slice(0, perResult) : [{ text: r.text, start: 0 }];
     for (const s of sentences) {
-      const key = s.trim().toLowerCase();
+      const key = s.text.trim().toLowerCase();
       if (!key || seen.has(key)) continue;
       seen.add(key);
-      items.push({ result: r, sentence: s, rank, relevance: best > 0 ? pre[rank]! / best : 1 });
+      const at = ordered.findIndex((o) => o.start === s.start);
+      const prev = at > 0 ? ordered[at - 1]!.text : '';
+      const context = refersBack(s.text) ? [r.title ? `${r.title.replace(/[.!?]*$/, '')}.` : '', prev].filter(Boolean).join(' ') : '';
+      items.push({ result: r, sentence: s.text, ...(context ? { context } : {}), rank, relevance: best > 0 ? pre[rank]! / best : 1 });
     }
   });
   return items;
+}
+
+/** How well a sentence answers the claim: the model's mass on a side, weighed by its result's relevance. */
+export function answerScore(p: StanceProbs, relevance: number): number {
+  return (1 - p.neutral) * (0.5 + 0.5 * Math.max(0, Math.min(1, relevance)));
+}
+
+/** Indexes of the `n` sentences judged in full: best answers first, at most PER_RESULT per result, ties by position. */
+export function pickEvidence(
+  items: readonly Pick<EvidenceItem, 'rank' | 'relevance'>[],
+  probs: readonly StanceProbs[],
+  n: number,
+): number[] {
+  const order = items.map((it, i) => ({ i, s: answerScore(probs[i]!, it.relevance) })).sort((a, b) => b.s - a.s || a.i - b.i);
+  const perResult = new Map<number, number>();
+  const out: number[] = [];
+  for (const { i } of order) {
+    if (out.length >= n) break;
+    const r = items[i]!.rank;
+    if ((perResult.get(r) ?? 0) >= PER_RESULT) continue;
+    perResult.set(r, (perResult.get(r) ?? 0) + 1);
+    out.push(i);
+  }
+  return out;
 }
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -54,7 +109,7 @@ export interface Judged {
 
 export class NliVerdictStage implements VerdictStage {
   constructor(
-    private readonly judge: Pick<StanceJudge, 'id' | 'judge'>,
+    private readonly judge: Pick<StanceJudge, 'id' | 'judge' | 'modelProbs'>,
     readonly settings: VerdictSettings,
     private readonly aggregator: Aggregator | null,
   ) {}
@@ -71,17 +126,26 @@ export class NliVerdictStage implements VerdictStage {
     return this.settings.sentences;
   }
 
-  /** Per-sentence judgements of `sentences` against the claim (Climate-FEVER is judged per pair). */
-  judgeSentences(claim: string, sentences: readonly string[]): Promise<Judgement[]> {
+  /** Per-sentence judgements of `sentences` against the claim (pairs are judged one by one, e.g. `quin eval stance`). */
+  judgeSentences(claim: string, sentences: readonly (string | JudgeInput)[]): Promise<Judgement[]> {
     return this.judge.judge(claim, sentences);
   }
 
-  /** Judges the evidence of `results` against the claim and decides (verdict() without the shaping). */
+  /** Whether `b` is the same claim as `a` (a published fact-check's rating applies to it). */
+  sameClaim(a: string, b: string): Promise<SameClaim> {
+    return sameClaim(this.judge, a, b);
+  }
+
+  /** Chooses the sentences that answer the claim, judges them and decides (verdict() without the shaping). */
   async judgeResults(results: readonly SearchResult[], claim: string): Promise<Judged> {
-    const items = evidenceItems(results, this.settings.depth, this.settings.sentences);
+    const candidates = evidenceItems(results, this.settings.depth, this.settings.sentences);
+    const probs = await this.judge.modelProbs(claim, candidates);
+    const chosen = pickEvidence(candidates, probs, this.settings.judged);
+    const items = chosen.map((i) => candidates[i]!);
     const judgements = await this.judge.judge(
       claim,
-      items.map((it) => it.sentence),
+      items,
+      chosen.map((i) => probs[i]!),
     );
     const judged: JudgedItem[] = items.map((it, i) => ({
       probs: judgements[i]!.probs,

@@ -3,12 +3,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { NliClassifier, type NliProbs } from '../../lib/models';
 import type { StageContext } from '../stages';
 import type { SearchResult } from '../types';
-import type { StanceModel } from './align/classifier';
-import { STANCE_FEATURES } from './align/features';
-import { claimFeatures, decide, type Aggregator, type JudgedItem } from './decide';
+import { align } from './align/align';
+import { checkStanceModel, stanceInput, type StanceModel } from './align/classifier';
+import { STANCE_FEATURES, stanceFeatures, type StanceFeatures } from './align/features';
+import { reasonFor } from './align/reasons';
+import { checkAggregator, claimFeatures, decide, type Aggregator, type JudgedItem } from './decide';
 import { sharedLexicon } from './index';
-import { StanceJudge } from './judge';
-import { evidenceItems, NliVerdictStage } from './stage';
+import { neverFor, StanceJudge } from './judge';
+import { sameClaim } from './same-claim';
+import { evidenceItems, NliVerdictStage, pickEvidence, refersBack } from './stage';
 
 const P = (e: number, c: number): NliProbs => ({ entailment: e, contradiction: c, neutral: 1 - e - c });
 const S = (s: number, r: number) => ({ supports: s, refutes: r, neutral: 1 - s - r });
@@ -83,14 +86,15 @@ describe('claim-level decision', () => {
   it('a fitted aggregator gives calibrated probabilities; MIXED needs strong sentences on both sides', () => {
     // Rows SUPPORTED, REFUTED, NEI over max_sup and max_ref only.
     const agg: Aggregator = {
-      version: 2,
+      version: 3,
       depth: 3,
       sentences: 2,
+      judged: 4,
       features: ['max_sup', 'max_ref'],
       coef: [
-        [6, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-        [0, 6, 0, 0, 0, 0, 0, 0, 0, 0],
-        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [6, 0],
+        [0, 6],
+        [0, 0],
       ],
       intercept: [0, 0, 2],
       commit: 0.6,
@@ -105,6 +109,163 @@ describe('claim-level decision', () => {
   });
 });
 
+describe('verdict files are read by name', () => {
+  it('an aggregator whose features the code does not compute, or whose rows do not fit them, is MODEL_INVALID', () => {
+    const agg: Aggregator = {
+      version: 3,
+      depth: 3,
+      sentences: 2,
+      judged: 4,
+      features: ['max_sup'],
+      coef: [[1], [1], [1]],
+      intercept: [0, 0, 0],
+      commit: 0.5,
+      mixed: 0.8,
+    };
+    expect(checkAggregator(agg)).toBe(agg);
+    expect(() => checkAggregator({ ...agg, features: ['max_sup_v0'] })).toThrow(/features the code does not compute: max_sup_v0/);
+    expect(() => checkAggregator({ ...agg, coef: [[1, 2], [1], [1]] })).toThrow(/one weight per feature/);
+  });
+
+  it('the aggregator reads its features by name, whatever their order in the file', () => {
+    const base = { version: 3 as const, depth: 3, sentences: 2, judged: 4, intercept: [0, 0, 0], commit: 0.5, mixed: 0.8 };
+    const a = decide(
+      [item(0.9, 0.05)],
+      {
+        ...base,
+        features: ['max_sup', 'max_ref'],
+        coef: [
+          [6, 0],
+          [0, 6],
+          [0, 0],
+        ],
+      },
+      SETTINGS,
+    );
+    const b = decide(
+      [item(0.9, 0.05)],
+      {
+        ...base,
+        features: ['max_ref', 'max_sup'],
+        coef: [
+          [0, 6],
+          [6, 0],
+          [0, 0],
+        ],
+      },
+      SETTINGS,
+    );
+    expect(b.probabilities).toEqual(a.probabilities);
+  });
+
+  it('a stance classifier naming an input the code does not compute is MODEL_INVALID; inputs are looked up by name', () => {
+    const model: StanceModel = {
+      features: ['nli_c', 'cov'],
+      nli: 'onnx:m@1',
+      model: {
+        kind: 'logistic',
+        coef: [
+          [0, 5],
+          [5, 0],
+          [0, 0],
+        ],
+        intercept: [0, 0, 0],
+      },
+    };
+    expect(checkStanceModel(model)).toBe(model);
+    expect(() => checkStanceModel({ ...model, features: ['nli_c', 'coverage_v0'] })).toThrow(
+      /inputs the code does not compute: coverage_v0/,
+    );
+    expect(() => checkStanceModel({ ...model, nli: null })).toThrow(/only when it names the model/);
+    const values = Object.fromEntries(STANCE_FEATURES.map((f) => [f, f === 'cov' ? 0.7 : 0])) as StanceFeatures['values'];
+    expect(stanceInput(model, { values, cues: [] }, { supports: 0.2, refutes: 0.5, neutral: 0.3 })).toEqual([Math.log(0.5), 0.7]);
+  });
+});
+
+describe('the model decides, the alignment explains', () => {
+  it('a sentence about another subject or year keeps none of its support; an amount only where it otherwise states the claim', () => {
+    const p = { supports: 0.7, refutes: 0.1, neutral: 0.2 };
+    const values = (cov: number) => ({ ...Object.fromEntries(STANCE_FEATURES.map((f) => [f, 0])), cov }) as StanceFeatures['values'];
+    const q = neverFor(p, { cues: [{ kind: 'subject', claim: 'Kinsey', evidence: 'Sideways' }], values: values(0.5) });
+    expect([q.supports, q.refutes, q.neutral].map((x) => +x.toFixed(6))).toEqual([0, 0.1, 0.9]);
+    expect(neverFor(p, { cues: [{ kind: 'year', claim: '2004', evidence: '2005' }], values: values(0.3) }).supports).toBe(0);
+    expect(neverFor(p, { cues: [{ kind: 'number', claim: '67', evidence: '57' }], values: values(0.8) }).supports).toBe(0);
+    // Another amount in a sentence that says little else of the claim, or a name missing among others: a reason, not a verdict.
+    expect(neverFor(p, { cues: [{ kind: 'number', claim: '67', evidence: '57' }], values: values(0.3) })).toBe(p);
+    expect(neverFor(p, { cues: [{ kind: 'name', claim: 'Smith', evidence: 'Jones' }], values: values(0.9) })).toBe(p);
+    expect(neverFor(p, { cues: [{ kind: 'same', claim: 'Kinsey' }], values: values(1) })).toBe(p);
+  });
+
+  it('judges with the model; "Kinsey" against a sentence about "Sideways" is never support, and says why', async () => {
+    const nli = { id: 'fake-nli', classify: async (pairs: [string, string][]) => pairs.map(() => P(0.8, 0.05)) };
+    const judge = new StanceJudge(nli, sharedLexicon(), null);
+    const [j] = await judge.judge('Kinsey is up for six Independent Spirit Awards', [
+      'Sideways is up for six Independent Spirit Awards, including best film.',
+    ]);
+    expect(j!.model.supports).toBeCloseTo(0.8);
+    expect(j!.stance).not.toBe('supports');
+    expect(j!.reason).toMatch(/Sideways/);
+    expect(j!.reason).not.toMatch(/says the same/);
+  });
+
+  it('a supporting sentence’s reason never argues against it', () => {
+    const cues = [
+      { kind: 'same' as const, claim: 'film, awards' },
+      { kind: 'missing' as const, claim: 'Kinsey' },
+    ];
+    expect(reasonFor('supports', cues)).toBe('says the same: film, awards');
+  });
+});
+
+describe('evidence worth judging', () => {
+  it('a sentence that refers back is read with its title and the sentence before', () => {
+    expect(refersBack('The firm said profits doubled.')).toBe(true);
+    expect(refersBack('They voted against the law on Tuesday.')).toBe(true);
+    expect(refersBack('On Monday, it said profits doubled.')).toBe(true);
+    expect(refersBack('Tesco said profits doubled.')).toBe(false);
+    const r = result(1, 1, 1, ['Tesco reported its results on Monday.', 'The company said profits doubled.']);
+    r.title = 'Tesco profits soar';
+    r.evidence = [
+      { text: 'The company said profits doubled.', start: 38, end: 71, score: 0.9 },
+      { text: 'Tesco reported its results on Monday.', start: 0, end: 37, score: 0.5 },
+    ];
+    const items = evidenceItems([r], 1, 2);
+    expect(items[0]).toMatchObject({
+      sentence: 'The company said profits doubled.',
+      context: 'Tesco profits soar. Tesco reported its results on Monday.',
+    });
+    expect(items[1]!.context).toBeUndefined();
+  });
+
+  it('judges the sentences that answer the claim best, across results, at most two from one result', () => {
+    const items = [0, 0, 0, 1, 2].map((rank) => ({ rank, relevance: rank === 2 ? 0.2 : 1 }));
+    const probs = [S(0.9, 0), S(0.8, 0), S(0.7, 0), S(0.1, 0.1), S(0.95, 0)];
+    // Result 0's third sentence waits behind its two best; result 2's strong sentence is weighed by its low relevance.
+    expect(pickEvidence(items, probs, 3)).toEqual([0, 1, 4]);
+    expect(pickEvidence(items, probs, 5)).toEqual([0, 1, 4, 3]);
+  });
+
+  it('a day of the month is not an amount: "Dec. 9" does not contradict "57"', () => {
+    const f = stanceFeatures(align('Hugh Grant married at 57', 'The vote is on Dec. 9 in Paris.', sharedLexicon()));
+    expect(f.cues.some((c) => c.kind === 'number')).toBe(false);
+  });
+});
+
+describe('a published fact-check is shown only for the same claim', () => {
+  const judge = new StanceJudge(
+    { id: 'fake-nli', classify: async (pairs: [string, string][]) => pairs.map(() => P(0.85, 0.05)) },
+    sharedLexicon(),
+    null,
+  );
+  it('same entities, numbers and words both ways', async () => {
+    expect(await sameClaim(judge, 'Hugh Grant married at 57', 'Hugh Grant married at 57')).toEqual({ same: true, reason: '' });
+    const older = await sameClaim(judge, 'Hugh Grant married at 67', 'Hugh Grant married at 57');
+    expect(older).toMatchObject({ same: false, reason: expect.stringMatching(/57.*67|67.*57/) });
+    expect((await sameClaim(judge, 'Hugh Grant married at 57', 'Hugh Grant divorced at 57')).same).toBe(false);
+    expect((await sameClaim(judge, 'Hugh Grant married at 57', 'Colin Firth married at 57')).same).toBe(false);
+  });
+});
+
 describe('NliVerdictStage', () => {
   it('reads the best sentences of the top results, relative relevance before decay, no duplicates', () => {
     const rs = [result(1, 0.8, 0.5, ['a.', 'b.', 'c.']), result(2, 0.4, 1, ['b.', 'd.']), result(3, 0.1, 1, ['e.'])];
@@ -113,7 +274,7 @@ describe('NliVerdictStage', () => {
     expect(items.map((i) => +i.relevance.toFixed(3))).toEqual([1, 1, 0.25]);
   });
 
-  it('groups evidence by stance with a reason each; the counts are what is listed; the claim is the hypothesis', async () => {
+  it('groups the judged evidence by stance with a reason each; the counts are what is listed; the claim is the hypothesis', async () => {
     const seen: string[] = [];
     const nli = {
       id: 'fake-nli',
@@ -123,7 +284,11 @@ describe('NliVerdictStage', () => {
           return p.includes('fell') ? P(0.05, 0.9) : p.includes('rose') ? P(0.9, 0.05) : P(0.1, 0.1);
         }),
     };
-    const stage = new NliVerdictStage(new StanceJudge(nli, sharedLexicon(), null), { depth: 3, sentences: 2, ...SETTINGS }, null);
+    const stage = new NliVerdictStage(
+      new StanceJudge(nli, sharedLexicon(), null),
+      { depth: 3, sentences: 2, judged: 3, ...SETTINGS },
+      null,
+    );
     const v = await stage.verdict(
       [
         result(1, 1, 1, ['Profits at Tesco rose 5% last year.', 'The weather was mild.']),
@@ -143,7 +308,25 @@ describe('NliVerdictStage', () => {
     expect(v.probabilities?.SUPPORTED).toBe(0.9);
   });
 
-  it('with a stance classifier, the alignment decides and the NLI model is not run when it does not read it', async () => {
+  it('judges in full only the sentences it picked, and lists exactly those', async () => {
+    const nli = {
+      id: 'fake-nli',
+      classify: async (pairs: [string, string][]) => pairs.map(([p]) => (p.includes('rose') ? P(0.9, 0.05) : P(0.05, 0.05))),
+    };
+    const stage = new NliVerdictStage(
+      new StanceJudge(nli, sharedLexicon(), null),
+      { depth: 3, sentences: 3, judged: 1, ...SETTINGS },
+      null,
+    );
+    const v = await stage.verdict(
+      [result(1, 1, 1, ['The weather was mild.', 'Profits at Tesco rose 5%.', 'Shares were flat.'])],
+      ctx('Tesco profits rose'),
+    );
+    const all = [...v.evidence.supports, ...v.evidence.refutes, ...v.evidence.neutral];
+    expect(all.map((e) => e.sentence)).toEqual(['Profits at Tesco rose 5%.']);
+  });
+
+  it('with a stance classifier fitted on the alignment alone, the NLI model is not run', async () => {
     let calls = 0;
     const nli = { id: 'fake-nli', classify: async (pairs: [string, string][]) => (calls++, pairs.map(() => P(0.9, 0.05))) };
     // A classifier that refutes exactly on an opposite direction (feature 'antonym').
@@ -165,7 +348,11 @@ describe('NliVerdictStage', () => {
   it('runs a standard-layout ONNX NLI model (labels in any order) end to end', async () => {
     const nli = await NliClassifier.load(path.join(__dirname, '..', '..', 'lib', 'models', 'fixtures', 'tiny-nli'));
     afterAll(() => nli.close());
-    const stage = new NliVerdictStage(new StanceJudge(nli, sharedLexicon(), null), { depth: 5, sentences: 2, ...SETTINGS }, null);
+    const stage = new NliVerdictStage(
+      new StanceJudge(nli, sharedLexicon(), null),
+      { depth: 5, sentences: 2, judged: 4, ...SETTINGS },
+      null,
+    );
     const v = await stage.verdict(
       [result(1, 1, 1, ['the cat sat on the mat.']), result(2, 0.5, 0.5, ['a dog is running.'])],
       ctx('a cat is sitting'),

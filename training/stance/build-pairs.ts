@@ -15,6 +15,11 @@
  *              (related, but not evidence: FEVER's own "not enough info" has no evidence to pair);
  *   fever-gen  a supported FEVER claim with one fact changed (rewrite.ts), against the same evidence
  *              → REFUTES, the way FEVER's annotators wrote its refuted claims.
+ * and what our own search retrieves for the training claims (claims-dump.ts), which is what the verdict
+ * reads in the product:
+ *   scifact-retrieved  a SciFact train-split claim against retrieved sentences that are not its
+ *                      rationales (neither: topical, even from a cited abstract, but not evidence);
+ *   news-retrieved     a news claim of our train split against retrieved sentences of other articles.
  * FNC-1's and ARC's "unrelated" pairs are sampled (they are most of those sets and easy). Deterministic.
  */
 import fs from 'node:fs';
@@ -22,7 +27,8 @@ import path from 'node:path';
 import { splitOf } from '../../eval/splits';
 import { TextTokenizer } from '../../lib/models/tokenizer';
 import { climateNliPairs, scifactNliPairs } from '../prepare';
-import { rng, shared, shuffle } from '../data';
+import { rng, sciClaims, sciCorpus, shared, shuffle } from '../data';
+import type { DumpedClaim } from './claims-dump';
 import { NEWS_PAIRS, newsClaims } from './pairs';
 import { contradictRewrite, namesIn } from './rewrite';
 import { hashSplit, sharedPairs, type NliPairRow, type PairLabel } from './nli-sets';
@@ -31,6 +37,8 @@ import type { StancePair } from './generate';
 const OUT = path.resolve('.cache/training/stance');
 const MAX_LEN = 128;
 const SEED = 20261126;
+/** Retrieved non-evidence sentences taken per training claim. */
+const RETRIEVED_PER_CLAIM = 6;
 /** Sampled "unrelated" pairs per split (the rest add nothing a few thousand do not). */
 const UNRELATED = { train: 4000, test: 3000 } as const;
 const FROM_NLI: PairLabel[] = ['SUPPORTS', 'REFUTES', 'NOT_ENOUGH_INFO'];
@@ -79,6 +87,60 @@ function* ownPairs(): Generator<NliPairRow> {
       };
     }
   else console.warn(`${NEWS_PAIRS} missing: run training/stance/generate.ts first for the generated news pairs`);
+}
+
+const norm = (s: string) =>
+  s
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase()
+    .replace(/[.!?]+$/, '');
+
+function dumped(name: string): DumpedClaim[] {
+  const file = path.join(OUT, `claims-${name}.jsonl`);
+  if (!fs.existsSync(file)) {
+    console.warn(`${file} missing (training/stance/claims-dump.ts ${name}): no retrieved negatives from it`);
+    return [];
+  }
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as DumpedClaim);
+}
+
+/** Retrieved sentences that are not evidence for the training claims (see the header). */
+function retrievedNegatives(rand: () => number): NliPairRow[] {
+  const out: NliPairRow[] = [];
+  const docs = new Map(sciCorpus().map((d) => [d.id, d.sentences]));
+  const rationale = new Map<string, Set<string>>();
+  for (const c of sciClaims()) {
+    const set = new Set<string>();
+    for (const [doc, sets] of Object.entries(c.evidence))
+      for (const e of sets) for (const i of e.sentences) set.add(norm(docs.get(Number(doc))?.[i] ?? ''));
+    rationale.set(`scifact:${c.id}`, set);
+  }
+  for (const c of dumped('scifact')) {
+    if (c.split !== 'train') continue;
+    const gold = rationale.get(c.id) ?? new Set();
+    const pool = [...new Set(c.results.flatMap((r) => r.sentences))].filter((s) => !gold.has(norm(s)));
+    for (const s of shuffle(pool, rand).slice(0, RETRIEVED_PER_CLAIM))
+      out.push({
+        set: 'scifact-retrieved',
+        split: 'train',
+        group: `scifact:${c.id.split(':')[1]}`,
+        label: 'NOT_ENOUGH_INFO',
+        claim: c.claim,
+        evidence: s,
+      });
+  }
+  for (const c of dumped('news')) {
+    if (c.split !== 'train') continue;
+    const pool = [...new Set(c.results.filter((r) => r.doc !== c.doc).flatMap((r) => r.sentences))];
+    for (const s of shuffle(pool, rand).slice(0, RETRIEVED_PER_CLAIM))
+      out.push({ set: 'news-retrieved', split: 'train', group: c.id, label: 'NOT_ENOUGH_INFO', claim: c.claim, evidence: s });
+  }
+  return out;
 }
 
 const contentWords = (s: string) =>
@@ -152,6 +214,7 @@ async function main() {
       rows.filter((r) => r.set === 'fever'),
       rand,
     ),
+    ...retrievedNegatives(rand),
   ].filter((r) => r.claim.trim() && r.evidence.trim());
   fs.mkdirSync(path.join(OUT, 'eval'), { recursive: true });
   const fd = fs.openSync(path.join(OUT, 'pairs.jsonl'), 'w');

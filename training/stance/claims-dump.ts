@@ -20,6 +20,8 @@ import { loadConfig } from '../../lib/config';
 import { analyzeQuery, search } from '../../ranking';
 import { createRerankStage } from '../../ranking/rerank';
 import { shared } from '../data';
+import { splitOf } from '../../eval/splits';
+import { hashSplit } from './nli-sets';
 
 const DEPTH = 8;
 /** Every sentence of a result's snippet (snippets are 5-sentence windows), best first: CV picks how many the stage reads. */
@@ -31,7 +33,10 @@ export interface DumpedClaim {
   label: 'SUPPORTED' | 'REFUTED' | 'NOT_ENOUGH_EVIDENCE';
   claim: string;
   kind: string;
-  results: { rank: number; relevance: number; doc: string; title: string; sentences: string[]; scores?: number[] }[];
+  /** The results: `sentences` best first, `starts` their offsets in the passage (so text order and the sentence before are known). */
+  results: { rank: number; relevance: number; doc: string; title: string; sentences: string[]; starts?: number[]; scores?: number[] }[];
+  /** Our split of the claim (models are fitted on train claims; the verdict's decision on held-out ones). */
+  split?: string;
   /** News claims: the document holding the deciding sentence. */
   doc?: string;
 }
@@ -40,25 +45,32 @@ const SCIFACT_LABEL = { SUPPORT: 'SUPPORTED', CONTRADICT: 'REFUTED', NEI: 'NOT_E
 
 async function scifact(
   base: ReturnType<typeof loadConfig>,
-): Promise<{ ws: Workspace; claims: { id: string; text: string; label: DumpedClaim['label'] }[] }> {
+): Promise<{ ws: Workspace; claims: { id: string; text: string; label: DumpedClaim['label']; split: string }[] }> {
   const corpusFile = shared('scifact', 'corpus.jsonl');
   const ws = await openWorkspace({ dataset: 'scifact', corpusFile, format: 'scifact', base });
   const claims = loadScifactClaims(shared('scifact', 'claims_train.jsonl')).map((q) => ({
     id: `scifact:${q.id}`,
     text: q.text,
     label: SCIFACT_LABEL[(q.label ?? 'NEI') as keyof typeof SCIFACT_LABEL],
+    split: splitOf('scifact', q.id),
   }));
   return { ws, claims };
 }
 
 async function news(
   base: ReturnType<typeof loadConfig>,
-): Promise<{ ws: Workspace; claims: { id: string; text: string; label: DumpedClaim['label']; doc?: string }[] }> {
+): Promise<{ ws: Workspace; claims: { id: string; text: string; label: DumpedClaim['label']; doc?: string; split: string }[] }> {
   const { ws } = await openNewsWorkspace({ claimsFile: NEWS_CLAIMS, base, sharedData: sharedDataDir() });
   const raw = newsClaims() as (ReturnType<typeof newsClaims>[number] & { corpus: NewsCorpus; doc?: string })[];
   return {
     ws,
-    claims: raw.map((c) => ({ id: `news:${c.id}`, text: c.claim, label: c.label, doc: c.doc ? externalIdOf(c.corpus, c.doc) : undefined })),
+    claims: raw.map((c) => ({
+      id: `news:${c.id}`,
+      text: c.claim,
+      label: c.label,
+      doc: c.doc ? externalIdOf(c.corpus, c.doc) : undefined,
+      split: hashSplit(`news:${c.id}`, 0.3),
+    })),
   };
 }
 
@@ -101,6 +113,7 @@ async function main() {
       doc: ws.docIdOf(r.articleId) ?? '',
       title: r.title,
       sentences: r.evidence.slice(0, PER_RESULT).map((e) => e.text),
+      starts: r.evidence.slice(0, PER_RESULT).map((e) => e.start),
       scores: r.evidence.slice(0, PER_RESULT).map((e) => Math.round(e.score * 1e4) / 1e4),
     }));
     const row: DumpedClaim = {
@@ -109,6 +122,7 @@ async function main() {
       label: c.label,
       claim: query.claim,
       kind: query.kind,
+      split: c.split,
       results,
       ...('doc' in c && typeof c.doc === 'string' && c.doc ? { doc: c.doc } : {}),
     };

@@ -1,102 +1,107 @@
 /**
- * Per-sentence features of what the verdict stage reads for each labelled claim (claims-dump.ts):
- * every evidence sentence of the top results, with its alignment features, the NLI model's
- * probabilities, its result's rank and relevance, and (where the data says) its own gold stance:
- * SciFact rationale sentences are SUPPORTED / REFUTED, other sentences NEUTRAL; a news claim's
- * deciding sentence has the claim's label. Written to .cache/training/stance/claim-sentences-<dataset>.jsonl.
+ * What the verdict stage would read and judge for every labelled claim, through the product's own
+ * code (ranking/verdict: evidenceItems, the judge, neverFor): the search dumps (claims-dump.ts:
+ * SciFact, our news claims) and the sets whose evidence comes with them (claim-sets.ts: Climate-FEVER,
+ * COVID-Fact, HealthVer). Per candidate sentence: its result's rank and relevance, the NLI model's
+ * probabilities (which choose the sentences judged), the judged probabilities (with the rule that a
+ * different name, number or year is never support), the alignment's coverage and features.
+ * Written to .cache/training/stance/claim-sentences.jsonl for train_verdict.py.
  *
- * --no-nli leaves the NLI model out (the stance model chosen by CV reads alignment only).
+ *   npx tsx training/stance/featurize-claims.ts [--model DIR] [--all]
  *
- *   npx tsx training/stance/featurize-claims.ts scifact|news [--no-nli]
+ * Without --all only held-out claims are written (the pair model was fitted on the others' pairs, so
+ * its probabilities there are in-sample and would teach the decision to trust them too much).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../../lib/config';
-import { loadRoleModel } from '../../lib/models';
-import { align } from '../../ranking/verdict/align/align';
-import { featureVector, stanceFeatures } from '../../ranking/verdict/align/features';
+import { NliClassifier } from '../../lib/models';
+import { STANCE_FEATURES } from '../../ranking/verdict/align/features';
 import { Lexicon } from '../../ranking/verdict/align/lexicon';
-import { sciClaims, sciCorpus } from '../data';
+import { StanceJudge } from '../../ranking/verdict/judge';
+import { evidenceItems } from '../../ranking/verdict/stage';
+import type { SearchResult } from '../../ranking/types';
 import type { DumpedClaim } from './claims-dump';
-import { nliProbs } from './nli-cache';
-import { newsClaims } from './pairs';
+import { climateClaimSet, covidClaimSet, healthverClaimSet } from './claim-sets';
 
-// Headlines come back from the search with a full stop added: compare without end punctuation.
-const norm = (s: string) =>
-  s
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase()
-    .replace(/[.!?]+$/, '');
+const DIR = path.resolve('.cache/training/stance');
+/** What the stage reads, at most (train_verdict.py chooses within it). */
+const DEPTH = 8;
+const PER_RESULT = 5;
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
-function goldOf(dataset: string): (claimId: string, sentence: string) => string | null {
-  if (dataset === 'scifact') {
-    const docs = new Map(sciCorpus().map((d) => [d.id, d.sentences]));
-    const gold = new Map<string, Map<string, string>>();
-    for (const c of sciClaims()) {
-      const m = new Map<string, string>();
-      for (const [doc, sets] of Object.entries(c.evidence))
-        for (const s of sets)
-          for (const i of s.sentences) m.set(norm(docs.get(Number(doc))?.[i] ?? ''), s.label === 'SUPPORT' ? 'SUPPORTED' : 'REFUTED');
-      gold.set(`scifact:${c.id}`, m);
-    }
-    return (id, sentence) => gold.get(id)?.get(norm(sentence)) ?? 'NEUTRAL';
+function dumped(name: string): DumpedClaim[] {
+  const file = path.join(DIR, `claims-${name}.jsonl`);
+  if (!fs.existsSync(file)) {
+    console.warn(`${file} missing (training/stance/claims-dump.ts ${name}): skipped`);
+    return [];
   }
-  const deciding = new Map(
-    newsClaims().map((c) => [`news:${c.id}`, { s: norm(c.sentence), label: c.label === 'NOT_ENOUGH_EVIDENCE' ? 'NEUTRAL' : c.label }]),
-  );
-  return (id, sentence) => {
-    const d = deciding.get(id);
-    return d && d.s === norm(sentence) ? d.label : null;
-  };
-}
-
-async function main() {
-  const dataset = process.argv[2] ?? 'scifact';
-  const input = path.resolve(`.cache/training/stance/claims-${dataset}.jsonl`);
-  const out = path.resolve(`.cache/training/stance/claim-sentences-${dataset}.jsonl`);
-  const lex = Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz'));
-  const nli = process.argv.includes('--no-nli') ? null : await loadRoleModel('nli', loadConfig());
-  const claims = fs
-    .readFileSync(input, 'utf8')
+  return fs
+    .readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as DumpedClaim);
-  const rows = claims.flatMap((c) => c.results.flatMap((r) => r.sentences.map((s, j) => ({ c, r, j, s }))));
-  const probs = await nliProbs(
-    nli,
-    rows.map((x) => ({ claim: x.c.claim, evidence: x.s })),
+}
+
+/** A dumped result as the stage sees a search result (relevance as its score, no decay). */
+function asResult(r: DumpedClaim['results'][number], id: number): SearchResult {
+  return {
+    snippetId: id,
+    articleId: id,
+    title: r.title,
+    text: r.sentences.join(' '),
+    evidence: r.sentences.map((text, j) => ({ text, start: r.starts?.[j] ?? j, end: (r.starts?.[j] ?? j) + text.length, score: 1 })),
+    scores: { final: r.relevance, recency: 1 },
+  } as unknown as SearchResult;
+}
+
+async function main() {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
+  const modelDir = path.resolve(arg('--model') ?? 'models/quin-nli');
+  const all = process.argv.includes('--all');
+  const nli = await NliClassifier.load(modelDir);
+  const judge = new StanceJudge(nli, Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz')), null);
+  const claims = [...dumped('scifact'), ...dumped('news'), ...climateClaimSet(), ...covidClaimSet(), ...healthverClaimSet()].filter(
+    (c) => all || (c.split ?? 'train') !== 'train',
   );
-  const gold = goldOf(dataset);
+  const out = path.join(DIR, 'claim-sentences.jsonl');
   const fd = fs.openSync(out, 'w');
-  rows.forEach(({ c, r, j, s }, i) => {
-    const f = stanceFeatures(align(c.claim, s, lex));
-    fs.writeSync(
-      fd,
-      JSON.stringify({
-        dataset,
-        id: c.id,
-        label: c.label,
-        kind: c.kind,
-        rank: r.rank,
-        j,
-        relevance: r.relevance,
-        score: r.scores?.[j] ?? null,
-        doc: r.doc,
-        gold: gold(c.id, s),
-        coverage: f.values.cov,
-        claim: c.claim,
-        sentence: s,
-        x: featureVector(f).map((v) => Math.round(v * 1e4) / 1e4),
-        nli: probs[i]?.map((v) => Math.round(v * 1e4) / 1e4) ?? null,
-      }) + '\n',
+  fs.writeSync(fd, JSON.stringify({ model: nli.id, features: STANCE_FEATURES, depth: DEPTH, per_result: PER_RESULT }) + '\n');
+  let n = 0;
+  for (const c of claims) {
+    const items = evidenceItems(
+      c.results.map((r, i) => asResult(r, i + 1)),
+      DEPTH,
+      PER_RESULT,
     );
-  });
-  // Claims whose search returned nothing still count (an empty row keeps them in the data).
-  for (const c of claims)
-    if (!c.results.length) fs.writeSync(fd, JSON.stringify({ dataset, id: c.id, label: c.label, kind: c.kind, rank: -1 }) + '\n');
+    const model = await judge.modelProbs(c.claim, items);
+    const judged = await judge.judge(c.claim, items, model);
+    const base = { dataset: c.dataset, id: c.id, split: c.split ?? 'train', label: c.label };
+    if (!items.length) fs.writeSync(fd, JSON.stringify({ ...base, rank: -1 }) + '\n');
+    items.forEach((it, i) => {
+      const j = judged[i]!;
+      fs.writeSync(
+        fd,
+        JSON.stringify({
+          ...base,
+          rank: it.rank,
+          relevance: r4(it.relevance),
+          i,
+          context: it.context ? 1 : 0,
+          model: [model[i]!.supports, model[i]!.refutes, model[i]!.neutral].map(r4),
+          judged: [j.probs.supports, j.probs.refutes, j.probs.neutral].map(r4),
+          coverage: r4(j.coverage),
+          x: STANCE_FEATURES.map((k) => r4(j.features.values[k])),
+        }) + '\n',
+      );
+    });
+    if (++n % 500 === 0) console.log(`${n}/${claims.length} claims`);
+  }
   fs.closeSync(fd);
-  console.log(`wrote ${out}: ${rows.length} sentences of ${claims.length} claims`);
+  await nli.close();
+  console.log(`wrote ${out}: ${claims.length} claims (${all ? 'all' : 'held-out only'}), model ${nli.id}`);
 }
 
 main().catch((e) => (console.error(e), process.exit(1)));

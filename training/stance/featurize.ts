@@ -1,50 +1,68 @@
 /**
- * Features of every labelled pair (pairs.ts) for the stance classifier, written to
- * .cache/training/stance/features.jsonl: the alignment features (ranking/verdict/align, the code the
- * product runs) and the NLI model's probabilities (quin-nli by default; QUIN_NLI_MODEL for another).
+ * The held-out labelled pairs (pairs.jsonl rows whose split is not train: build-pairs.ts) as the
+ * product's judge reads them: the NLI model's probabilities, the judged probabilities (with the rule
+ * that a different name, number or year is never support) and the alignment features, for
+ * train_verdict.py to choose, by cross-validation, whether a stance classifier over both beats the
+ * model alone. Written to .cache/training/stance/features.jsonl.
  *
- *   npx tsx training/stance/featurize.ts [out]
+ *   npx tsx training/stance/featurize.ts [--model DIR]
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../../lib/config';
-import { loadRoleModel } from '../../lib/models';
-import { align } from '../../ranking/verdict/align/align';
-import { featureVector, stanceFeatures, STANCE_FEATURES } from '../../ranking/verdict/align/features';
+import readline from 'node:readline';
+import { NliClassifier } from '../../lib/models';
+import { STANCE_FEATURES } from '../../ranking/verdict/align/features';
 import { Lexicon } from '../../ranking/verdict/align/lexicon';
-import { nliProbs } from './nli-cache';
-import { labelledPairs } from './pairs';
+import { StanceJudge } from '../../ranking/verdict/judge';
+import type { NliPairRow } from './nli-sets';
+
+const DIR = path.resolve('.cache/training/stance');
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
 async function main() {
-  const out = path.resolve(process.argv[2] ?? '.cache/training/stance/features.jsonl');
-  const lex = Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz'));
-  const config = loadConfig();
-  const nli = await loadRoleModel('nli', config);
-  const pairs = [...labelledPairs()];
-  console.log(`${pairs.length} pairs; NLI ${nli?.id ?? 'none'}`);
-  const probs = await nliProbs(nli, pairs);
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  const fd = fs.openSync(out, 'w');
-  fs.writeSync(fd, JSON.stringify({ features: STANCE_FEATURES, nli: nli?.id ?? null }) + '\n');
-  pairs.forEach((p, i) => {
-    const f = stanceFeatures(align(p.claim, p.evidence, lex));
-    const q = probs[i];
-    fs.writeSync(
-      fd,
-      JSON.stringify({
-        src: p.src,
-        group: p.group,
-        label: p.label,
-        rule: p.rule,
-        claim: p.claim,
-        evidence: p.evidence,
-        x: featureVector(f).map((v) => Math.round(v * 1e4) / 1e4),
-        nli: q ? q.map((v) => Math.round(v * 1e4) / 1e4) : null,
-      }) + '\n',
+  const i = process.argv.indexOf('--model');
+  const nli = await NliClassifier.load(path.resolve(i > 0 ? process.argv[i + 1]! : 'models/quin-nli'));
+  const judge = new StanceJudge(nli, Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz')), null);
+  const rows: NliPairRow[] = [];
+  for await (const line of readline.createInterface({ input: fs.createReadStream(path.join(DIR, 'pairs.jsonl')) })) {
+    if (!line.trim()) continue;
+    const r = JSON.parse(line) as NliPairRow & { ids?: number[] };
+    if (r.split === 'train') continue;
+    delete r.ids;
+    rows.push(r);
+  }
+  const fd = fs.openSync(path.join(DIR, 'features.jsonl'), 'w');
+  fs.writeSync(fd, JSON.stringify({ model: nli.id, features: STANCE_FEATURES }) + '\n');
+  const byClaim = new Map<string, number[]>();
+  rows.forEach((r, k) => (byClaim.get(r.claim) ?? byClaim.set(r.claim, []).get(r.claim)!).push(k));
+  let done = 0;
+  for (const [claim, idx] of byClaim) {
+    const judged = await judge.judge(
+      claim,
+      idx.map((k) => rows[k]!.evidence),
     );
-  });
+    idx.forEach((k, j) => {
+      const r = rows[k]!;
+      const g = judged[j]!;
+      fs.writeSync(
+        fd,
+        JSON.stringify({
+          set: r.set,
+          split: r.split,
+          group: r.group,
+          label: r.label,
+          model: [g.model.supports, g.model.refutes, g.model.neutral].map(r4),
+          judged: [g.probs.supports, g.probs.refutes, g.probs.neutral].map(r4),
+          x: STANCE_FEATURES.map((f) => r4(g.features.values[f])),
+        }) + '\n',
+      );
+    });
+    done += idx.length;
+    if (done % 5000 < idx.length) console.log(`${done}/${rows.length}`);
+  }
   fs.closeSync(fd);
-  console.log(`wrote ${out}`);
+  await nli.close();
+  console.log(`wrote ${path.join(DIR, 'features.jsonl')}: ${rows.length} held-out pairs, model ${nli.id}`);
 }
 
 main().catch((e) => (console.error(e), process.exit(1)));

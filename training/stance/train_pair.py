@@ -47,6 +47,7 @@ SET_WEIGHT = {
     'fever': 1.0, 'fever-gen': 0.6, 'fever-nei': 0.6, 'scifact': 1.5, 'climate-fever': 1.2, 'healthver': 1.5, 'covidfact': 0.8,
     'news': 1.5, 'news-gen': 0.8, 'fnc1': 0.8, 'fnc1-unrelated': 0.3, 'arc': 0.3, 'arc-unrelated': 0.2, 'wice': 1.0,
     'sick': 0.6, 'cad_snli': 0.8, 'med': 0.5, 'rte': 0.6, 'perspectrum': 0.3, 'liar': 0.3,
+    'scifact-retrieved': 1.0, 'news-retrieved': 1.0,
 }
 # In-domain profile: the sets closest to what the verdict reads (news, science, health, climate) weigh double.
 IN_DOMAIN = {'scifact', 'climate-fever', 'healthver', 'news', 'news-gen', 'covidfact', 'fnc1', 'wice'}

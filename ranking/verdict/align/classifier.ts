@@ -1,10 +1,14 @@
 /**
- * The stance classifier: alignment features (+ the NLI model's log-probabilities when it was trained
+ * The stance classifier: alignment features (+ the NLI model's log-probabilities when it was fitted
  * with them) → probabilities of supports / refutes / neither. Two forms, both fitted by
- * training/stance/train_stance.py and stored as JSON (stance.json): a multinomial logistic regression,
- * or gradient-boosted trees (sklearn's HistGradientBoosting, exported node by node).
+ * training/stance/train_verdict.py and stored as JSON (stance.json): a multinomial logistic
+ * regression, or gradient-boosted trees (sklearn's HistGradientBoosting, exported node by node).
+ * The file names its inputs; they are read by name (`stanceInput`), and a file naming an input the
+ * code does not compute is refused when it is loaded (`checkStanceModel`).
  */
 import { z } from 'zod';
+import { createError } from '../../../lib/errors';
+import { STANCE_FEATURES, type StanceFeature, type StanceFeatures } from './features';
 
 export const STANCE_CLASSES = ['supports', 'refutes', 'neutral'] as const;
 export type StanceClass = (typeof STANCE_CLASSES)[number];
@@ -55,6 +59,29 @@ function tree(nodes: readonly (readonly [number, number, number, number, number]
     i = Number.isNaN(v) ? (missingLeft ? left : right) : v <= t ? left : right;
   }
   throw new Error('stance model: a tree has a cycle');
+}
+
+/** The NLI model's log-probabilities, as a stance classifier reads them (floored, so a 0 stays finite). */
+export const NLI_INPUTS = ['nli_e', 'nli_c', 'nli_n'] as const;
+const LOG_FLOOR = 1e-4;
+const KNOWN = new Set<string>([...STANCE_FEATURES, ...NLI_INPUTS]);
+
+/** A stance.json whose inputs the code computes, else MODEL_INVALID naming the ones it does not. */
+export function checkStanceModel(model: StanceModel, file = 'stance.json'): StanceModel {
+  const unknown = model.features.filter((f) => !KNOWN.has(f));
+  if (unknown.length) throw createError('MODEL_INVALID', `${file}: inputs the code does not compute: ${unknown.join(', ')}`);
+  const readsNli = model.features.some((f) => (NLI_INPUTS as readonly string[]).includes(f));
+  if (readsNli !== (model.nli !== null))
+    throw createError('MODEL_INVALID', `${file}: reads the NLI model's probabilities only when it names the model (nli)`);
+  return model;
+}
+
+/** The classifier's input vector, in the file's order, each value looked up by its name. */
+export function stanceInput(model: StanceModel, f: StanceFeatures, p: StanceProbs): number[] {
+  const nli: Record<(typeof NLI_INPUTS)[number], number> = { nli_e: p.supports, nli_c: p.refutes, nli_n: p.neutral };
+  return model.features.map((name) =>
+    name in nli ? Math.log(Math.max(LOG_FLOOR, nli[name as keyof typeof nli])) : f.values[name as StanceFeature],
+  );
 }
 
 /** Probabilities of the three stances for one feature vector (in `model.features` order). */

@@ -33,6 +33,7 @@ export const STANCE_FEATURES = [
   'num_absent',
   'year_different',
   'name_swap',
+  'subject_swap',
   'roles_swapped',
   'hedge_claim',
   'hedge_evidence',
@@ -43,7 +44,8 @@ export const STANCE_FEATURES = [
 ] as const;
 export type StanceFeature = (typeof STANCE_FEATURES)[number];
 
-export type CueKind = 'opposite' | 'negation' | 'number' | 'year' | 'name' | 'roles' | 'hedge' | 'missing' | 'same' | 'number_same';
+export type CueKind =
+  'opposite' | 'negation' | 'number' | 'year' | 'name' | 'subject' | 'roles' | 'hedge' | 'missing' | 'same' | 'number_same';
 
 /** One thing a reader would point at, with the words on each side. */
 export interface Cue {
@@ -154,6 +156,14 @@ export function stanceFeatures(a: Alignment): StanceFeatures {
   const namesMissing = uncovered.filter((l) => l.claim.cap);
   const claimWords = new Set(a.links.map((l) => l.evidence?.lower).filter(Boolean));
   const otherNames = a.evidence.filter((u) => u.cap && !claimWords.has(u.lower) && !isCue(u));
+  // The subjects differ: the claim opens with a capitalised word the sentence does not state, the sentence with another
+  // ("Kinsey is up for…" / "Sideways is up for…"; WordNet knows both words, so neither reads as a name by itself).
+  const c0 = a.claim[0];
+  const e0 = a.evidence[0];
+  const opensWith = (u: Unit | undefined): u is Unit => !!u && /^\p{Lu}/u.test(u.text) && !u.stop && !u.digit && !isCue(u);
+  const subjectSwap =
+    opensWith(c0) && opensWith(e0) && uncovered.some((l) => l.claim.index === c0.index) && !claimWords.has(e0.lower) && coverage >= 0.4;
+  if (subjectSwap) cues.push({ kind: 'subject', claim: c0.text, evidence: e0.text });
   const nameSwap = namesMissing.length > 0 && otherNames.length > 0 && coverage >= 0.4;
   if (nameSwap) cues.push({ kind: 'name', claim: namesMissing[0]!.claim.text, evidence: otherNames[0]!.text });
   const swapped = passive(a.claimText) || passive(a.evidenceText) || isTitleCase(a.claim) ? null : roleSwap(a);
@@ -186,6 +196,7 @@ export function stanceFeatures(a: Alignment): StanceFeatures {
     num_absent: Math.min(nums.filter((q) => q.status === 'absent').length, 2) / 2,
     year_different: years.some((q) => q.status === 'different') ? 1 : 0,
     name_swap: nameSwap ? 1 : 0,
+    subject_swap: subjectSwap ? 1 : 0,
     roles_swapped: swapped ? 1 : 0,
     hedge_claim: hedgeC ? 1 : 0,
     hedge_evidence: hedgeE ? 1 : 0,
@@ -195,8 +206,4 @@ export function stanceFeatures(a: Alignment): StanceFeatures {
     len_claim: Math.min(a.claim.length, 40) / 40,
   };
   return { values, cues };
-}
-
-export function featureVector(f: StanceFeatures): number[] {
-  return STANCE_FEATURES.map((k) => f.values[k]);
 }

@@ -176,12 +176,22 @@ function withContext(q: Quantity, text: string): Quantity {
   return bound ? { ...out, bound } : out;
 }
 
-/** Quantities in reading order (digit forms win where both match). */
+const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
+const MONTH_BEFORE = new RegExp(`\\b${MONTH}\\s*$`, 'i');
+const MONTH_AFTER = new RegExp(`^(?:st|nd|rd|th)?\\s*(?:of\\s+)?${MONTH}\\b`, 'i');
+
+/** A day of the month ("Dec. 9", "9 December", "March 3rd"): a date, not an amount. */
+export function isDayOfMonth(q: Pick<Quantity, 'start' | 'end' | 'kind' | 'value'>, text: string): boolean {
+  if (q.kind !== 'count' || !Number.isInteger(q.value) || q.value < 1 || q.value > 31) return false;
+  return MONTH_BEFORE.test(text.slice(Math.max(0, q.start - 12), q.start)) || MONTH_AFTER.test(text.slice(q.end, q.end + 16));
+}
+
+/** Quantities in reading order (digit forms win where both match); days of the month are not amounts. */
 export function quantities(text: string): Quantity[] {
   const out: Quantity[] = [];
   for (const m of text.matchAll(DIGITS)) {
     const q = fromDigits(m);
-    if (q) out.push(q);
+    if (q && !isDayOfMonth(q, text)) out.push(q);
   }
   for (const m of text.matchAll(WORDS)) {
     const q = fromWords(m);

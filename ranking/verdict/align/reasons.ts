@@ -16,10 +16,11 @@ const AGAINST: Record<string, (c: Cue) => string> = {
   number: (c) => `${c.evidence} here, ${c.claim} in the claim`,
   year: (c) => `${c.evidence} here, ${c.claim} in the claim`,
   name: (c) => `names ${c.evidence} where the claim says ${c.claim}`,
+  subject: (c) => `is about ${c.evidence}, not ${c.claim}`,
   roles: (c) => `has the roles the other way round (${c.evidence})`,
   negation: (c) => (c.claim ? `the claim says ${q(c.claim)}; this sentence does not` : `says ${q(c.evidence)} where the claim does not`),
 };
-const AGAINST_ORDER = ['opposite', 'number', 'year', 'roles', 'name', 'negation'];
+const AGAINST_ORDER = ['opposite', 'number', 'year', 'roles', 'name', 'subject', 'negation'];
 
 function sameWords(cues: readonly Cue[]): string | null {
   const same =
@@ -33,6 +34,9 @@ function sameWords(cues: readonly Cue[]): string | null {
   return words.length > MAX_SAME ? `${words.slice(0, MAX_SAME).join(', ')}, …` : words.join(', ');
 }
 
+/** Cues that say a sentence is about another name, amount or year: "neither" sentences name them first. */
+const ELSEWHERE = ['subject', 'name', 'number', 'year'];
+
 export function reasonFor(stance: ReasonStance, cues: readonly Cue[]): string {
   if (stance === 'refutes') {
     for (const kind of AGAINST_ORDER) {
@@ -42,10 +46,13 @@ export function reasonFor(stance: ReasonStance, cues: readonly Cue[]): string {
     return 'reads as contradicting the claim, with no single word to point at';
   }
   if (stance === 'supports') {
+    // Only what agrees: a supporting sentence's reason never argues against it.
     const same = sameWords(cues);
-    const missing = cues.find((c) => c.kind === 'missing');
-    if (same && missing) return `says the same: ${same} (not ${q(missing.claim)})`;
     return same ? `says the same: ${same}` : 'says the same in other words';
+  }
+  for (const kind of ELSEWHERE) {
+    const c = cues.find((x) => x.kind === kind);
+    if (c) return `about something else: ${AGAINST[kind]!(c)}`;
   }
   const hedge = cues.find((c) => c.kind === 'hedge');
   if (hedge) return `does not state it as a fact (${q(hedge.evidence)})`;
