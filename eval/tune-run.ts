@@ -7,7 +7,7 @@ import type { Config } from '../lib/config';
 import { loadScifactClaims, selectQueries } from './datasets';
 import { memoEncoder } from './harness';
 import { formatTuneReport, type TuneReport } from './tune-report';
-import { atDepth, bestOnTrain, collectRuns, scoreGrid, settingsGrid } from './tune';
+import { atDepth, bestOnTrain, collectRuns, crossValidateWeight, ndcgOf, scoreGrid, settingsGrid } from './tune';
 import { openWorkspace } from './workspace';
 
 export interface TuneOptions {
@@ -16,6 +16,8 @@ export interface TuneOptions {
   base: Config;
   step: number;
   depth: number;
+  /** k of the cross-validation of the score-fusion weight over the train claims (0: none). */
+  folds?: number;
   workspaceRoot?: string;
 }
 
@@ -50,7 +52,24 @@ export async function tuneFusion(opts: TuneOptions): Promise<TuneReport> {
       };
       return { depth, best, scores };
     });
-    return formatTuneReport({ train: train.length, dev: dev.length, encoder: ws.indexes.encoder.id, tables });
+    // The product's weight: k-fold CV over the train claims at the depth the product retrieves.
+    const k = opts.folds ?? 0;
+    const cv = k > 1 ? crossValidateWeight(atDepth(rawTrain, opts.base.retrieveK), docOf, k, opts.step) : null;
+    const cvDev = cv
+      ? Object.fromEntries(
+          [...new Set([opts.depth, opts.base.retrieveK])].map((depth) => [
+            depth,
+            ndcgOf(atDepth(rawDev, depth), docOf, { fusion: 'score', normalization: 'minmax', bm25Weight: cv.chosen }),
+          ]),
+        )
+      : null;
+    return formatTuneReport({
+      train: train.length,
+      dev: dev.length,
+      encoder: ws.indexes.encoder.id,
+      tables,
+      cv: cv ? { k, depth: opts.base.retrieveK, ...cv, dev: cvDev! } : null,
+    });
   } finally {
     await ws.close();
   }

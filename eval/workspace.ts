@@ -108,7 +108,7 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
     const articles = await db.article.findMany({ select: { id: true, externalId: true } });
     const docs = new Map(articles.map((a) => [a.id, a.externalId ?? String(a.id)]));
     const snippets = await db.snippet.count();
-    const ctx: SearchContext = { indexes, db, provider: 'sqlite', options: rankingOptions(config, { maxK: EVAL_PAGE_SIZE }) };
+    const ctx: SearchContext = { indexes, db, provider: 'sqlite', options: rankingOptions(config, { maxK: EVAL_PAGE_SIZE }, indexes.encoder) };
     return {
       dir,
       config,

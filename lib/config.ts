@@ -207,9 +207,9 @@ export const SETTINGS = {
   fusionBm25Weight: s(
     'ranking',
     'QUIN_FUSION_BM25_WEIGHT',
-    0.8,
-    num(0, 1),
-    'Weight of the BM25 run in the fusion (the dense run gets 1 − this); chosen on our SciFact split, see docs/evaluation.md.',
+    undefined,
+    num(0, 1).optional(),
+    "Weight of the BM25 run in the fusion (the dense run gets 1 − this). Unset = the weight fitted for the dense index's encoder (its model folder's fusion.json, by cross-validation on our SciFact train split, docs/evaluation.md), else 0.8.",
   ),
   evidenceSentences: s('ranking', 'QUIN_EVIDENCE_SENTENCES', 2, int(0, 20), 'Evidence sentences returned per result.'),
 
