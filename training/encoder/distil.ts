@@ -1,6 +1,7 @@
 /**
- * `npm run train:encoder`: distils Universal Sentence Encoder Lite into the static encoder
- * (models/quin-static/model.bin + metrics.json). Deterministic: the same corpora and teacher vectors
+ * `npm run train:encoder:distil`: distils Universal Sentence Encoder Lite into the static encoder
+ * (models/quin-static/model.bin + metrics.json) — the starting table of the contrastive training
+ * (`npm run train:encoder`, train.ts), which is what the product serves. Deterministic: the same corpora and teacher vectors
  * give the same file. Steps (model2vec, then tokenlearn):
  *   1. vocabulary: the corpora's most frequent words + USE-lite's word pieces (vocab.ts);
  *   2. teacher vectors for every token on its own and for the training sentences (teacher.ts;
@@ -29,7 +30,7 @@ function arg(name: string, fallback: string): string {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
 }
 
-const log = (line: string) => process.stderr.write(`train:encoder: ${line}\n`);
+const log = (line: string) => process.stderr.write(`train:encoder:distil: ${line}\n`);
 const heldOut = (t: string) => crypto.createHash('sha256').update(`held:${t}`).digest()[0]! < 13; // ~5%
 
 async function main() {
@@ -130,6 +131,6 @@ const round = (x: number) => Math.round(x * 10_000) / 10_000;
 const roundAll = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, round(v)]));
 
 main().catch((e: unknown) => {
-  process.stderr.write(`train:encoder failed: ${(e as Error).stack ?? String(e)}\n`);
+  process.stderr.write(`train:encoder:distil failed: ${(e as Error).stack ?? String(e)}\n`);
   process.exit(1);
 });
