@@ -16,7 +16,9 @@ export interface TuneCv extends CvResult {
 }
 
 export interface TuneReport {
+  /** Claims fitted on, and which. */
   train: number;
+  fitOn?: string;
   dev: number;
   encoder: string;
   tables: TuneTable[];
@@ -27,9 +29,11 @@ export interface TuneReport {
 const f = (x: number | null) => (x === null ? '–' : x.toFixed(4));
 
 export function formatTuneReport(r: Omit<TuneReport, 'text'>): TuneReport {
-  const lines = [`fusion tuning: nDCG@10, fit on ${r.train} train claims, checked on ${r.dev} dev claims (encoder ${r.encoder})`];
+  const lines = [
+    `fusion tuning: nDCG@10, fit on ${r.train} claims${r.fitOn ? ` (${r.fitOn})` : ''}, checked on ${r.dev} dev claims (encoder ${r.encoder})`,
+  ];
   for (const t of r.tables) {
-    lines.push('', `depth ${t.depth} snippets per index`, 'setting                          bm25 weight  train   dev');
+    lines.push('', `depth ${t.depth} snippets per index`, 'setting                          bm25 weight  fit     dev');
     for (const [name, s] of Object.entries(t.best)) {
       lines.push(
         `${name.padEnd(16)} ${`${s.fusion}${s.normalization ? `/${s.normalization}` : ''}`.padEnd(15)}  ${s.bm25Weight.toFixed(2).padStart(11)}  ${f(s.train)}  ${f(s.dev)}`,
@@ -40,7 +44,7 @@ export function formatTuneReport(r: Omit<TuneReport, 'text'>): TuneReport {
     const c = r.cv;
     lines.push(
       '',
-      `score fusion (min-max), BM25 weight by ${c.k}-fold cross-validation over the train claims, depth ${c.depth}`,
+      `score fusion (min-max), BM25 weight by ${c.k}-fold cross-validation over the fit claims, depth ${c.depth}`,
       'fold  claims  chosen  held-out nDCG@10',
       ...c.folds.map(
         (f) =>

@@ -14,6 +14,8 @@ export interface RawRuns {
   query: EvalQuery;
   bm25: Hit[];
   dense: Hit[];
+  /** Snippet → document of this query's corpus, when runs of several corpora are scored together. */
+  docs?: ReadonlyMap<number, string>;
 }
 
 export interface FusionSetting {
@@ -60,7 +62,7 @@ export function docRanking(fused: readonly FusedCandidate[], docOf: ReadonlyMap<
 
 /** Truncates each run to the first `k` hits (to see how a setting behaves at the product's depth). */
 export function atDepth(raw: readonly RawRuns[], k: number): RawRuns[] {
-  return raw.map((r) => ({ query: r.query, bm25: r.bm25.slice(0, k), dense: r.dense.slice(0, k) }));
+  return raw.map((r) => ({ ...r, bm25: r.bm25.slice(0, k), dense: r.dense.slice(0, k) }));
 }
 
 export function fuseWith(r: RawRuns, s: FusionSetting, rrfK = 60): FusedCandidate[] {
@@ -77,7 +79,7 @@ export function fuseWith(r: RawRuns, s: FusionSetting, rrfK = 60): FusedCandidat
 }
 
 export function ndcgOf(raw: readonly RawRuns[], docOf: ReadonlyMap<number, string>, s: FusionSetting): number | null {
-  return mean(raw.map((r) => ndcgAt(docRanking(fuseWith(r, s), docOf, 10), r.query.relevant, 10)));
+  return mean(raw.map((r) => ndcgAt(docRanking(fuseWith(r, s), r.docs ?? docOf, 10), r.query.relevant, 10)));
 }
 
 export function settingsGrid(step = 0.05): FusionSetting[] {
@@ -157,7 +159,11 @@ export function crossValidateWeight(raw: readonly RawRuns[], docOf: ReadonlyMap<
   const weights = Array.from({ length: Math.round(1 / step) + 1 }, (_, i) => Math.round(i * step * 1000) / 1000);
   const ndcg = raw.map((r) =>
     weights.map((w) =>
-      ndcgAt(docRanking(fuseWith(r, { fusion: 'score', normalization: 'minmax', bm25Weight: w }), docOf, 10), r.query.relevant, 10),
+      ndcgAt(
+        docRanking(fuseWith(r, { fusion: 'score', normalization: 'minmax', bm25Weight: w }), r.docs ?? docOf, 10),
+        r.query.relevant,
+        10,
+      ),
     ),
   );
   const fold = raw.map((r) => foldOf(r.query.id, k));

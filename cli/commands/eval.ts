@@ -41,8 +41,8 @@ async function writeFusion(report: TuneReport, config: Config): Promise<string> 
     normalization: 'minmax',
     encoder: report.encoder,
     fitted: {
-      on: `SciFact claims_train.jsonl, train split (${report.train} claims, eval/splits.ts), ${k}-fold cross-validation at depth ${depth}`,
-      command: `npx quin eval tune-fusion --claims ../shared/data/scifact/claims_train.jsonl --folds ${k} --write`,
+      on: `${report.train} claims of ${report.fitOn ?? 'the train split'} (eval/splits.ts), ${k}-fold cross-validation at depth ${depth}`,
+      command: `npx quin eval tune-fusion --claims ../shared/data/scifact/claims_train.jsonl${report.fitOn?.includes('Climate') ? ' --climate ../shared/data/climate-fever/claims.jsonl' : ''} --folds ${k} --write`,
       folds: folds.map((f) => ({ chosen: f.chosen, heldOutNdcg10: round4(f.heldOut), claims: f.queries })),
       heldOutNdcg10: { mean: round4(heldOut.mean), sd: round4(heldOut.sd) },
       rule,
@@ -144,20 +144,38 @@ export function register(program: Command): void {
 
   evalCmd
     .command('tune-fusion')
-    .description('choose the fusion (RRF / score, weight, normalisation) on the train split and report it on dev')
+    .description(
+      'choose the fusion (RRF / score, weight, normalisation) on claims the encoder was not trained on, cross-validate the score-fusion weight, and report it on dev',
+    )
     .requiredOption('--claims <file>', 'SciFact claims file')
     .option('--corpus <file>', 'SciFact corpus.jsonl (default ../shared/data/scifact/corpus.jsonl)')
+    .option('--climate <file>', 'also score the Climate-FEVER claims of this file (the same parts of our split)')
+    .option('--fit-on <part>', 'holdout (the part of the train split the shipped encoder never trained on) or train', 'holdout')
     .option('--step <w>', 'weight grid step', '0.05')
     .option('--depth <k>', 'snippets retrieved from each index', '4000')
-    .option('--folds <k>', 'cross-validate the score-fusion weight over the train claims in k folds (0: no)', '5')
+    .option('--folds <k>', 'cross-validate the score-fusion weight over the fit claims in k folds (0: no)', '5')
     .option('--write', "write the cross-validated weight to the static encoder's model folder (fusion.json), where the product reads it")
     .option('--json', 'print every setting as JSON')
     .action(
-      async (flags: { claims: string; corpus?: string; step: string; depth: string; folds: string; write?: boolean; json?: boolean }) => {
+      async (flags: {
+        claims: string;
+        corpus?: string;
+        climate?: string;
+        fitOn: string;
+        step: string;
+        depth: string;
+        folds: string;
+        write?: boolean;
+        json?: boolean;
+      }) => {
+        if (flags.fitOn !== 'holdout' && flags.fitOn !== 'train')
+          throw createError('INVALID_INPUT', `--fit-on must be holdout or train (got "${flags.fitOn}")`);
         const config = getConfig();
         const report = await tuneFusion({
           claimsFile: path.resolve(flags.claims),
           corpusFile: path.resolve(flags.corpus ?? path.join(sharedDataDir(), 'scifact', 'corpus.jsonl')),
+          climateFile: flags.climate ? path.resolve(flags.climate) : undefined,
+          fitOn: flags.fitOn,
           base: config,
           step: Number(flags.step),
           depth: Number(flags.depth),
