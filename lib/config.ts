@@ -124,16 +124,16 @@ export const SETTINGS = {
   encoder: s(
     'indexer',
     'QUIN_ENCODER',
-    'use-lite',
+    'static',
     z.enum(['static', 'use-lite', 'onnx']),
-    'Sentence encoder: `static` (token vectors distilled from USE-lite, models/quin-static; thousands of sentences/s), `use-lite` (Universal Sentence Encoder Lite from npm) or `onnx` (a sentence-transformers folder).',
+    'Sentence encoder: `static` (models/quin-static-retrieval: a token table trained for retrieval, thousands of sentences/s), `use-lite` (Universal Sentence Encoder Lite from npm) or `onnx` (a sentence-transformers folder). A dense index is always searched with the encoder that built it.',
   ),
   encoderModel: s(
     'indexer',
     'QUIN_ENCODER_MODEL',
     undefined,
     optionalString,
-    "The encoder's model folder: for `onnx` a sentence-transformers folder (model.onnx, tokenizer.json, config.json), for `static` another table than models/quin-static (model.bin).",
+    "The encoder's model folder: for `onnx` a sentence-transformers folder (model.onnx, tokenizer.json, config.json), for `static` another table than models/quin-static-retrieval (model.bin, e.g. models/quin-static, the table distilled from USE-lite).",
   ),
   faissFactory: s(
     'indexer',

@@ -2,9 +2,11 @@
 // `npm run demo`: the product with something to search on a machine that cannot reach the news
 // feeds. Imports the shared corpora beside the clone (../shared/data, or QUIN_SHARED_DATA) through the
 // product's own `quin import` — BBC News, the HuffPost subset, Reuters-21578 and the SciFact
-// abstracts; importing again adds nothing — then `quin index` (BM25 and, with the static encoder the
-// demo selects, the dense vectors in a minute or two) and `npm start`, so that hybrid search covers every
+// abstracts; importing again adds nothing — then `quin index` (BM25 and, with the default static
+// encoder, the dense vectors in a minute or two) and `npm start`, so that hybrid search covers every
 // imported corpus when the server comes up. `quin index` is incremental: a second demo adds nothing.
+// The demo sets no encoder of its own: the CLI and the web server, started with or without it, use
+// the same configuration, and a dense index is always searched with the encoder that built it.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,9 +23,6 @@ const corpora = [
   ['scifact', 'scifact/corpus.jsonl'],
 ];
 
-// Speed over the last points of quality: the static encoder indexes ~86k snippets in a minute or two,
-// USE-lite would take hours (models/quin-static/README.md compares them). An explicit choice wins.
-process.env.QUIN_ENCODER ??= 'static';
 const run = (file, args) =>
   spawnSync(process.execPath, [path.join(root, file), ...args], { cwd: root, stdio: 'inherit', env: process.env });
 

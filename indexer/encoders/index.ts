@@ -1,7 +1,7 @@
 /**
- * The encoder chosen by configuration (QUIN_ENCODER): the static encoder distilled from USE-lite
- * (default; models/quin-static, or the folder QUIN_ENCODER_MODEL names), USE-lite itself, or an ONNX
- * sentence-transformers folder.
+ * The encoder chosen by configuration (QUIN_ENCODER): the static encoder (default; its table
+ * models/quin-static-retrieval, trained for retrieval from the one distilled from USE-lite, or the
+ * folder QUIN_ENCODER_MODEL names), USE-lite itself, or an ONNX sentence-transformers folder.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,7 +15,7 @@ import { createUseLiteEncoder, USE_LITE_ID } from './use-lite';
 
 export type EncoderConfig = Parameters<typeof createOnnxEncoder>[0] & Pick<Config, 'encoder'>;
 
-export const DEFAULT_STATIC_MODEL = 'quin-static';
+export const DEFAULT_STATIC_MODEL = 'quin-static-retrieval';
 
 /** The static encoder's folder: QUIN_ENCODER_MODEL when set, else the model shipped in models/. */
 export function staticModelDir(config: EncoderConfig): string {

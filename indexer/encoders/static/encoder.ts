@@ -1,6 +1,7 @@
 /**
- * The static sentence encoder (default, QUIN_ENCODER=static): a token-embedding table distilled
- * from Universal Sentence Encoder Lite (training/encoder/, models/quin-static/README.md). A sentence
+ * The static sentence encoder (default, QUIN_ENCODER=static): a token-embedding table, distilled
+ * from Universal Sentence Encoder Lite (models/quin-static) and then trained contrastively for
+ * retrieval (models/quin-static-retrieval, the default; training/encoder/, its README). A sentence
  * vector is the mean of its tokens' rows, L2-normalised: no neural network at run time, thousands of
  * sentences per second on one core. A text with no known token gets the zero vector (cosine 0 with
  * everything).
