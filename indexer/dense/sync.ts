@@ -82,7 +82,9 @@ interface Built {
 /**
  * The FAISS factory string for a corpus of n snippets. `auto`: exact up to QUIN_FAISS_EXACT_MAX, then
  * IVF-Flat with 1024 lists (exact distances within the lists searched; trains in about a minute and
- * builds in minutes where HNSW32 takes hours at 1M on two cores; at 300k snippets, nprobe 32 kept
+ * builds in minutes where HNSW32 takes hours at 1M on two cores (QUIN_FAISS_NPROBE lists searched: with
+ * the default static encoder on the 86,799 demo snippets, 32 / 64 / 128 lists kept 75 / 84 / 91 % of
+ * the exact top 10 of 200 claims, docs/benchmarks.md); with a pre-release table at 300k snippets, nprobe 32 kept
  * 95.6% of the exact top 100 at p50 1.9 ms, and 4096 lists did worse at the same nprobe —
  * docs/benchmarks.md). One list count for every size keeps the share of the index searched, and so
  * the recall, the same as a corpus grows, and the index is trained once.
@@ -224,6 +226,16 @@ async function extend(ctx: Ctx, state: IndexStateRow | null, loaded: LoadedDense
   return { index, dead: (p) => old !== undefined && p < old.length && old[p]! < 0, deadCount: loaded?.tombstones ?? 0 };
 }
 
+/**
+ * n ids spread evenly over the whole list (ids follow import order, so a prefix would hold only the
+ * first corpora imported: with 86,779 demo snippets, the first 50,000 left SciFact out of the IVF
+ * training and its claims found half their exact top 10 at nprobe 32).
+ */
+export function trainingSample(ids: readonly number[], n: number): number[] {
+  if (n >= ids.length) return [...ids];
+  return Array.from({ length: n }, (_, i) => ids[Math.floor((i * ids.length) / n)]!);
+}
+
 /** Builds a complete new index from every snippet and replaces the old one in one commit. */
 async function rebuild(ctx: Ctx, state: IndexStateRow | null, dbIds: number[], oldTombstones: number): Promise<Built | null> {
   let factory = chooseFactory(ctx.config, dbIds.length);
@@ -237,7 +249,7 @@ async function rebuild(ctx: Ctx, state: IndexStateRow | null, dbIds: number[], o
   if (!index.isTrained) {
     // Train on an evenly spread sample (k-means wants ≥ 39 points per centroid; more only costs time).
     const n = Math.min(dbIds.length, Math.max(need * 39, 50_000));
-    const sample = dbIds.filter((_, i) => i % Math.max(1, Math.floor(dbIds.length / n)) === 0).slice(0, n);
+    const sample = trainingSample(dbIds, n);
     const vecs: Float32Array[] = [];
     for (const part of chunks(sample, STEP * 8)) vecs.push(...(await vectorsFor(ctx, part)).vectors);
     if (vecs.length < need) throw createError('INTERNAL', `only ${vecs.length} training vectors for ${factory}`);
