@@ -204,7 +204,9 @@ export function liveArticles(): ArticleInput[] {
 
 /**
  * Issue 18.5: while this process serves (as the web server does), a 5-story import and `runIndex`
- * (as `quin index`), then how long until BM25 and the dense index both find every new story.
+ * (as `quin index`), then how long until BM25 and the dense index both find every new story in
+ * their top 10 (and, when one never does within 30 s, how many it found: an IVF index is
+ * approximate, and a story on a topic the corpus lacks can sit in lists a query does not search).
  */
 async function liveUpdate(ctx: SearchContext, config: Config): Promise<BenchServe['live']> {
   const articles = liveArticles();
@@ -216,15 +218,19 @@ async function liveUpdate(ctx: SearchContext, config: Config): Promise<BenchServ
   const indexSeconds = (performance.now() - t) / 1000;
   const indexed = performance.now();
   const seen: Record<'bm25' | 'dense', number | null> = { bm25: null, dense: null };
-  while ((seen.bm25 === null || seen.dense === null) && performance.now() - indexed < 60_000) {
+  const found: Record<'bm25' | 'dense', number> = { bm25: 0, dense: 0 };
+  // Each story is looked for by its title and first sentence, as a reader would describe it.
+  while ((seen.bm25 === null || seen.dense === null) && performance.now() - indexed < LIVE_WAIT_MS) {
     for (const mode of ['bm25', 'dense'] as const) {
       if (seen[mode] !== null) continue;
-      let all = true;
+      let n = 0;
       for (const a of articles) {
-        const res = await search({ q: a.title, mode, k: 10, rerank: false, verdict: false, halfLifeDays: null }, ctx);
-        if (!res.results.some((r) => r.url === a.canonicalUrl)) all = false;
+        const q = `${a.title}. ${a.sentences![0]}`;
+        const res = await search({ q, mode, k: 10, rerank: false, verdict: false, halfLifeDays: null }, ctx);
+        if (res.results.some((r) => r.url === a.canonicalUrl)) n += 1;
       }
-      if (all) seen[mode] = (performance.now() - indexed) / 1000;
+      found[mode] = Math.max(found[mode], n);
+      if (n === articles.length) seen[mode] = (performance.now() - indexed) / 1000;
     }
     if (seen.bm25 === null || seen.dense === null) await new Promise((r) => setTimeout(r, 250));
   }
@@ -235,8 +241,12 @@ async function liveUpdate(ctx: SearchContext, config: Config): Promise<BenchServ
     bm25Seconds: round(stats.bm25.seconds),
     denseSeconds: 'added' in stats.dense ? round(stats.dense.seconds) : null,
     visibleAfterSeconds: { bm25: seen.bm25 === null ? null : round(seen.bm25), dense: seen.dense === null ? null : round(seen.dense) },
+    found,
   };
 }
+
+/** How long the live update waits for the new stories to be found. */
+const LIVE_WAIT_MS = 30_000;
 
 const round = (x: number) => Math.round(x * 10) / 10;
 const fileBytes = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
