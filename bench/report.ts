@@ -29,6 +29,18 @@ export interface BenchServe {
   stagesP95: Record<string, Record<string, number | null>>;
   models: { reranker: string | null; nli: string | null };
   encoder: { id: string; sentences: number; seconds: number; sentencesPerSecond: number };
+  /** A 5-story import while serving, `runIndex`, and when BM25 and dense search found every story (seconds after runIndex ended). */
+  live?: {
+    articles: number;
+    importSeconds: number;
+    indexSeconds: number;
+    bm25Seconds: number;
+    denseSeconds: number | null;
+    visibleAfterSeconds: { bm25: number | null; dense: number | null };
+    /** Most stories each mode returned in its top 10 in one round. */
+    found?: { bm25: number; dense: number };
+  };
+  /** Peak RSS of the serving process before the live update (which indexes in the same process). */
   peakRssMB: number;
   loadAverage: number[];
 }
@@ -100,6 +112,25 @@ export function formatBenchMarkdown(results: readonly BenchResult[], meta: { mac
       const p95 = s.stagesP95[mode] ?? {};
       lines.push(
         `| ${int(b.snippets)} | ${mode} | ${names.map((n) => (p50[n] == null ? '–' : `${ms(p50[n]!)} / ${ms(p95[n] ?? null)}`)).join(' | ')} |`,
+      );
+    }
+  }
+  if (results.some((r) => r.serve.live)) {
+    lines.push(
+      '',
+      'Live update while serving: 5 new stories stored, then `runIndex` (as `quin index`: the BM25 accelerator brought up to date by the difference, the new snippets encoded and added to FAISS), then each looked for by its title and first sentence every 250 ms until BM25 and dense search both return all five in their top 10 (else how many they found within 30 s):',
+      '',
+      '| snippets | store | `runIndex` (BM25 accelerator, dense) | BM25 finds them after | dense finds them after |',
+      '| ---: | ---: | ---: | ---: | ---: |',
+    );
+    const sec = (x: number | null) => (x === null ? '–' : `${x.toFixed(1)} s`);
+    const after = (x: number | null, n: number | undefined, of: number) =>
+      x !== null ? `${x.toFixed(1)} s` : `${n ?? '?'} of ${of} within 30 s`;
+    for (const { build: b, serve: s } of results) {
+      const l = s.live;
+      if (!l) continue;
+      lines.push(
+        `| ${int(b.snippets)} | ${sec(l.importSeconds)} | ${sec(l.indexSeconds)} (${sec(l.bm25Seconds)}, ${sec(l.denseSeconds)}) | ${after(l.visibleAfterSeconds.bm25, l.found?.bm25, l.articles)} | ${after(l.visibleAfterSeconds.dense, l.found?.dense, l.articles)} |`,
       );
     }
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EvalQuery } from './datasets';
-import { bestOnTrain, docRanking, ndcgOf, scoreGrid, settingsGrid, type RawRuns } from './tune';
+import { bestOnTrain, crossValidateWeight, docRanking, foldOf, ndcgOf, scoreGrid, settingsGrid, type RawRuns } from './tune';
 
 const q = (id: string, relevant: string[]): EvalQuery => ({
   id,
@@ -79,5 +79,24 @@ describe('grid search', () => {
         .filter((s) => s.fusion === 'rrf')
         .map((s) => s.bm25Weight),
     ).toEqual([0, 0.25, 0.5, 0.75, 1]);
+  });
+
+  it('cross-validates the score-fusion weight: each fold chosen on the others, the simplest weight when they disagree', () => {
+    // Many copies of the two claims under other ids, so that every fold holds both kinds.
+    const many = Array.from({ length: 40 }, (_, i) => ({ ...train[i % 2]!, query: { ...train[i % 2]!.query, id: `q${i}` } }));
+    const cv = crossValidateWeight(many, docOf, 5, 0.25);
+    expect(cv.folds).toHaveLength(5);
+    expect(cv.folds.reduce((n, f) => n + f.queries, 0)).toBe(40);
+    expect(cv.curve.map((c) => c.bm25Weight)).toEqual([0, 0.25, 0.5, 0.75, 1]);
+    // Only equal weights rank both claims' documents first: every fold picks 0.5.
+    expect(cv.chosen).toBe(0.5);
+    expect(cv.rule).toBe('all 5 folds chose it');
+    expect(cv.heldOut.mean).toBe(1);
+    expect(foldOf('q1', 5)).toBe(foldOf('q1', 5));
+    // Folds that disagree: one claim alone (only BM25 weight ≥ 0.75 serves it) beside its opposite.
+    const split = crossValidateWeight([train[0]!, { ...train[1]!, query: { ...train[1]!.query, id: 'x' } }], docOf, 2, 0.25);
+    expect(split.curve.find((c) => c.bm25Weight === split.chosen)!.mean).toBeGreaterThanOrEqual(
+      Math.max(...split.curve.map((c) => c.mean)) - Math.max(...split.curve.map((c) => c.sd)),
+    );
   });
 });

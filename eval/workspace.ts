@@ -1,7 +1,7 @@
 /**
  * A scratch data directory per evaluated corpus: the corpus imported through the crawler's import,
  * indexed by the indexer, searched through ranking/. It lives under QUIN_CACHE_DIR/eval, keyed by the
- * corpus's content hash, the snippet window and the encoder, so a second `quin eval` on the same
+ * corpus's content hash, the snippet window and the encoder (a static table by its folder), so a second `quin eval` on the same
  * corpus reuses it (the import skips unchanged articles and the index run finds nothing to do) and the
  * user's own data directory is never touched. Sentence embeddings come from the shared cache.
  * Several corpora (files or folders, each with its import format) can share one workspace, as the
@@ -16,6 +16,7 @@ import { createError } from '../lib/errors';
 import { createDb, type Db } from '../lib/db/client';
 import { migrate } from '../lib/db/migrate';
 import { closeSearchIndexes, openSearchIndexes, runIndex } from '../indexer';
+import { staticModelDir } from '../indexer/encoders';
 import type { SearchIndexes } from '../indexer/types';
 import { EVAL_PAGE_SIZE, rankingOptions, type SearchContext } from '../ranking';
 
@@ -74,7 +75,12 @@ export function contentSha256(p: string): string {
 }
 
 function encoderKey(config: Config): string {
-  const id = config.encoder === 'onnx' ? `onnx-${path.basename(config.encoderModel ?? 'model')}` : config.encoder;
+  const id =
+    config.encoder === 'onnx'
+      ? `onnx-${path.basename(config.encoderModel ?? 'model')}`
+      : config.encoder === 'static'
+        ? `static-${path.basename(staticModelDir(config))}`
+        : config.encoder;
   return id.replace(/[^A-Za-z0-9._-]+/g, '_');
 }
 
@@ -108,7 +114,12 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
     const articles = await db.article.findMany({ select: { id: true, externalId: true } });
     const docs = new Map(articles.map((a) => [a.id, a.externalId ?? String(a.id)]));
     const snippets = await db.snippet.count();
-    const ctx: SearchContext = { indexes, db, provider: 'sqlite', options: rankingOptions(config, { maxK: EVAL_PAGE_SIZE }) };
+    const ctx: SearchContext = {
+      indexes,
+      db,
+      provider: 'sqlite',
+      options: rankingOptions(config, { maxK: EVAL_PAGE_SIZE }, indexes.encoder),
+    };
     return {
       dir,
       config,

@@ -13,7 +13,8 @@ import type { Bm25Backend, Bm25Location } from './bm25/backend';
 import { ElasticsearchIndex } from './bm25/elasticsearch';
 import { FTS_FILE_NAME, Fts5Index } from './bm25/fts5';
 import { DenseReader } from './dense/dense-index';
-import { createEncoder } from './encoders';
+import { configuredEncoderId, createEncoder, encoderFromId, rebuildEstimate } from './encoders';
+import { readState } from './state';
 import { indexesDir } from './files';
 import type { Encoder, SearchIndexes } from './types';
 import { openSentenceStore } from './vectors/store';
@@ -60,16 +61,48 @@ async function openDense(db: Db, config: Config, encoder: Encoder): Promise<Dens
   }
 }
 
+/**
+ * The encoder the query side uses: the one that built the dense index on disk (its id is in the
+ * checkpoint), so that a search never says "not built" about an index that exists. When the
+ * configured encoder differs, `note` says so, and what `quin index` would do about it.
+ */
+export async function servingEncoder(config: Config, db: Db): Promise<{ encoder: Encoder; note: string | null; denseUsable: boolean }> {
+  const state = config.elasticsearchDense ? null : await readState(db, 'dense');
+  const configuredId = await configuredEncoderId(config).catch(() => null);
+  if (!state?.encoderId || state.ntotal === 0 || state.encoderId === configuredId) {
+    return { encoder: await createEncoder(config), note: null, denseUsable: true };
+  }
+  const snippets = await db.snippet.count();
+  const configured = configuredId ?? `QUIN_ENCODER=${config.encoder}`;
+  const rebuild = `\`quin index\` would rebuild it with ${configured}: ${snippets.toLocaleString('en')} snippets, ${rebuildEstimate(config.encoder, snippets)}`;
+  const built = await encoderFromId(state.encoderId, config);
+  if (built && built.dim === state.dim) {
+    return {
+      encoder: built,
+      note: `the dense index was built with ${state.encoderId}, not the configured ${configured}; searching with ${state.encoderId}. ${rebuild}`,
+      denseUsable: true,
+    };
+  }
+  return {
+    encoder: await createEncoder(config),
+    note: `the dense index was built with ${state.encoderId}, which cannot be loaded here, and the configured encoder is ${configured}: BM25 only. ${rebuild}`,
+    denseUsable: false,
+  };
+}
+
 async function open(config: Config, db: Db): Promise<SearchIndexes> {
-  const encoder = await createEncoder(config);
+  const { encoder, note, denseUsable } = await servingEncoder(config, db);
+  if (note) log.warn(note);
   const cache = openSentenceStore(config.cacheDir, encoder);
   const bm25 = openBm25(config);
   // QUIN_ES_DENSE: Elasticsearch holds the vectors too and answers the dense side with kNN.
-  const dense = config.elasticsearchDense && bm25.denseView ? await bm25.denseView() : await openDense(db, config, encoder);
+  const dense =
+    config.elasticsearchDense && bm25.denseView ? await bm25.denseView() : denseUsable ? await openDense(db, config, encoder) : null;
   return {
     bm25,
     dense,
     encoder,
+    note,
     sentenceVectors: { get: async (sentences) => cache.get(sentences) },
     async close() {
       await bm25.close();

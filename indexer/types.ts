@@ -46,7 +46,17 @@ export interface Encoder {
    * static encoder), whose vectors are computed where needed and never cached.
    */
   embedSync?(texts: readonly string[]): Float32Array[];
+  /** BM25's weight in the hybrid fusion fitted for this encoder (its model folder's fusion.json), when there is one. */
+  readonly fusionBm25Weight?: number;
   close?(): Promise<void>;
+}
+
+/** Cosines from which a dense hit counts as a match (ranking/floor.ts), measured per encoder and corpus at index time. */
+export interface DenseThresholds {
+  /** A dense hit matches although it holds few of the query's words. */
+  matchMin: number;
+  /** No candidate holds any of the query's words: only this close a meaning counts. */
+  onlyMin: number;
 }
 
 export interface DenseIndex {
@@ -59,6 +69,8 @@ export interface DenseIndex {
    * a long-running reader picks up the first checkpoint of an index that was empty when it opened.
    */
   refresh?(): Promise<void>;
+  /** The relevance floor calibrated for this index (indexer/dense/floor-calibration.ts); null when none was measured. */
+  floor?(): DenseThresholds | null;
 }
 
 /** Cached sentence embeddings by text (content hash inside); null where a sentence was never embedded. */
@@ -75,7 +87,10 @@ export interface SearchIndexes {
    * checkpoint by itself (readers re-check every few seconds).
    */
   dense: DenseIndex | null;
+  /** The encoder of the dense index on disk (its checkpoint names it), else the configured one. */
   encoder: Encoder;
+  /** Set when the configured encoder differs from the dense index's: what is searched, and what `quin index` would do. */
+  note?: string | null;
   sentenceVectors: SentenceVectors;
   close(): Promise<void>;
 }

@@ -124,16 +124,16 @@ export const SETTINGS = {
   encoder: s(
     'indexer',
     'QUIN_ENCODER',
-    'use-lite',
+    'static',
     z.enum(['static', 'use-lite', 'onnx']),
-    'Sentence encoder: `static` (token vectors distilled from USE-lite, models/quin-static; thousands of sentences/s), `use-lite` (Universal Sentence Encoder Lite from npm) or `onnx` (a sentence-transformers folder).',
+    'Sentence encoder: `static` (models/quin-static-retrieval: a token table trained for retrieval, thousands of sentences/s), `use-lite` (Universal Sentence Encoder Lite from npm) or `onnx` (a sentence-transformers folder). A dense index is always searched with the encoder that built it.',
   ),
   encoderModel: s(
     'indexer',
     'QUIN_ENCODER_MODEL',
     undefined,
     optionalString,
-    "The encoder's model folder: for `onnx` a sentence-transformers folder (model.onnx, tokenizer.json, config.json), for `static` another table than models/quin-static (model.bin).",
+    "The encoder's model folder: for `onnx` a sentence-transformers folder (model.onnx, tokenizer.json, config.json), for `static` another table than models/quin-static-retrieval (model.bin, e.g. models/quin-static, the table distilled from USE-lite).",
   ),
   faissFactory: s(
     'indexer',
@@ -146,9 +146,9 @@ export const SETTINGS = {
   faissNprobe: s(
     'indexer',
     'QUIN_FAISS_NPROBE',
-    32,
+    64,
     int(1, 65_536),
-    'IVF indexes: inverted lists searched per query (more: better recall, slower; docs/benchmarks.md).',
+    'IVF indexes: inverted lists searched per query (more: better recall, slower; 64 of 1024 kept 84% of the exact top 10 with the default encoder on the demo corpora, docs/benchmarks.md).',
   ),
   indexBatchSize: s('indexer', 'QUIN_INDEX_BATCH', 512, int(1), 'Snippets per indexing batch (one checkpoint per batch).'),
   bm25ImpactMin: s(
@@ -207,9 +207,9 @@ export const SETTINGS = {
   fusionBm25Weight: s(
     'ranking',
     'QUIN_FUSION_BM25_WEIGHT',
-    0.8,
-    num(0, 1),
-    'Weight of the BM25 run in the fusion (the dense run gets 1 − this); chosen on our SciFact split, see docs/evaluation.md.',
+    undefined,
+    num(0, 1).optional(),
+    "Weight of the BM25 run in the fusion (the dense run gets 1 − this). Unset = the weight fitted for the dense index's encoder (its model folder's fusion.json, by cross-validation on our SciFact train split, docs/evaluation.md), else 0.8.",
   ),
   evidenceSentences: s('ranking', 'QUIN_EVIDENCE_SENTENCES', 2, int(0, 20), 'Evidence sentences returned per result.'),
 

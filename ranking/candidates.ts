@@ -6,7 +6,7 @@
 import type { SearchContext } from './context';
 import { decayed, ageDays, recencyOf, referenceAge, type Recency } from './decay';
 import { sameStory, wordHashes } from './duplicates';
-import { matching, termMatcher } from './floor';
+import { denseThresholds, matching, termMatcher } from './floor';
 import type { FusedCandidate } from './fusion';
 import type { ResolvedRequest } from './request';
 import { guard } from './run';
@@ -77,7 +77,8 @@ export async function applyFloor(
     c.coverage = t && terms.count ? terms.shared(`${t.title}\n${t.text}`) / terms.count : 0;
   }
   if (!relevanceFloor) return { matches: cands, texts };
-  const keep = matching(cands, terms.count, withDense);
+  const thresholds = denseThresholds(ctx.indexes.dense?.floor?.(), ctx.indexes.encoder.id);
+  const keep = matching(cands, terms.count, withDense, thresholds);
   return { matches: cands.filter((_, i) => keep[i]), texts };
 }
 

@@ -4,7 +4,7 @@
  */
 import type { Config } from '../lib/config';
 import type { Db } from '../lib/db/client';
-import type { SearchIndexes } from '../indexer/types';
+import type { Encoder, SearchIndexes } from '../indexer/types';
 import { PUBLIC_LIMITS } from './schema';
 import type { DbProvider } from './snippets';
 import type { RerankStage, VerdictStage } from './stages';
@@ -51,12 +51,24 @@ export interface SearchContext {
 /** The deepest page the evaluation reads (its runs ask for k = 1000). */
 export const EVAL_PAGE_SIZE = 1000;
 
-export function rankingOptions(config: Config, overrides: Partial<RankingOptions> = {}): RankingOptions {
+/** BM25's weight in the fusion for an encoder without a fitted one (USE-lite's, chosen on our SciFact train split). */
+export const DEFAULT_BM25_WEIGHT = 0.8;
+
+/**
+ * The ranking settings. The fusion weight belongs to the encoder: an explicit QUIN_FUSION_BM25_WEIGHT
+ * wins, else the weight fitted for the encoder that serves the dense index (`fitted`, from its model
+ * folder's fusion.json), else DEFAULT_BM25_WEIGHT.
+ */
+export function rankingOptions(
+  config: Config,
+  overrides: Partial<RankingOptions> = {},
+  fitted?: Pick<Encoder, 'fusionBm25Weight'>,
+): RankingOptions {
   return {
     retrieveK: config.retrieveK,
     fusion: config.fusion,
     rrfK: config.rrfK,
-    bm25Weight: config.fusionBm25Weight,
+    bm25Weight: config.fusionBm25Weight ?? fitted?.fusionBm25Weight ?? DEFAULT_BM25_WEIGHT,
     halfLifeDays: config.halfLifeDays,
     maxQueryChars: config.maxQueryChars,
     perArticle: config.perArticleLimit,

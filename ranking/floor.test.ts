@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DENSE_MATCH_MIN, DENSE_ONLY_MIN, matching, termCoverage, termMatcher } from './floor';
+import {
+  BM25_SHARE_OF_BEST,
+  DENSE_MATCH_MIN,
+  DENSE_ONLY_MIN,
+  denseThresholds,
+  matching,
+  termCoverage,
+  termMatcher,
+  UNCALIBRATED,
+  USE_LITE_THRESHOLDS,
+} from './floor';
 import { bm25Terms } from './query';
 
 const cov = (q: string, title: string, text: string) => termCoverage(bm25Terms(q), title, text);
@@ -90,5 +100,49 @@ describe('relevance floor', () => {
     ).toEqual([false, false]);
     expect(matching([{ coverage: 0, dense: DENSE_ONLY_MIN }], 3)).toEqual([true]);
     expect(matching([], 3)).toEqual([]);
+  });
+
+  it('never drops a BM25 keyword match: a passage with the rare word, whatever its other words', () => {
+    // "Backpage indictment": "Backpage.com Founders Indicted" holds "backpage" (rare) and "indicted"
+    // (which plural folding does not turn into "indictment"): one word of two, BM25 #2.
+    const signals = [
+      { coverage: 1, dense: 0.3, bm25: 20 },
+      { coverage: 0.5, dense: 0.3, bm25: 15 },
+      // A lone common word: far below the best BM25 score.
+      { coverage: 0.5, dense: 0.3, bm25: 4 },
+    ];
+    expect(matching(signals, 2, true, UNCALIBRATED)).toEqual([true, true, false]);
+    expect(
+      matching(
+        [
+          { coverage: 0.25, dense: null, bm25: BM25_SHARE_OF_BEST * 8 },
+          { coverage: 1, dense: null, bm25: 8 },
+        ],
+        4,
+      ),
+    ).toEqual([true, true]);
+    // Stemming matched a word the floor's plural folding does not see: BM25 still vouches for it.
+    expect(matching([{ coverage: 0, dense: null, bm25: 5 }], 2)).toEqual([true]);
+  });
+
+  it("uses the thresholds measured for the index, USE-lite's hand-set ones, or none", () => {
+    const measured = { matchMin: 0.9, onlyMin: 0.94 };
+    expect(denseThresholds(measured, 'static:quin@abc')).toBe(measured);
+    expect(denseThresholds(null, 'use-lite@0.2.0')).toBe(USE_LITE_THRESHOLDS);
+    expect(denseThresholds(undefined, 'static:quin@abc')).toBe(UNCALIBRATED);
+    // Nonsense against a static table (cosines ~0.85): nothing passes its measured floor.
+    expect(
+      matching(
+        [
+          { coverage: 0, dense: 0.88 },
+          { coverage: 0, dense: 0.86 },
+        ],
+        3,
+        true,
+        measured,
+      ),
+    ).toEqual([false, false]);
+    expect(matching([{ coverage: 0, dense: 0.95 }], 3, true, measured)).toEqual([true]);
+    expect(matching([{ coverage: 0, dense: 0.99 }], 3, true, UNCALIBRATED)).toEqual([false]);
   });
 });

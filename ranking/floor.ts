@@ -10,23 +10,38 @@
  *   index serves the search (a lone "Trump" does not match "Trump tariffs on steel imports"; "breast
  *   cancer" does match "Birth-weight is negatively associated with breast cancer", whose relevant
  *   abstract spells "birthweight"); or
- * - its meaning is close: the dense cosine reaches DENSE_MATCH_MIN (a paraphrase with few words in
+ * - it is a keyword match: BM25 scores it at least BM25_SHARE_OF_BEST of the best BM25 score (a
+ *   passage holding the query's rarest word, as "Backpage.com Founders Indicted" for "Backpage
+ *   indictment", is kept whatever its other words; a lone common "Trump" scores far below the
+ *   passages that hold the rest of "Trump tariffs on steel imports"); or
+ * - its meaning is close: the dense cosine reaches `matchMin` (a paraphrase with few words in
  *   common). When no candidate holds any word of the query (nonsense, or a pure paraphrase), only a
- *   very close meaning counts: DENSE_ONLY_MIN.
+ *   very close meaning counts: `onlyMin`.
  * A query with no matching candidate has no match: "nothing found", and no verdict.
  *
+ * The dense thresholds belong to the encoder and the corpus: `quin index` measures them with
+ * nonsense and word-salad queries and stores them with the index (indexer/dense/floor-calibration.ts).
+ * An index without a measurement uses USE-lite's hand-set values for USE-lite (its nonsense queries
+ * reach cosines of at most ~0.45 on BBC + HuffPost) and, for any other encoder, none: the dense side
+ * alone then admits nothing.
+ *
  * Coverage counts the query's BM25 terms (stop words removed) folded for plurals, in the title and
- * text. The thresholds were checked on the SciFact CI subset (docs/evaluation.md#relevance-floor) and
- * on nonsense queries against BBC + HuffPost with USE-lite (they reach cosines of at most ~0.45).
+ * text. The lexical rules were checked on the SciFact CI subset (docs/evaluation.md#relevance-floor).
  */
+import type { DenseThresholds } from '../indexer/types';
 import { foldWord } from './evidence';
 
 export const LEXICAL_SHARE_OF_BEST = 1 / 3;
 export const MIN_SHARED_TERMS = 2;
+/** A candidate whose BM25 score reaches this share of the best BM25 score is a keyword match. */
+export const BM25_SHARE_OF_BEST = 0.5;
 
-/** Cosines from which a dense hit counts as a match (USE-lite: nonsense ≤ ~0.45, same-topic stories ≥ 0.7). */
+/** USE-lite's cosines from which a dense hit counts as a match (nonsense ≤ ~0.45, same-topic stories ≥ 0.7), set by hand before calibration. */
 export const DENSE_MATCH_MIN = 0.5;
 export const DENSE_ONLY_MIN = 0.7;
+export const USE_LITE_THRESHOLDS: DenseThresholds = { matchMin: DENSE_MATCH_MIN, onlyMin: DENSE_ONLY_MIN };
+/** An encoder never measured: its cosines say nothing on their own. */
+export const UNCALIBRATED: DenseThresholds = { matchMin: Infinity, onlyMin: Infinity };
 
 export function foldedTerms(terms: readonly string[]): string[] {
   return [...new Set(terms.map(foldWord))];
@@ -77,17 +92,33 @@ export interface MatchSignals {
   coverage: number;
   /** Dense cosine, null when the dense run did not return it. */
   dense: number | null;
+  /** BM25 score (higher is better), null when the BM25 run did not return it. */
+  bm25?: number | null;
 }
 
 /**
  * Which candidates match (same order as given), for a query of `termCount` distinct terms. Without the
  * dense index (`withDense` false: BM25 only) one word at a third of the best coverage is enough, as a
- * paraphrase sharing one rare word has no other way in.
+ * paraphrase sharing one rare word has no other way in. `dense` holds the thresholds measured for
+ * the index's encoder.
  */
-export function matching(signals: readonly MatchSignals[], termCount: number, withDense = true): boolean[] {
+export function matching(
+  signals: readonly MatchSignals[],
+  termCount: number,
+  withDense = true,
+  dense: DenseThresholds = USE_LITE_THRESHOLDS,
+): boolean[] {
   const best = Math.max(0, ...signals.map((s) => s.coverage));
+  const bestBm25 = Math.max(0, ...signals.map((s) => s.bm25 ?? 0));
   const minShared = withDense ? Math.min(MIN_SHARED_TERMS, termCount) : 1;
   const lexicalMin = Math.max(best * LEXICAL_SHARE_OF_BEST, minShared / Math.max(1, termCount)) - 1e-9;
-  const denseMin = best > 0 ? DENSE_MATCH_MIN : DENSE_ONLY_MIN;
-  return signals.map((s) => (s.coverage > 0 && s.coverage >= lexicalMin) || (s.dense !== null && s.dense >= denseMin));
+  const denseMin = best > 0 ? dense.matchMin : dense.onlyMin;
+  const keyword = (s: MatchSignals) => bestBm25 > 0 && s.bm25 !== undefined && s.bm25 !== null && s.bm25 >= BM25_SHARE_OF_BEST * bestBm25;
+  return signals.map((s) => (s.coverage > 0 && s.coverage >= lexicalMin) || keyword(s) || (s.dense !== null && s.dense >= denseMin));
+}
+
+/** The dense thresholds a search uses: the index's measured ones, else USE-lite's for USE-lite, else none. */
+export function denseThresholds(measured: DenseThresholds | null | undefined, encoderId: string): DenseThresholds {
+  if (measured) return measured;
+  return encoderId.startsWith('use-lite@') ? USE_LITE_THRESHOLDS : UNCALIBRATED;
 }

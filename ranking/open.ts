@@ -22,5 +22,5 @@ export async function openSearchContext(config: Config, db: Db, opts: OpenContex
     opts.rerank === false ? null : createRerankStage(config),
     opts.verdict === false ? null : createVerdictStage(config),
   ]);
-  return { indexes, db, provider: config.databaseProvider, options: rankingOptions(config), reranker, verdict };
+  return { indexes, db, provider: config.databaseProvider, options: rankingOptions(config, {}, indexes.encoder), reranker, verdict };
 }

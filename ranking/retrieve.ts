@@ -31,11 +31,20 @@ export interface Retrieved {
 /** The mode this search can run in: the dense index is re-checked first, and left out while it is empty. */
 export async function servingMode(requested: Mode, ctx: SearchContext, run: SearchRun): Promise<Mode> {
   const dense = ctx.indexes.dense;
+  // The configured encoder differs from the index's: said on every answer (indexer/open.ts).
+  if (ctx.indexes.note) run.warnings.push(ctx.indexes.note);
   if (requested === 'bm25') return 'bm25';
   if (dense) await guard('INDEX_UNAVAILABLE', 'dense index', async () => dense.refresh?.());
   if (dense && dense.size() > 0) return requested;
-  if (requested === 'dense') throw createError('INDEX_UNAVAILABLE', 'the dense index has not been built yet: run `quin index`');
-  run.warnings.push('dense index not built yet: BM25 only');
+  // Why there is no dense side: not built yet, or an index this process cannot serve (the note says which).
+  const why = dense
+    ? 'the dense index has not been built yet: run `quin index`'
+    : ctx.indexes.note
+      ? 'the dense index cannot be searched with the encoder it was built with'
+      : 'the dense index cannot be served by this process (FAISS binding missing: bash scripts/setup.d/40-faiss.sh)';
+  if (requested === 'dense') throw createError('INDEX_UNAVAILABLE', why);
+  if (dense) run.warnings.push('dense index not built yet: BM25 only');
+  else if (!ctx.indexes.note) run.warnings.push(`${why}: BM25 only`);
   return 'bm25';
 }
 

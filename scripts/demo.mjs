@@ -2,8 +2,8 @@
 // `npm run demo`: the product with something to search on a machine that cannot reach the news
 // feeds. Imports the shared corpora beside the clone (../shared/data, or QUIN_SHARED_DATA) through the
 // product's own `quin import` — BBC News, the HuffPost subset, Reuters-21578 and the SciFact
-// abstracts; importing again adds nothing — then `quin index` (BM25 and, with the static encoder the
-// demo selects, the dense vectors in a minute or two) and `npm start`, so that hybrid search covers every
+// abstracts; importing again adds nothing — then `quin index` (BM25 and, with the default static
+// encoder, the dense vectors in a minute or two) and `npm start`, so that hybrid search covers every
 // imported corpus when the server comes up. `quin index` is incremental: a second demo adds nothing.
 //
 // The port is checked first (a busy PORT ends the demo before minutes of importing). Ctrl-C, SIGTERM
@@ -27,10 +27,8 @@ const corpora = [
   ['scifact', 'scifact/corpus.jsonl'],
 ];
 
-// Speed over the last points of quality: the static encoder indexes ~86k snippets in a minute or two,
-// USE-lite would take hours (models/quin-static/README.md compares them). An explicit choice wins.
-// The banner then says so: later commands on this data dir need the same encoder (see start.mjs).
-if (process.env.QUIN_ENCODER === undefined) process.env.QUIN_DEMO_ENCODER = process.env.QUIN_ENCODER = 'static';
+// The demo sets no encoder of its own: the CLI and the web server, started with or without it, use
+// the same configuration, and a dense index is always searched with the encoder that built it.
 
 // One step at a time, in a process group of its own: a terminal's Ctrl-C reaches this script only, which
 // passes exactly one SIGTERM on (two would make `quin index` quit without its checkpoint).

@@ -117,13 +117,6 @@ function banner(url) {
     `  data: ${info.dataDir}   database: ${info.database}`,
     `  background worker (crawler + indexer): ${info.worker ? 'on' : 'off (QUIN_WORKER=false)'}`,
   ];
-  // `npm run demo` chose the static encoder for this data dir's dense index; a later `npm start` or `quin`
-  // command without it would take the index for another encoder's (--verify: DIFF; the worker: re-embed).
-  if (process.env.QUIN_DEMO_ENCODER)
-    lines.push(
-      `  dense index: the ${process.env.QUIN_DEMO_ENCODER} encoder (the demo's choice): on this data dir, run \`npm start\` and \`quin\``,
-      `  commands with QUIN_ENCODER=${process.env.QUIN_DEMO_ENCODER}, e.g. QUIN_ENCODER=${process.env.QUIN_DEMO_ENCODER} QUIN_DATA_DIR=${info.dataDir} npx quin index --verify`,
-    );
   if (info.seededFeeds) lines.push(`  seeded ${info.seededFeeds} default news feeds (edit them on the dashboard)`);
   else if (info.seed?.kind === 'skipped')
     lines.push(

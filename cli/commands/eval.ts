@@ -1,7 +1,12 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { evaluate, evaluateNews, evidenceWeights, runRegressions, tuneFusion, type DatasetName } from '../../eval';
-import { getConfig } from '../../lib/config';
+import type { TuneReport } from '../../eval/tune-report';
+import { createEncoder } from '../../indexer';
+import { staticModelDir } from '../../indexer/encoders';
+import { FUSION_FILE } from '../../indexer/encoders/static/encoder';
+import { getConfig, type Config } from '../../lib/config';
 import { createError } from '../../lib/errors';
 import { sharedDataDir } from '../../lib/paths';
 import { evaluateStance, formatStance, readPairs } from '../../eval/stance';
@@ -17,6 +22,39 @@ interface EvalFlags {
   sections: boolean;
   json?: boolean;
 }
+
+/** The cross-validated weight beside the static table it was fitted for (indexer/encoders/static: fusion.json). */
+async function writeFusion(report: TuneReport, config: Config): Promise<string> {
+  if (!report.cv) throw createError('INVALID_INPUT', '--write needs the cross-validation (--folds ≥ 2)');
+  if (config.encoder !== 'static')
+    throw createError(
+      'INVALID_INPUT',
+      `--write stores the weight with a static table; QUIN_ENCODER=${config.encoder} has no model folder of ours`,
+    );
+  const encoder = await createEncoder(config);
+  if (encoder.id !== report.encoder)
+    throw createError('CONFLICT', `the evaluated encoder ${report.encoder} is not the configured table ${encoder.id}`);
+  const file = path.join(staticModelDir(config), FUSION_FILE);
+  const { k, depth, folds, heldOut, chosen, rule, dev } = report.cv;
+  const fusion = {
+    bm25Weight: chosen,
+    fusion: 'score',
+    normalization: 'minmax',
+    encoder: report.encoder,
+    fitted: {
+      on: `${report.train} claims of ${report.fitOn ?? 'the train split'} (eval/splits.ts), ${k}-fold cross-validation at depth ${depth}`,
+      command: `npx quin eval tune-fusion --claims ../shared/data/scifact/claims_train.jsonl${report.fitOn?.includes('Climate') ? ' --climate ../shared/data/climate-fever/claims.jsonl' : ''} --folds ${k} --write`,
+      folds: folds.map((f) => ({ chosen: f.chosen, heldOutNdcg10: round4(f.heldOut), claims: f.queries })),
+      heldOutNdcg10: { mean: round4(heldOut.mean), sd: round4(heldOut.sd) },
+      rule,
+      devNdcg10: Object.fromEntries(Object.entries(dev).map(([d, v]) => [d, v === null ? null : round4(v)])),
+    },
+  };
+  fs.writeFileSync(file, JSON.stringify(fusion, null, 2) + '\n');
+  return file;
+}
+
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 function split(v: string): 'train' | 'dev' | 'all' {
   if (v !== 'train' && v !== 'dev' && v !== 'all') throw createError('INVALID_INPUT', `--split must be train, dev or all (got "${v}")`);
@@ -120,23 +158,48 @@ export function register(program: Command): void {
 
   evalCmd
     .command('tune-fusion')
-    .description('choose the fusion (RRF / score, weight, normalisation) on the train split and report it on dev')
+    .description(
+      'choose the fusion (RRF / score, weight, normalisation) on claims the encoder was not trained on, cross-validate the score-fusion weight, and report it on dev',
+    )
     .requiredOption('--claims <file>', 'SciFact claims file')
     .option('--corpus <file>', 'SciFact corpus.jsonl (default ../shared/data/scifact/corpus.jsonl)')
+    .option('--climate <file>', 'also score the Climate-FEVER claims of this file (the same parts of our split)')
+    .option('--fit-on <part>', 'holdout (the part of the train split the shipped encoder never trained on) or train', 'holdout')
     .option('--step <w>', 'weight grid step', '0.05')
     .option('--depth <k>', 'snippets retrieved from each index', '4000')
+    .option('--folds <k>', 'cross-validate the score-fusion weight over the fit claims in k folds (0: no)', '5')
+    .option('--write', "write the cross-validated weight to the static encoder's model folder (fusion.json), where the product reads it")
     .option('--json', 'print every setting as JSON')
-    .action(async (flags: { claims: string; corpus?: string; step: string; depth: string; json?: boolean }) => {
-      const report = await tuneFusion({
-        claimsFile: path.resolve(flags.claims),
-        corpusFile: path.resolve(flags.corpus ?? path.join(sharedDataDir(), 'scifact', 'corpus.jsonl')),
-        base: getConfig(),
-        step: Number(flags.step),
-        depth: Number(flags.depth),
-      });
-      if (flags.json) return printJson(report);
-      process.stdout.write(report.text + '\n');
-    });
+    .action(
+      async (flags: {
+        claims: string;
+        corpus?: string;
+        climate?: string;
+        fitOn: string;
+        step: string;
+        depth: string;
+        folds: string;
+        write?: boolean;
+        json?: boolean;
+      }) => {
+        if (flags.fitOn !== 'holdout' && flags.fitOn !== 'train')
+          throw createError('INVALID_INPUT', `--fit-on must be holdout or train (got "${flags.fitOn}")`);
+        const config = getConfig();
+        const report = await tuneFusion({
+          claimsFile: path.resolve(flags.claims),
+          corpusFile: path.resolve(flags.corpus ?? path.join(sharedDataDir(), 'scifact', 'corpus.jsonl')),
+          climateFile: flags.climate ? path.resolve(flags.climate) : undefined,
+          fitOn: flags.fitOn,
+          base: config,
+          step: Number(flags.step),
+          depth: Number(flags.depth),
+          folds: Number(flags.folds),
+        });
+        if (flags.write) process.stderr.write(`wrote ${await writeFusion(report, config)}\n`);
+        if (flags.json) return printJson(report);
+        process.stdout.write(report.text + '\n');
+      },
+    );
 
   evalCmd
     .command('evidence-weights')

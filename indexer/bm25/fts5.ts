@@ -24,10 +24,13 @@ import {
   BUMP_GENERATION,
   fingerprintReader,
   GENERATION_DDL,
+  decodeImpact,
   QueryTokenizer,
   readImpact,
   readImpactFile,
   readImpactFingerprint,
+  RENEW_EPOCH,
+  updateImpact,
   writeImpactFile,
 } from './impact-store';
 
@@ -59,6 +62,8 @@ export interface ImpactRefresh {
   built: boolean;
   reason: string;
   seconds: number;
+  /** Brought up to date by the difference (rows added and removed), not built from scratch. */
+  incremental?: { added: number; removed: number };
 }
 
 function dateParam(d: Date | undefined, name: string): string | undefined {
@@ -128,8 +133,8 @@ export class Fts5Index implements Bm25Backend {
   /** The live freshness fingerprint (bm25/impact-store.ts); null without a generation table (no accelerator). */
   private readonly fingerprint: (() => string | null) | null;
 
-  private bumpGeneration(): void {
-    if (this.fingerprint) this.db.exec(BUMP_GENERATION);
+  private bumpGeneration(renewEpoch = false): void {
+    if (this.fingerprint) this.db.exec(renewEpoch ? RENEW_EPOCH : BUMP_GENERATION);
   }
 
   /** The accelerator when its copy matches the live FTS5 index (reloading a newer file at most every 2 s). */
@@ -177,7 +182,23 @@ export class Fts5Index implements Bm25Backend {
       fs.rmSync(this.impactFile, { force: true });
       return done(false, 'no bm25_generation table to check freshness against (run `quin migrate`)');
     }
-    if (readImpactFingerprint(this.impactFile) === live) return done(false, 'up to date');
+    const savedFingerprint = readImpactFingerprint(this.impactFile);
+    if (savedFingerprint === live) return done(false, 'up to date');
+    // A copy of an earlier generation of the same epoch: brought up to date by the difference.
+    if (savedFingerprint) {
+      try {
+        const updated = updateImpact(this.db, decodeImpact(fs.readFileSync(this.impactFile)), FTS_TOKENIZER);
+        if (updated) {
+          writeImpactFile(this.impactFile, updated.built);
+          return {
+            ...done(true, `updated: ${updated.added} rows added, ${updated.removed} removed`),
+            incremental: { added: updated.added, removed: updated.removed },
+          };
+        }
+      } catch (e) {
+        log.warn('BM25 accelerator: incremental update failed, building from scratch', { error: (e as Error).message });
+      }
+    }
     const built = readImpact(this.db);
     if (!built) {
       fs.rmSync(this.impactFile, { force: true });
@@ -249,11 +270,13 @@ export class Fts5Index implements Bm25Backend {
     this.db
       .transaction(() => {
         for (const id of remove) del.run(id);
+        let replaced = false;
         for (const r of add) {
-          del.run(r.id);
+          if (del.run(r.id).changes > 0) replaced = true;
           ins.run(r.id, r.title, r.text, r.source, r.publishedAt ? r.publishedAt.toISOString() : null);
         }
-        if (add.length || remove.length) this.bumpGeneration();
+        // A row replaced under its id changes content the accelerator's copy cannot see by ids: new epoch.
+        if (add.length || remove.length) this.bumpGeneration(replaced);
       })
       .immediate();
   }
@@ -275,7 +298,7 @@ export class Fts5Index implements Bm25Backend {
     this.db
       .transaction(() => {
         this.db.exec(`DELETE FROM snippets_fts`);
-        this.bumpGeneration();
+        this.bumpGeneration(true);
       })
       .immediate();
   }
@@ -307,7 +330,8 @@ export class Fts5Index implements Bm25Backend {
       stats = await syncFtsFile(db, this, opts);
     }
     const impact = this.refreshImpact(this.opts.impactMin ?? Number.POSITIVE_INFINITY);
-    if (impact.built) log.info('BM25 accelerator rebuilt', { seconds: impact.seconds });
+    if (impact.built)
+      log.info(`BM25 accelerator ${impact.incremental ? 'updated' : 'rebuilt'}`, { seconds: impact.seconds, reason: impact.reason });
     return { ...stats, seconds: (Date.now() - started) / 1000 };
   }
 

@@ -51,4 +51,15 @@ describe.skipIf(process.env.QUIN_TEST_DB === 'postgres')('BM25 accelerator in co
       await plain.close();
     }
   });
+
+  it('follows new snippets by the difference, and starts over after an in-place update (migration 0009)', async () => {
+    expect(fts.refreshImpact(0)).toMatchObject({ built: true, reason: 'rebuilt' });
+    await addArticle(t.db, { key: 'later', title: 'Vitamin sales', sentences: ['Vitamin sales rose this spring across the region.'] });
+    const r = fts.refreshImpact(0);
+    expect(r.incremental?.added).toBeGreaterThan(0);
+    await t.db.$executeRawUnsafe(`UPDATE snippets SET text = 'rewritten in place' WHERE id = (SELECT min(id) FROM snippets)`);
+    const again = fts.refreshImpact(0);
+    expect(again).toMatchObject({ built: true, reason: 'rebuilt' });
+    expect(again.incremental).toBeUndefined();
+  });
 });

@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
 import { writeFileAtomic } from '../files';
-import { ImpactBuilder, ImpactIndex, type ImpactArrays } from './impact';
+import { ImpactBuilder, ImpactIndex, mergeImpact, type ImpactArrays } from './impact';
 
 const MAGIC = 'QUINBM25IMPACT1\n';
 
@@ -26,6 +26,15 @@ export const GENERATION_DDL = `CREATE TABLE IF NOT EXISTS ${GENERATION_TABLE} (i
 INSERT OR IGNORE INTO ${GENERATION_TABLE} (id, epoch, value) VALUES (1, lower(hex(randomblob(8))), 0);`;
 
 export const BUMP_GENERATION = `UPDATE ${GENERATION_TABLE} SET value = value + 1 WHERE id = 1`;
+
+/**
+ * A new epoch: the row's content changed under an id the copy may hold (an in-place update), so no
+ * copy of an earlier generation can be brought up to date by ids alone (incremental updates need
+ * the same epoch, see updateImpact).
+ */
+export const RENEW_EPOCH = `UPDATE ${GENERATION_TABLE} SET epoch = lower(hex(randomblob(8))), value = value + 1 WHERE id = 1`;
+
+const epochOf = (fingerprint: string) => fingerprint.slice(0, fingerprint.lastIndexOf(':'));
 
 /** A reader of the live fingerprint (epoch:counter), or null when the database has no generation table. */
 export function fingerprintReader(db: Database.Database): (() => string | null) | null {
@@ -62,6 +71,68 @@ export function readImpact(db: Database.Database, table = 'snippets_fts'): Built
     for (const [term, doc, col] of it) if (!builder.add(term, doc, cols.get(col) ?? -1)) return null;
     return { fingerprint, arrays: builder.finish() };
   })();
+}
+
+/** Share of the rows that may change for an update to go by the difference (beyond it a full build is as quick). */
+export const INCREMENTAL_MAX_SHARE = 0.25;
+
+/**
+ * Brings a saved copy up to date by the difference: rows are immutable under an epoch (a changed
+ * article's snippets get new ids; an in-place update renews the epoch), so the rows added since are
+ * the live rowids the copy lacks and the rows removed are those it holds that are gone. The new rows'
+ * postings come from FTS5's own tokenizer (a temporary FTS5 table with the same tokenizer, read
+ * through fts5vocab as the full build reads the index), so the result equals a full build.
+ * Reads the fingerprint, the rowids and the new rows in one read transaction. Null when the copy is
+ * of another epoch, the change is too large, or the rows cannot be represented: build from scratch.
+ */
+export function updateImpact(
+  db: Database.Database,
+  saved: BuiltImpact,
+  tokenizer: string,
+  table = 'snippets_fts',
+): { built: BuiltImpact; added: number; removed: number } | null {
+  const live = fingerprintReader(db);
+  if (!live) return null;
+  const snapshot = db.transaction(() => {
+    const fingerprint = live();
+    if (!fingerprint || epochOf(fingerprint) !== epochOf(saved.fingerprint)) return null;
+    const rowids = db.prepare(`SELECT rowid FROM "${table}"`).pluck().all() as number[];
+    const had = new Set(saved.arrays.docIds);
+    const now = new Set(rowids);
+    const added = rowids.filter((id) => !had.has(id)).sort((a, b) => a - b);
+    const removed = new Set([...saved.arrays.docIds].filter((id) => !now.has(id)));
+    if (added.length + removed.size > Math.max(100, INCREMENTAL_MAX_SHARE * rowids.length)) return null;
+    const read = db.prepare(`SELECT rowid AS id, title, text FROM "${table}" WHERE rowid = ?`);
+    const rows = added.map((id) => read.get(id) as { id: number; title: string | null; text: string | null });
+    return { fingerprint, rows, removed };
+  })();
+  if (!snapshot) return null;
+  const add = tokenizeRows(db, snapshot.rows, tokenizer);
+  if (!add) return null;
+  const arrays = mergeImpact(saved.arrays, snapshot.removed, add);
+  if (!arrays) return null;
+  return { built: { fingerprint: snapshot.fingerprint, arrays }, added: snapshot.rows.length, removed: snapshot.removed.size };
+}
+
+/** Postings of rows (title, text) as FTS5 tokenizes them: a temporary FTS5 table with the same tokenizer, read through fts5vocab. */
+function tokenizeRows(
+  db: Database.Database,
+  rows: readonly { id: number; title: string | null; text: string | null }[],
+  tokenizer: string,
+): ImpactArrays | null {
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.quin_impact_delta USING fts5(title, text, tokenize='${tokenizer}')`);
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.quin_impact_delta_v USING fts5vocab(temp, 'quin_impact_delta', 'instance')`);
+  try {
+    const ins = db.prepare(`INSERT INTO temp.quin_impact_delta (rowid, title, text) VALUES (?, ?, ?)`);
+    db.transaction(() => rows.forEach((r) => ins.run(r.id, r.title, r.text)))();
+    const builder = new ImpactBuilder(rows.map((r) => r.id));
+    const cols: Record<string, number> = { title: 0, text: 1 };
+    const it = db.prepare(`SELECT term, doc, col FROM temp.quin_impact_delta_v`).raw().iterate() as Iterable<[string, number, string]>;
+    for (const [term, doc, col] of it) if (!builder.add(term, doc, cols[col] ?? -1)) return null;
+    return builder.finish();
+  } finally {
+    db.exec(`DELETE FROM temp.quin_impact_delta`);
+  }
 }
 
 /** Single-token phrases per query term, tokenized by FTS5 itself (null: not exactly one token). */

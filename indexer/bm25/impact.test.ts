@@ -118,6 +118,44 @@ describe('BM25 accelerator (in-memory postings) against FTS5', () => {
     await expect(fts.search({ text: '!!', terms: ['!!'] }, 10)).rejects.toMatchObject({ code: 'QUERY_UNUSABLE' });
   });
 
+  it('brings its copy up to date by the difference, array for array what a full build gives', async () => {
+    const db = (fts as unknown as { db: Database.Database }).db;
+    expect(fts.refreshImpact(0)).toMatchObject({ built: true, reason: 'rebuilt' });
+    // New rows (with terms that sort by code point, not by UTF-16 unit) and removed ones, some of
+    // whose terms disappear.
+    const odd: FtsRow[] = ['émigré zebra', '東京 study', '𝔘nicode ﬁsh', 'uniquewordgone'].map((title, i) => ({
+      id: 300_001 + i,
+      title,
+      text: `${title} ${words(rng(i), 12)}.`,
+      source: 'test',
+      publishedAt: null,
+    }));
+    fts.apply([...odd, { ...odd[3]!, id: 300_101 }], []);
+    expect(fts.refreshImpact(0).incremental).toEqual({ added: 5, removed: 0 });
+    fts.apply(rows(9, 200, 200_001), [1, 3, 5, 7, 101, 300_004, 300_101]);
+    const r = fts.refreshImpact(0);
+    expect(r).toMatchObject({ built: true, incremental: { added: 200, removed: 7 } });
+    const saved = decodeImpact(fs.readFileSync(fts.impactFile));
+    const full = readImpact(db)!;
+    expect(saved.fingerprint).toBe(full.fingerprint);
+    expect(saved.arrays.terms).toEqual(full.arrays.terms);
+    expect(saved.arrays.terms).not.toContain('uniquewordgon');
+    for (const k of ['termStart', 'postDoc', 'postTf0', 'postTf1', 'docIds', 'docLen'] as const)
+      expect([...saved.arrays[k]], k).toEqual([...full.arrays[k]]);
+    await new Promise((res) => setTimeout(res, 2100));
+    const [fast, slow] = await both(['study', 'zebra', 'ﬁsh'], 50);
+    expect(fts.lastPath).toBe('impact');
+    expect(fast.map((h) => h.score)).toEqual(slow.map((h) => h.score));
+  });
+
+  it('builds from scratch when a row is replaced under its id (a new epoch)', () => {
+    fts.refreshImpact(0);
+    fts.apply([{ id: 1, title: 'replaced', text: 'in place', source: 'test', publishedAt: null }], []);
+    const r = fts.refreshImpact(0);
+    expect(r).toMatchObject({ built: true, reason: 'rebuilt' });
+    expect(r.incremental).toBeUndefined();
+  });
+
   it('round-trips its file format and rejects a damaged file', () => {
     const db = (fts as unknown as { db: Database.Database }).db;
     const built = readImpact(db)!;

@@ -200,3 +200,104 @@ function topK(acc: Float64Array, touched: Uint32Array, n: number, k: number, doc
   chosen.sort((a, b) => acc[b]! - acc[a]! || a - b);
   return chosen.slice(0, k).map((d) => ({ snippetId: docIds[d]!, score: acc[d]! }));
 }
+
+/** FTS5's term order: its keys compare as UTF-8 bytes, that is by code point (JS `<` compares UTF-16 units). */
+export function compareTerms(a: string, b: string): number {
+  if (!SURROGATE.test(a) && !SURROGATE.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  const x = [...a].map((c) => c.codePointAt(0)!);
+  const y = [...b].map((c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+}
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * The copy after a change, without reading the whole FTS5 index again: `base` without the rows
+ * `remove`, plus `add` (the postings of the new rows, built the same way from FTS5's own tokenizer).
+ * The result is what a full build over the changed index gives, array for array: rows in rowid
+ * order, terms in FTS5's order, postings by row, terms left without postings dropped. Null when
+ * `add` names a row `base` still holds (the caller builds from scratch).
+ */
+export function mergeImpact(base: ImpactArrays, remove: ReadonlySet<number>, add: ImpactArrays): ImpactArrays | null {
+  // Rows: base minus removed, merged with the added ones (both ascending).
+  const nBase = base.docIds.length;
+  const nAdd = add.docIds.length;
+  const baseMap = new Int32Array(nBase).fill(-1);
+  const addMap = new Int32Array(nAdd);
+  const docIds = new Int32Array(nBase + nAdd);
+  const docLen = new Uint32Array(nBase + nAdd);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < nBase || j < nAdd) {
+    const bi = i < nBase ? base.docIds[i]! : Infinity;
+    if (i < nBase && remove.has(bi)) {
+      i++;
+      continue;
+    }
+    const aj = j < nAdd ? add.docIds[j]! : Infinity;
+    if (bi === aj) return null;
+    if (bi < aj) {
+      baseMap[i] = n;
+      docIds[n] = bi;
+      docLen[n++] = base.docLen[i++]!;
+    } else {
+      addMap[j] = n;
+      docIds[n] = aj;
+      docLen[n++] = add.docLen[j++]!;
+    }
+  }
+  // Terms: both lists are in FTS5's order; postings of a term merged by new row index.
+  const cap = base.postDoc.length + add.postDoc.length;
+  const postDoc = new Uint32Array(cap);
+  const postTf0 = new Uint16Array(cap);
+  const postTf1 = new Uint16Array(cap);
+  const terms: string[] = [];
+  const termStart: number[] = [];
+  let p = 0;
+  let ti = 0;
+  let tj = 0;
+  const nbT = base.terms.length;
+  const naT = add.terms.length;
+  while (ti < nbT || tj < naT) {
+    const c = ti >= nbT ? 1 : tj >= naT ? -1 : compareTerms(base.terms[ti]!, add.terms[tj]!);
+    const start = p;
+    let x = c <= 0 ? base.termStart[ti]! : 0;
+    const xEnd = c <= 0 ? base.termStart[ti + 1]! : 0;
+    let y = c >= 0 ? add.termStart[tj]! : 0;
+    const yEnd = c >= 0 ? add.termStart[tj + 1]! : 0;
+    for (;;) {
+      while (x < xEnd && baseMap[base.postDoc[x]!] === -1) x++;
+      const dx = x < xEnd ? baseMap[base.postDoc[x]!]! : Infinity;
+      const dy = y < yEnd ? addMap[add.postDoc[y]!]! : Infinity;
+      if (dx === Infinity && dy === Infinity) break;
+      if (dx < dy) {
+        postDoc[p] = dx;
+        postTf0[p] = base.postTf0[x]!;
+        postTf1[p++] = base.postTf1[x++]!;
+      } else {
+        postDoc[p] = dy;
+        postTf0[p] = add.postTf0[y]!;
+        postTf1[p++] = add.postTf1[y++]!;
+      }
+    }
+    if (p > start) {
+      terms.push(c <= 0 ? base.terms[ti]! : add.terms[tj]!);
+      termStart.push(start);
+    }
+    if (c <= 0) ti++;
+    if (c >= 0) tj++;
+  }
+  const ts = new Uint32Array(terms.length + 1);
+  ts.set(termStart);
+  ts[terms.length] = p;
+  return {
+    terms,
+    termStart: ts,
+    postDoc: postDoc.slice(0, p),
+    postTf0: postTf0.slice(0, p),
+    postTf1: postTf1.slice(0, p),
+    docIds: docIds.slice(0, n),
+    docLen: docLen.slice(0, n),
+  };
+}

@@ -10,14 +10,17 @@ import { createError } from '../../lib/errors';
 import { createLogger } from '../../lib/log';
 import { indexesDir } from '../files';
 import { denseEntries, readState, type IndexStateRow } from '../state';
-import type { DenseIndex, Hit } from '../types';
+import type { DenseIndex, DenseThresholds, Hit } from '../types';
 import { GuardedIndex } from './faiss-native';
+import { readFloor, type DenseFloor } from './floor-calibration';
 
 const log = createLogger('dense');
 const RECHECK_MS = 3000;
 
 export interface LoadedDense {
   index: GuardedIndex;
+  /** The relevance floor measured for this index's encoder (floor-calibration.ts), when one is stored. */
+  floor: DenseFloor | null;
   /** position → snippet id, −1 for tombstones. */
   positions: Int32Array;
   tombstones: number;
@@ -66,7 +69,9 @@ export async function loadDense(db: Db, dataDir: string, expect: DenseExpect): P
     );
   }
   const { positions, tombstones } = buildPositionMap(index.ntotal, await denseEntries(db));
-  return { index, positions, tombstones, state };
+  const stored = readFloor(indexesDir(dataDir));
+  const floor = stored && stored.encoderId === state.encoderId && stored.pooling === state.pooling ? stored : null;
+  return { index, floor, positions, tombstones, state };
 }
 
 /** Top-k snippets from a loaded index, tombstones skipped. */
@@ -104,6 +109,11 @@ export class DenseReader implements DenseIndex {
 
   size(): number {
     return this.current ? this.current.index.ntotal - this.current.tombstones : 0;
+  }
+
+  floor(): DenseThresholds | null {
+    const f = this.current?.floor;
+    return f ? { matchMin: f.matchMin, onlyMin: f.onlyMin } : null;
   }
 
   async search(query: Float32Array, k: number): Promise<Hit[]> {

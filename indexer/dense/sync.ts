@@ -30,6 +30,7 @@ import type { Pooling } from '../vectors/pooling';
 import { snippetVectors } from '../vectors/snippet-vectors';
 import { loadDense, type LoadedDense } from './dense-index';
 import { GuardedIndex, minTrainingPoints } from './faiss-native';
+import { calibrateFloor, floorFits, readFloor, writeFloor } from './floor-calibration';
 
 const log = createLogger('index:dense');
 
@@ -43,7 +44,8 @@ const CHECKPOINT_COST_SHARE = 10;
 export type DenseConfig = Pick<
   Config,
   'dataDir' | 'faissFactory' | 'faissExactMax' | 'faissCompactRatio' | 'indexBatchSize' | 'embedBatchSize' | 'densePooling'
->;
+> &
+  Partial<Pick<Config, 'faissNprobe'>>;
 
 export interface DenseSyncOptions {
   signal?: AbortSignal;
@@ -66,12 +68,23 @@ export interface DenseSyncStats {
   live: number;
   factory: string;
   aborted: boolean;
+  /** The relevance floor was (re)measured for this index (floor-calibration.ts). */
+  floorCalibrated: boolean;
+}
+
+/** The index a run ends with, for the floor's calibration: which positions are tombstones. */
+interface Built {
+  index: GuardedIndex;
+  dead: (position: number) => boolean;
+  deadCount: number;
 }
 
 /**
  * The FAISS factory string for a corpus of n snippets. `auto`: exact up to QUIN_FAISS_EXACT_MAX, then
  * IVF-Flat with 1024 lists (exact distances within the lists searched; trains in about a minute and
- * builds in minutes where HNSW32 takes hours at 1M on two cores; at 300k snippets, nprobe 32 kept
+ * builds in minutes where HNSW32 takes hours at 1M on two cores (QUIN_FAISS_NPROBE lists searched: with
+ * the default static encoder on the 86,799 demo snippets, 32 / 64 / 128 lists kept 75 / 84 / 91 % of
+ * the exact top 10 of 200 claims, docs/benchmarks.md); with a pre-release table at 300k snippets, nprobe 32 kept
  * 95.6% of the exact top 100 at p50 1.9 ms, and 4096 lists did worse at the same nprobe —
  * docs/benchmarks.md). One list count for every size keeps the share of the index searched, and so
  * the recall, the same as a corpus grows, and the index is trained once.
@@ -166,7 +179,7 @@ function rebuildReason(
 }
 
 /** Adds the snippets missing from the loaded (or a new, empty) index, with checkpoints. */
-async function extend(ctx: Ctx, state: IndexStateRow | null, loaded: LoadedDense | null, dbIds: number[]): Promise<void> {
+async function extend(ctx: Ctx, state: IndexStateRow | null, loaded: LoadedDense | null, dbIds: number[]): Promise<Built> {
   const index = loaded?.index ?? GuardedIndex.create(ctx.encoder.dim, chooseFactory(ctx.config, dbIds.length));
   const mapped = new Set<number>();
   if (loaded) for (const id of loaded.positions) if (id >= 0) mapped.add(id);
@@ -209,10 +222,22 @@ async function extend(ctx: Ctx, state: IndexStateRow | null, loaded: LoadedDense
   if (pending.length || !base) base = await checkpoint(ctx, index, base, pending, false);
   ctx.stats.ntotal = index.ntotal;
   ctx.stats.factory = index.factory;
+  const old = loaded?.positions;
+  return { index, dead: (p) => old !== undefined && p < old.length && old[p]! < 0, deadCount: loaded?.tombstones ?? 0 };
+}
+
+/**
+ * n ids spread evenly over the whole list (ids follow import order, so a prefix would hold only the
+ * first corpora imported: with 86,779 demo snippets, the first 50,000 left SciFact out of the IVF
+ * training and its claims found half their exact top 10 at nprobe 32).
+ */
+export function trainingSample(ids: readonly number[], n: number): number[] {
+  if (n >= ids.length) return [...ids];
+  return Array.from({ length: n }, (_, i) => ids[Math.floor((i * ids.length) / n)]!);
 }
 
 /** Builds a complete new index from every snippet and replaces the old one in one commit. */
-async function rebuild(ctx: Ctx, state: IndexStateRow | null, dbIds: number[], oldTombstones: number): Promise<void> {
+async function rebuild(ctx: Ctx, state: IndexStateRow | null, dbIds: number[], oldTombstones: number): Promise<Built | null> {
   let factory = chooseFactory(ctx.config, dbIds.length);
   const need = minTrainingPoints(factory);
   if (dbIds.length < need) {
@@ -224,7 +249,7 @@ async function rebuild(ctx: Ctx, state: IndexStateRow | null, dbIds: number[], o
   if (!index.isTrained) {
     // Train on an evenly spread sample (k-means wants ≥ 39 points per centroid; more only costs time).
     const n = Math.min(dbIds.length, Math.max(need * 39, 50_000));
-    const sample = dbIds.filter((_, i) => i % Math.max(1, Math.floor(dbIds.length / n)) === 0).slice(0, n);
+    const sample = trainingSample(dbIds, n);
     const vecs: Float32Array[] = [];
     for (const part of chunks(sample, STEP * 8)) vecs.push(...(await vectorsFor(ctx, part)).vectors);
     if (vecs.length < need) throw createError('INTERNAL', `only ${vecs.length} training vectors for ${factory}`);
@@ -235,12 +260,12 @@ async function rebuild(ctx: Ctx, state: IndexStateRow | null, dbIds: number[], o
   let done = 0;
   for (const step of chunks(dbIds, STEP)) {
     await yieldToEventLoop();
-    if (aborted(ctx)) return; // the old index keeps serving; the cache keeps what was embedded
+    if (aborted(ctx)) return null; // the old index keeps serving; the cache keeps what was embedded
     const got = await vectorsFor(ctx, step).catch((e: unknown) => {
       if (isQuinError(e, 'CANCELLED')) return null;
       throw e;
     });
-    if (!got) return;
+    if (!got) return null;
     const { ids, vectors } = got;
     const first = index.ntotal;
     index.add(vectors);
@@ -254,6 +279,36 @@ async function rebuild(ctx: Ctx, state: IndexStateRow | null, dbIds: number[], o
   ctx.stats.compacted = oldTombstones;
   ctx.stats.ntotal = index.ntotal;
   ctx.stats.factory = index.factory;
+  return { index, dead: () => false, deadCount: 0 };
+}
+
+/** Snippets whose words make the word-salad calibration queries: evenly spread over the corpus. */
+const SALAD_SNIPPETS = 300;
+
+/** Measures the relevance floor of this encoder on this index when the stored one does not fit it (floor-calibration.ts). */
+async function calibrate(ctx: Ctx, built: Built, dbIds: number[]): Promise<boolean> {
+  const dir = indexesDir(ctx.config.dataDir);
+  const live = built.index.ntotal - built.deadCount;
+  if (live === 0 || floorFits(readFloor(dir), ctx.encoder.id, ctx.config.densePooling, live)) return false;
+  const t = Date.now();
+  if (ctx.config.faissNprobe) built.index.setSearchParam('nprobe', ctx.config.faissNprobe);
+  const step = Math.max(1, Math.floor(dbIds.length / SALAD_SNIPPETS));
+  const rows = await snippetRows(ctx.db, dbIds.filter((_, i) => i % step === 0).slice(0, SALAD_SNIPPETS));
+  const floor = await calibrateFloor({
+    encoderId: ctx.encoder.id,
+    pooling: ctx.config.densePooling,
+    ntotal: live,
+    embed: (texts) => ctx.encoder.embed(texts),
+    best: (v) => {
+      const r = built.index.search(v, Math.min(built.index.ntotal, 1 + built.deadCount));
+      const i = r.labels.findIndex((l) => !built.dead(l));
+      return i < 0 ? -1 : r.scores[i]!;
+    },
+    sampleTexts: rows.map((r) => `${r.title} ${r.text}`),
+  });
+  writeFloor(dir, floor);
+  log.info('relevance floor calibrated', { matchMin: floor.matchMin, onlyMin: floor.onlyMin, seconds: (Date.now() - t) / 1000 });
+  return true;
 }
 
 export async function syncDense(
@@ -277,6 +332,7 @@ export async function syncDense(
     live: 0,
     factory: '',
     aborted: false,
+    floorCalibrated: false,
   };
   const ctx: Ctx = { db, config, encoder, cache, opts, stats };
   const state = await readState(db, 'dense');
@@ -294,14 +350,16 @@ export async function syncDense(
   }
   const dbIds = await allSnippetIds(db);
   const reason = rebuildReason(ctx, state, loaded, dbIds.length, loadError);
+  let built: Built | null;
   if (reason) {
     stats.rebuilt = reason;
     log.info(`rebuilding the dense index: ${reason}`);
-    await rebuild(ctx, state, dbIds, loaded?.tombstones ?? 0);
+    built = await rebuild(ctx, state, dbIds, loaded?.tombstones ?? 0);
   } else {
-    await extend(ctx, state, loaded, dbIds);
+    built = await extend(ctx, state, loaded, dbIds);
   }
   stats.aborted = aborted(ctx);
+  if (built && !stats.aborted) stats.floorCalibrated = await calibrate(ctx, built, dbIds);
   const final = await readState(db, 'dense');
   stats.ntotal = final?.ntotal ?? 0;
   stats.factory = final?.factory ?? stats.factory;

@@ -1,28 +1,33 @@
 /**
- * `npm run train:encoder`: distils Universal Sentence Encoder Lite into the static encoder
- * (models/quin-static/model.bin + metrics.json). Deterministic: the same corpora and teacher vectors
- * give the same file. Steps (model2vec, then tokenlearn):
- *   1. vocabulary: the corpora's most frequent words + USE-lite's word pieces (vocab.ts);
- *   2. teacher vectors for every token on its own and for the training sentences (teacher.ts;
- *      cached, so only a cold cache costs time);
- *   3. PCA of the teacher's sentence vectors to `--dim`, SIF-weighted token vectors E0 (fit.ts);
- *   4. least-squares fit of the token vectors to the teacher's sentence vectors, anchored on E0;
- *   5. int8 quantisation, written with the held-out cosines to the teacher.
- * Options: --dim 256 --words 30000 --min-count 3 --lambda 1 --iterations 20 --out models/quin-static [--cached-only]
+ * `npm run train:encoder`: trains the static encoder for retrieval, contrastively, starting from the
+ * table distilled from USE-lite (models/quin-static, `npm run train:encoder:distil`), and writes
+ * models/quin-static-retrieval/ (model.bin, metrics.json). Deterministic: same data, same file.
+ *   1. prepare.ts: the pairs of pairs.ts tokenised by the product's own tokenizer, BM25 hard
+ *      negatives, the starting table and the dev sets (→ .cache/training/encoder/);
+ *   2. train_contrastive.py (Debian's PyTorch, one thread): in-batch + hard-negative InfoNCE;
+ *   3. int8 quantisation (the serving format), the dev numbers of the float and the int8 table.
+ * Options: --base models/quin-static --out models/quin-static-retrieval --epochs N (see HYPER).
  */
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { StaticTokenizer } from '../../indexer/encoders/static/tokenizer';
-import { encodeStaticModel, quantize } from '../../indexer/encoders/static/model-file';
-import { USE_LITE_DIM, USE_LITE_ID } from '../../indexer/encoders/use-lite';
-import { loadConfig } from '../../lib/config';
+import { decodeStaticModel, encodeStaticModel, quantize } from '../../indexer/encoders/static/model-file';
 import { projectRoot } from '../../lib/paths';
-import { readCorpora } from './corpus';
-import { anchorScale, design, fitTokens, meanCosine, pca, project, sifWeights } from './fit';
-import { teacherTexts } from './sample';
-import { ensureTeacher, teacherCache, teacherMatrix } from './teacher';
-import { buildVocabulary, countWords, tokenText } from './vocab';
+import { prepare } from './prepare';
+
+/** The trainer's settings (chosen on the dev splits; models/quin-static-retrieval/README.md has the comparison). */
+export const HYPER = {
+  epochs: 6,
+  batch: 256,
+  lr: 0.02,
+  scale: 20,
+  seed: 20240611,
+  weights: 'scifact-claims=4',
+  cap: '',
+};
+
+const PYTHON = '/usr/bin/python3';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -30,104 +35,107 @@ function arg(name: string, fallback: string): string {
 }
 
 const log = (line: string) => process.stderr.write(`train:encoder: ${line}\n`);
-const heldOut = (t: string) => crypto.createHash('sha256').update(`held:${t}`).digest()[0]! < 13; // ~5%
+
+/** Runs the PyTorch side; its output is shown as it goes (`capture`: returned instead). */
+function python(args: string[], capture = false): string {
+  const r = spawnSync(PYTHON, args, {
+    cwd: projectRoot(),
+    encoding: 'utf8',
+    stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
+    maxBuffer: 64 << 20,
+  });
+  if (r.status !== 0) throw new Error(`${PYTHON} ${args.join(' ')} failed (exit ${r.status})`);
+  return r.stdout ?? '';
+}
 
 async function main() {
-  const dim = Number(arg('dim', '256'));
-  const maxWords = Number(arg('words', '30000'));
-  const minCount = Number(arg('min-count', '3'));
-  const lambdas = arg('lambda', '1').split(',').map(Number);
-  const iterations = Number(arg('iterations', '20'));
-  const out = path.resolve(projectRoot(), arg('out', 'models/quin-static'));
+  const started = Date.now();
+  const root = projectRoot();
+  const base = path.resolve(root, arg('base', 'models/quin-static'), 'model.bin');
+  const out = path.resolve(root, arg('out', 'models/quin-static-retrieval'));
+  const work = path.join(root, '.cache', 'training', 'encoder');
+  const epochs = Number(arg('epochs', String(HYPER.epochs)));
+  if (spawnSync(PYTHON, ['-c', 'import torch, numpy'], { stdio: 'ignore' }).status !== 0)
+    throw new Error(`${PYTHON} has no torch/numpy: run \`bash training/setup.sh\` (Debian's python3-torch)`);
 
-  const parts = await readCorpora();
-  const vocab = buildVocabulary(countWords(parts.flatMap((p) => p.texts)), maxWords, minCount);
-  const tokenizer = new StaticTokenizer(vocab);
-  log(`vocabulary: ${vocab.length} tokens (${parts.map((p) => `${p.name} ${p.texts.length}`).join(', ')} texts)`);
+  log(`preparing pairs from ${path.relative(root, base)} into ${path.relative(root, work)}`);
+  const manifest = (await prepare({ base, out: work, log })) as { sources: Record<string, unknown>[]; examples: number; passages: number };
+  const prepared = (Date.now() - started) / 1000;
 
-  const cache = teacherCache(loadConfig().cacheDir);
-  const tokenTexts = vocab.map(tokenText);
-  await ensureTeacher(cache, tokenTexts, 'tokens');
-  // --cached-only: train on the sentences whose teacher vectors are already cached (quick experiments).
-  const cachedOnly = process.argv.includes('--cached-only');
-  const chosen = teacherTexts(parts).map((c) => (cachedOnly ? { ...c, texts: c.texts.filter((t) => cache.has(t)) } : c));
-  for (const c of chosen) await ensureTeacher(cache, c.texts, c.name);
-
-  // Token frequencies as the tokenizer sees the whole corpora (for the SIF weights).
-  const counts = new Float64Array(vocab.length);
-  for (const p of parts) for (const t of p.texts) for (const id of tokenizer.encode(t)) counts[id]! += 1;
-
-  const sentences = [...new Set(chosen.flatMap((c) => c.texts))].filter((t) => tokenizer.encode(t).length > 0);
-  const train = sentences.filter((t) => !heldOut(t));
-  const test = sentences.filter(heldOut);
-  log(`training sentences: ${train.length} (+ ${test.length} held out)`);
-
-  const yTrain = teacherMatrix(cache, train);
-  const { proj, kept } = pca(yTrain, USE_LITE_DIM, dim);
-  log(`PCA ${USE_LITE_DIM} → ${dim}: ${(kept * 100).toFixed(1)}% of the teacher's energy kept`);
-  const y = project(yTrain, USE_LITE_DIM, proj, dim);
-  const yTest = project(teacherMatrix(cache, test), USE_LITE_DIM, proj, dim);
-  const tokens = project(teacherMatrix(cache, tokenTexts), USE_LITE_DIM, proj, dim);
-  cache.close();
-
-  const w = sifWeights(counts);
-  const e0 = tokens.map((v, i) => v * w[Math.floor(i / dim)]!);
-  const dTrain = design(train.map((t) => tokenizer.encode(t)));
-  const dTest = design(test.map((t) => tokenizer.encode(t)));
-  const c = anchorScale(dTrain, e0, y, dim);
-  const anchor = e0.map((v) => v * c);
-  const model2vec = { train: meanCosine(dTrain, anchor, y, dim), heldOut: meanCosine(dTest, anchor, yTest, dim) };
-  log(`model2vec (SIF-weighted token vectors): cosine to the teacher ${model2vec.heldOut.toFixed(4)} held out`);
-  // λ (pull towards the model2vec vectors) chosen by the cosine on held-out training sentences.
-  let best: { lambda: number; e: Float64Array; fitted: { train: number; heldOut: number } } | null = null;
-  const tried: Record<string, number> = {};
-  for (const lambda of lambdas) {
-    const e = fitTokens(dTrain, y, anchor, vocab.length, dim, { lambda, iterations, log });
-    const fitted = { train: meanCosine(dTrain, e, y, dim), heldOut: meanCosine(dTest, e, yTest, dim) };
-    tried[String(lambda)] = round(fitted.heldOut);
-    log(`tokenlearn fit, λ = ${lambda}: cosine to the teacher ${fitted.train.toFixed(4)} train, ${fitted.heldOut.toFixed(4)} held out`);
-    if (!best || fitted.heldOut > best.fitted.heldOut) best = { lambda, e, fitted };
-  }
-  const { lambda, e, fitted } = best!;
-
-  const q = quantize(Float32Array.from(e), dim);
-  const eq = new Float64Array(e.length);
-  for (let i = 0; i < e.length; i++) eq[i] = q.scales[Math.floor(i / dim)]! * q.rows[i]!;
-  const quantized = meanCosine(dTest, eq, yTest, dim);
-  log(`int8: cosine to the teacher ${quantized.toFixed(4)} held out`);
-
-  const training = {
-    dim,
-    words: maxWords,
-    minCount,
-    lambda,
-    iterations,
-    sentences: train.length,
-    heldOut: test.length,
-    pcaEnergyKept: round(kept),
+  const run = path.join(work, 'run');
+  const args = [
+    path.join(root, 'training', 'encoder', 'train_contrastive.py'),
+    '--data',
+    work,
+    '--out',
+    run,
+    '--epochs',
+    String(epochs),
+    '--batch',
+    String(HYPER.batch),
+    '--lr',
+    String(HYPER.lr),
+    '--scale',
+    String(HYPER.scale),
+    '--seed',
+    String(HYPER.seed),
+    ...(HYPER.weights ? ['--weights', HYPER.weights] : []),
+    ...(HYPER.cap ? ['--cap', HYPER.cap] : []),
+  ];
+  log(`training: ${PYTHON} ${args.map((a) => path.relative(root, a) || a).join(' ')}`);
+  python(args);
+  const trainLog = JSON.parse(fs.readFileSync(path.join(run, 'train-log.json'), 'utf8')) as {
+    start: unknown;
+    epochs: { epoch: number; loss: number; seconds: number; dev: unknown }[];
+    seconds: number;
   };
-  const buf = encodeStaticModel({ header: { dim, teacher: USE_LITE_ID, training }, vocab, ...q });
+
+  const model = decodeStaticModel(fs.readFileSync(base), base);
+  const dim = model.header.dim;
+  const table = new Float32Array(fs.readFileSync(path.join(run, 'table.f32')).buffer.slice(0));
+  if (table.length !== model.vocab.length * dim)
+    throw new Error(`trained table has ${table.length} values, expected ${model.vocab.length * dim}`);
+  const q = quantize(table, dim);
+  // What ships is int8: its dev numbers, measured by the same evaluation.
+  const dequant = new Float32Array(table.length);
+  for (let i = 0; i < table.length; i++) dequant[i] = q.scales[Math.floor(i / dim)]! * q.rows[i]!;
+  const dequantFile = path.join(run, 'table-int8.f32');
+  fs.writeFileSync(dequantFile, Buffer.from(dequant.buffer));
+  const int8Dev = JSON.parse(
+    python(
+      [path.join(root, 'training', 'encoder', 'train_contrastive.py'), '--data', work, '--out', run, '--eval-table', dequantFile],
+      true,
+    ).trim(),
+  ) as unknown;
+
+  const baseHash = crypto.createHash('sha256').update(fs.readFileSync(base)).digest('hex').slice(0, 12);
+  const training = {
+    method: 'contrastive (InfoNCE, in-batch + 1 BM25 hard negative per query, mean-title pooled passages)',
+    from: `${path.basename(path.dirname(base))}@${baseHash}`,
+    ...HYPER,
+    epochs,
+    examples: manifest.examples,
+  };
+  const buf = encodeStaticModel({
+    header: { dim, teacher: `${model.header.teacher} (distilled), then contrastive`, training },
+    vocab: model.vocab,
+    ...q,
+  });
   fs.mkdirSync(out, { recursive: true });
   fs.writeFileSync(path.join(out, 'model.bin'), buf);
   const metrics = {
-    teacher: USE_LITE_ID,
-    vocabulary: { tokens: vocab.length, words: vocab.length - vocab.filter((t) => t.startsWith('▁') || t.startsWith('##')).length },
     training,
-    cosineToTeacher: {
-      model2vec: roundAll(model2vec),
-      tokenlearn: roundAll(fitted),
-      heldOutByLambda: tried,
-      int8HeldOut: round(quantized),
-    },
+    sources: manifest.sources.map(({ passageRange: _, ...s }) => s),
+    dev: { start: trainLog.start, epochs: trainLog.epochs, int8: int8Dev },
+    seconds: { prepare: Math.round(prepared), train: Math.round(trainLog.seconds), total: Math.round((Date.now() - started) / 1000) },
     sha256: crypto.createHash('sha256').update(buf).digest('hex'),
     bytes: buf.length,
   };
   fs.writeFileSync(path.join(out, 'metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
-  log(`wrote ${path.join(out, 'model.bin')} (${(buf.length / 2 ** 20).toFixed(1)} MiB)`);
+  log(
+    `wrote ${path.relative(root, path.join(out, 'model.bin'))} (${(buf.length / 2 ** 20).toFixed(1)} MiB) in ${metrics.seconds.total} s; int8 dev ${JSON.stringify(int8Dev)}`,
+  );
 }
-
-const round = (x: number) => Math.round(x * 10_000) / 10_000;
-const roundAll = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, round(v)]));
 
 main().catch((e: unknown) => {
   process.stderr.write(`train:encoder failed: ${(e as Error).stack ?? String(e)}\n`);

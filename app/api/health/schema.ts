@@ -22,10 +22,10 @@ export const healthResponse = z.object({
       snippets: z.number().int().nullable(),
       pending: z.number().int().nullable(),
       serving: z
-        .object({ bm25: z.string(), denseVectors: z.number().int().nullable() })
+        .object({ bm25: z.string(), denseVectors: z.number().int().nullable(), note: z.string().optional() })
         .nullable()
         .describe(
-          'What this web process searches with (null until its indexes are loaded): the BM25 backend and the dense vectors it serves (0: BM25 only, the dense index is not built yet).',
+          'What this web process searches with (null until its indexes are loaded): the BM25 backend and the dense vectors it serves (0: BM25 only, the dense index is not built yet); `note` when the dense index was built with another encoder than the configured one.',
         ),
     }),
     models: z.object({

@@ -1,6 +1,7 @@
 /**
- * The static sentence encoder (default, QUIN_ENCODER=static): a token-embedding table distilled
- * from Universal Sentence Encoder Lite (training/encoder/, models/quin-static/README.md). A sentence
+ * The static sentence encoder (default, QUIN_ENCODER=static): a token-embedding table, distilled
+ * from Universal Sentence Encoder Lite (models/quin-static) and then trained contrastively for
+ * retrieval (models/quin-static-retrieval, the default; training/encoder/, its README). A sentence
  * vector is the mean of its tokens' rows, L2-normalised: no neural network at run time, thousands of
  * sentences per second on one core. A text with no known token gets the zero vector (cosine 0 with
  * everything).
@@ -8,6 +9,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { createError } from '../../../lib/errors';
 import type { Encoder } from '../../types';
 import { decodeStaticModel, type StaticModel } from './model-file';
@@ -73,5 +75,28 @@ export function loadStaticEncoder(dir: string): StaticEncoder {
     throw createError('MODEL_UNAVAILABLE', `static encoder: ${file} is missing (npm run train:encoder builds it)`);
   }
   const hash = crypto.createHash('sha256').update(buf).digest('hex').slice(0, 12);
-  return staticEncoderFrom(decodeStaticModel(buf, file), path.basename(path.resolve(dir)), hash);
+  const encoder = staticEncoderFrom(decodeStaticModel(buf, file), path.basename(path.resolve(dir)), hash);
+  const fusion = readFusion(dir);
+  return fusion === undefined ? encoder : { ...encoder, fusionBm25Weight: fusion };
+}
+
+export const FUSION_FILE = 'fusion.json';
+
+const Fusion = z.object({ bm25Weight: z.number().min(0).max(1) }).passthrough();
+
+/** BM25's fusion weight fitted for this table (`quin eval tune-fusion --folds 5 --write`), when the folder has one; MODEL_INVALID when damaged. */
+function readFusion(dir: string): number | undefined {
+  const file = path.join(dir, FUSION_FILE);
+  if (!fs.existsSync(file)) return undefined;
+  const parsed = Fusion.safeParse(
+    (() => {
+      try {
+        return JSON.parse(fs.readFileSync(file, 'utf8'));
+      } catch {
+        return null;
+      }
+    })(),
+  );
+  if (!parsed.success) throw createError('MODEL_INVALID', `${file}: not a fusion file ({"bm25Weight": 0…1, …})`);
+  return parsed.data.bm25Weight;
 }
