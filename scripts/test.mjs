@@ -4,7 +4,7 @@
 //   1. unit + integration tests (vitest) against SQLite
 //   2. the database tests (*.db.test.ts) again against a real PostgreSQL server
 //   3. the end-to-end tests (Playwright + Chromium) against the production build
-//   0. static checks: typecheck, lint and formatting (one test each)
+//   0. static checks: typecheck, lint, formatting, the Python's lint and its parity tests (one test each)
 // Usage: node scripts/test.mjs [--only static|unit|pg|e2e]... [vitest file filters]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -77,6 +77,8 @@ if (want('static') && filters.length === 0) {
     ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
     ['lint', bin('eslint'), ['.', '--max-warnings=0']],
     ['format', bin('prettier'), ['--check', '--log-level=warn', '.']],
+    ['python lint', process.execPath, [path.join(root, 'scripts/ruff.mjs')]],
+    ['python tests', '/usr/bin/python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'training/tests']],
   ]) {
     const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit' });
     if (r.status === 0) totals.passed += 1;

@@ -127,7 +127,7 @@ def pad_batch(rows):
 
 def read_jsonl(path):
     with open(path, encoding='utf8') as f:
-        return [json.loads(l) for l in f if l.strip()]
+        return [json.loads(line) for line in f if line.strip()]
 
 
 def ndcg_at(ranked_docs, relevant, k=10):
@@ -138,10 +138,10 @@ def ndcg_at(ranked_docs, relevant, k=10):
 
 def macro_f1(gold, pred, labels):
     f1s = []
-    for l in labels:
-        tp = sum(1 for g, p in zip(gold, pred) if g == l and p == l)
-        fp = sum(1 for g, p in zip(gold, pred) if g != l and p == l)
-        fn = sum(1 for g, p in zip(gold, pred) if g == l and p != l)
+    for label in labels:
+        tp = sum(1 for g, p in zip(gold, pred) if g == label and p == label)
+        fp = sum(1 for g, p in zip(gold, pred) if g != label and p == label)
+        fn = sum(1 for g, p in zip(gold, pred) if g == label and p != label)
         prec = tp / (tp + fp) if tp + fp else 0.0
         rec = tp / (tp + fn) if tp + fn else 0.0
         f1s.append(2 * prec * rec / (prec + rec) if prec + rec else 0.0)

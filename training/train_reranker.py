@@ -7,8 +7,6 @@ Reads .cache/training/data/reranker.jsonl (training/prepare.ts). Fits on SciFact
 Climate-FEVER (train split) and BBC inverse-cloze lists; picks the epoch and reports on SciFact DEV
 claims only. Writes models/quin-reranker/.
 """
-import json
-import math
 import os
 import random
 import sys

@@ -255,7 +255,7 @@ def main():
     seed_everything(SEED)
     torch.set_num_threads(args.threads)
     device = torch.device(args.device)
-    rows = [json.loads(l) for l in open(PAIRS, encoding='utf8') if l.strip()]
+    rows = [json.loads(line) for line in open(PAIRS, encoding='utf8') if line.strip()]
     train = [r for r in rows if r['split'] == 'train']
     held = {}
     for r in rows:
@@ -328,7 +328,7 @@ def export(model, history, best_epoch, sample, args, n_params):
                       opset_version=14, **legacy)
     chosen = history[best_epoch - 1]
     config = {'architectures': ['QuinPairForSequenceClassification'], 'model_type': 'quin-pair', 'quin_model': 'nli',
-              'id2label': {str(i): l for i, l in enumerate(LABELS)}, 'label2id': {l: i for i, l in enumerate(LABELS)},
+              'id2label': {str(i): name for i, name in enumerate(LABELS)}, 'label2id': {name: i for i, name in enumerate(LABELS)},
               'max_position_embeddings': 128, 'hidden_size': args.dim, 'seed': SEED, 'trained_epochs': best_epoch, 'parameters': n_params}
     metrics = {'labels': LABELS, 'chosen_epoch': best_epoch, 'select_on': SELECT, 'held_out': chosen['held_out'], 'history': history,
                'settings': {k: v for k, v in vars(args).items() if k not in ('out',)}, 'set_weight': SET_WEIGHT}

@@ -1,0 +1,59 @@
+"""The Python side of the verdict's parity fixtures (ranking/verdict/fixtures/, written by
+train_verdict.py --write): the claim features, the choice of sentences and the commit rule computed
+here must still give what was written, as ranking/verdict/parity.test.ts checks for TypeScript.
+
+    python3 -m pytest training/tests
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+sys.path.insert(0, os.path.join(ROOT, 'training', 'stance'))
+import train_verdict as tv  # noqa: E402
+
+FIXTURES = os.path.join(ROOT, 'ranking', 'verdict', 'fixtures')
+
+
+def read(name):
+    with open(os.path.join(FIXTURES, name)) as f:
+        return json.load(f)
+
+
+def as_items(items):
+    return [{'p': [it['probs']['supports'], it['probs']['refutes'], it['probs']['neutral']], 'relevance': it['relevance'],
+             'recency': it['recency'], 'rank': it['rank'], 'coverage': it['coverage']} for it in items]
+
+
+def test_claim_features():
+    cases = read('claim-features.json')
+    assert len(cases) >= 10
+    for c in cases:
+        assert np.allclose(tv.claim_features(as_items(c['items'])), c['features'], atol=1e-9)
+
+
+def test_pick():
+    cases = read('pick-parity.json')
+    assert len(cases) >= 10
+    for c in cases:
+        cands = [{'rank': it['rank'], 'relevance': it['relevance'], 'model': [p['supports'], p['refutes'], p['neutral']]}
+                 for it, p in zip(c['items'], c['probs'])]
+        assert tv.pick(cands, c['n']) == c['picked']
+
+
+def test_decide_with_the_shipped_verdict_json():
+    with open(os.path.join(ROOT, 'models', 'quin-nli', 'verdict.json')) as f:
+        agg = json.load(f)
+    assert agg['features'] == tv.CLAIM_FEATURES
+    labels = ['SUPPORTED', 'REFUTED', 'NOT_ENOUGH_EVIDENCE', 'MIXED']
+    cases = read('decide-parity.json')
+    assert len(cases) >= 10
+    for c in cases:
+        x = np.array(tv.claim_features(as_items(c['items'])))
+        z = np.array(agg['intercept']) + np.array(agg['coef']) @ x
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        pred, _ = tv.decide(p[None, :], x[None, :], agg['commit'], agg['commit_refuted'], agg['mixed'])
+        assert labels[int(pred[0])] == c['label']
