@@ -33,6 +33,10 @@ export const CLAIM_FEATURES = [
   'n_sup',
   'n_ref',
   'conflict',
+  'max_neg_cue',
+  'max_opposite_cue',
+  'max_number_cue',
+  'max_exact',
 ] as const;
 
 export interface JudgedItem {
@@ -45,6 +49,12 @@ export interface JudgedItem {
   rank: number;
   /** Alignment coverage of the claim by the sentence. */
   coverage: number;
+  /**
+   * The alignment's contradiction cues (align/features.ts values): a negation on one side only and an
+   * opposite word, each × coverage; another amount × coverage; the share of the claim stated word for word.
+   * Absent = 0 (a supplied judge without them).
+   */
+  cues?: { neg: number; opposite: number; number: number; exact: number };
 }
 
 export const AggregatorFile = z.object({
@@ -107,6 +117,7 @@ export function claimFeatures(items: readonly JudgedItem[]): number[] {
   const top = items.filter((j) => j.rank === Math.min(...items.map((x) => x.rank)));
   const sup = maxW > 0 ? maxSup / maxW : 0;
   const ref = maxW > 0 ? maxRef / maxW : 0;
+  const cue = (k: 'neg' | 'opposite' | 'number' | 'exact') => Math.max(...items.map((j) => j.cues?.[k] ?? 0));
   return [
     sup,
     ref,
@@ -118,6 +129,10 @@ export function claimFeatures(items: readonly JudgedItem[]): number[] {
     items.filter((j) => j.probs.supports > 0.5).length / items.length,
     items.filter((j) => j.probs.refutes > 0.5).length / items.length,
     sup * ref,
+    cue('neg'),
+    cue('opposite'),
+    cue('number'),
+    cue('exact'),
   ];
 }
 

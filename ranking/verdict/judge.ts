@@ -47,12 +47,9 @@ export interface JudgeInput {
  */
 export function againstCue(f: Pick<StanceFeatures, 'cues' | 'values'>): Cue | undefined {
   const cov = f.values.cov;
-  return f.cues.find(
-    (c) =>
-      c.kind === 'year' ||
-      c.kind === 'subject' ||
-      ((c.kind === 'number' || c.kind === 'roles') && cov >= 0.6) ||
-      (c.kind === 'opposite' && cov >= 0.75),
+  const of = (kind: Cue['kind']) => f.cues.find((c) => c.kind === kind);
+  return (
+    of('subject') ?? of('year') ?? (cov >= 0.6 ? (of('number') ?? of('roles')) : undefined) ?? (cov >= 0.75 ? of('opposite') : undefined)
   );
 }
 
@@ -61,9 +58,15 @@ export function mostProbable(p: StanceProbs): keyof StanceProbs {
   return p.refutes >= p.neutral ? 'refutes' : 'neutral';
 }
 
-/** The rule above: a sentence with such a cue keeps none of its support (it goes to "neither"). */
+/**
+ * The rule above: a sentence with such a cue keeps none of its support (it goes to "neither"); one
+ * about another subject altogether is neither for nor against ("Floella Benjamin was awarded…" says
+ * nothing of Molyneux).
+ */
 export function neverFor(p: StanceProbs, f: Pick<StanceFeatures, 'cues' | 'values'>): StanceProbs {
-  if (!againstCue(f)) return p;
+  const cue = againstCue(f);
+  if (!cue) return p;
+  if (cue.kind === 'subject') return { supports: 0, refutes: 0, neutral: 1 };
   return { supports: 0, refutes: p.refutes, neutral: p.neutral + p.supports };
 }
 

@@ -11,6 +11,7 @@
 import type { StageContext, VerdictStage } from '../stages';
 import type { SearchResult, StanceEvidence, Verdict } from '../types';
 import type { StanceProbs } from './align/classifier';
+import type { StanceFeatures } from './align/features';
 import type { Aggregator, DecideSettings, Decision, JudgedItem } from './decide';
 import { decide } from './decide';
 import type { JudgeInput, Judgement, StanceJudge } from './judge';
@@ -101,6 +102,11 @@ export function pickEvidence(
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
+/** The alignment cues the claim-level decision reads (decide.ts JudgedItem.cues). */
+export function claimCues(v: StanceFeatures['values']): NonNullable<JudgedItem['cues']> {
+  return { neg: v.neg_mismatch_x_cov, opposite: v.antonym_x_cov, number: v.num_different * v.cov, exact: v.cov_exact };
+}
+
 export interface Judged {
   items: EvidenceItem[];
   judgements: Judgement[];
@@ -153,6 +159,7 @@ export class NliVerdictStage implements VerdictStage {
       recency: it.result.scores.recency,
       rank: it.rank,
       coverage: judgements[i]!.coverage,
+      cues: claimCues(judgements[i]!.features.values),
     }));
     return { items, judgements, decision: decide(judged, this.aggregator, this.settings) };
   }

@@ -61,7 +61,10 @@ describe('claim-level decision', () => {
   it('pools the sentences: strongest weighted support and refutation, means, the top result, coverage', () => {
     const f = claimFeatures([item(0.8, 0.1, { rank: 0, coverage: 0.9 }), item(0.2, 0.6, { rank: 1, relevance: 0.5, coverage: 0.4 })]);
     // max w·s / max w = 0.8; max w·r = max(0.1, 0.3) = 0.3; means (0.8 + 0.1)/1.5, (0.1 + 0.3)/1.5; top 0.8 / 0.1; coverage 0.9; shares 1/2, 1/2; 0.8 × 0.3.
-    expect(f.map((x) => +x.toFixed(4))).toEqual([0.8, 0.3, 0.6, 0.2667, 0.8, 0.1, 0.9, 0.5, 0.5, 0.24]);
+    // No alignment cues given: the four cue features are 0.
+    expect(f.map((x) => +x.toFixed(4))).toEqual([0.8, 0.3, 0.6, 0.2667, 0.8, 0.1, 0.9, 0.5, 0.5, 0.24, 0, 0, 0, 0]);
+    const withCues = claimFeatures([item(0.2, 0.6, { cues: { neg: 0.7, opposite: 0, number: 0.2, exact: 0.5 } }), item(0.5, 0.1)]);
+    expect(withCues.slice(10)).toEqual([0.7, 0, 0.2, 0.5]);
     expect(claimFeatures([]).every((x) => x === 0)).toBe(true);
   });
 
@@ -186,9 +189,14 @@ describe('the model decides, the alignment explains', () => {
   it('a sentence about another subject or year keeps none of its support; an amount only where it otherwise states the claim', () => {
     const p = { supports: 0.7, refutes: 0.1, neutral: 0.2 };
     const values = (cov: number) => ({ ...Object.fromEntries(STANCE_FEATURES.map((f) => [f, 0])), cov }) as StanceFeatures['values'];
-    const q = neverFor(p, { cues: [{ kind: 'subject', claim: 'Kinsey', evidence: 'Sideways' }], values: values(0.5) });
+    // About another subject altogether: neither for nor against.
+    expect(neverFor(p, { cues: [{ kind: 'subject', claim: 'Kinsey', evidence: 'Sideways' }], values: values(0.5) })).toEqual({
+      supports: 0,
+      refutes: 0,
+      neutral: 1,
+    });
+    const q = neverFor(p, { cues: [{ kind: 'year', claim: '2004', evidence: '2005' }], values: values(0.3) });
     expect([q.supports, q.refutes, q.neutral].map((x) => +x.toFixed(6))).toEqual([0, 0.1, 0.9]);
-    expect(neverFor(p, { cues: [{ kind: 'year', claim: '2004', evidence: '2005' }], values: values(0.3) }).supports).toBe(0);
     expect(neverFor(p, { cues: [{ kind: 'number', claim: '67', evidence: '57' }], values: values(0.8) }).supports).toBe(0);
     // Another amount in a sentence that says little else of the claim, or a name missing among others: a reason, not a verdict.
     expect(neverFor(p, { cues: [{ kind: 'number', claim: '67', evidence: '57' }], values: values(0.3) })).toBe(p);
@@ -303,7 +311,7 @@ describe('NliVerdictStage', () => {
       ['Profits at Tesco rose 5% last year.', 'says the same: Tesco, profits, rose'],
     ]);
     expect(v.evidence.refutes.map((e) => e.reason)).toEqual(["says 'fell' where the claim says 'rose'"]);
-    expect(v.evidence.neutral.map((e) => e.reason)).toEqual(["does not mention 'Tesco'"]);
+    expect(v.evidence.neutral.map((e) => e.reason)).toEqual(['does not name Tesco']);
     expect(v.evidence.refutes[0]!.weight).toBeCloseTo(0.2 * 0.9, 4);
     expect(v.probabilities?.SUPPORTED).toBe(0.9);
   });

@@ -25,8 +25,6 @@ import statistics
 import sys
 
 import numpy as np
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import StratifiedKFold
 
 DIR = '.cache/training/stance'
 SEED = 20261126
@@ -34,7 +32,8 @@ FOLDS = 5
 LABELS = ['SUPPORTED', 'REFUTED', 'NOT_ENOUGH_EVIDENCE']
 PAIR_LABELS = ['SUPPORTS', 'REFUTES', 'NOT_ENOUGH_INFO']
 # Mirror of ranking/verdict/decide.ts CLAIM_FEATURES (a parity fixture checks the two agree).
-CLAIM_FEATURES = ['max_sup', 'max_ref', 'mean_sup', 'mean_ref', 'top_sup', 'top_ref', 'max_cov', 'n_sup', 'n_ref', 'conflict']
+CLAIM_FEATURES = ['max_sup', 'max_ref', 'mean_sup', 'mean_ref', 'top_sup', 'top_ref', 'max_cov', 'n_sup', 'n_ref', 'conflict',
+                  'max_neg_cue', 'max_opposite_cue', 'max_number_cue', 'max_exact']
 PER_RESULT = 2  # ranking/verdict/stage.ts PER_RESULT
 MIXED = 0.8
 # Held-out pair sets that decide whether a stance classifier is worth it (the judged kinds of pairs).
@@ -46,15 +45,15 @@ GENERATED = {'fever-nei'}
 def jsonl(path):
     with open(path) as f:
         head = json.loads(f.readline())
-        return head, [json.loads(l) for l in f if l.strip()]
+        return head, [json.loads(line) for line in f if line.strip()]
 
 
 def macro_f1(gold, pred, labels):
     f = []
-    for l in labels:
-        tp = sum(1 for g, p in zip(gold, pred) if g == l and p == l)
-        fp = sum(1 for g, p in zip(gold, pred) if g != l and p == l)
-        fn = sum(1 for g, p in zip(gold, pred) if g == l and p != l)
+    for label in labels:
+        tp = sum(1 for g, p in zip(gold, pred) if g == label and p == label)
+        fp = sum(1 for g, p in zip(gold, pred) if g != label and p == label)
+        fn = sum(1 for g, p in zip(gold, pred) if g == label and p != label)
         f.append(2 * tp / (2 * tp + fp + fn) if tp else 0.0)
     return sum(f) / len(f)
 
@@ -69,11 +68,21 @@ def mean_sd(xs):
 # --- per-sentence stance: is a stance classifier over model + alignment worth it? ---------------
 
 def never_for(judged):
+    """Which rule of ranking/verdict/judge.ts neverFor applied: 'subject' (neither side), True (no support), False."""
+    if judged[0] == 0.0 and judged[1] == 0.0 and judged[2] == 1.0:
+        return 'subject'
     return judged[0] == 0.0
 
 
 def apply_rule(p, nf):
+    if nf == 'subject':
+        return np.array([0.0, 0.0, 1.0])
     return np.array([0.0, p[1], p[2] + p[0]]) if nf else p
+
+
+def LogisticRegression(**kw):  # noqa: N802 - sklearn's class, imported when fitting (the parity tests need numpy only)
+    from sklearn.linear_model import LogisticRegression as LR
+    return LR(**kw)
 
 
 def balanced_lr(X, y, sets):
@@ -102,7 +111,7 @@ def stance_study(write):
     M = np.array([r['model'] for r in rows])
     J = np.array([r['judged'] for r in rows])
     X = np.hstack([np.log(np.clip(M, 1e-4, 1)), np.array([r['x'] for r in rows])])
-    nf = np.array([never_for(r['judged']) for r in rows])
+    nf = [never_for(r['judged']) for r in rows]
     sets = np.array([r['set'].replace('-unrelated', '') for r in rows])
     dev = np.array([r['split'] == 'dev' for r in rows])
     fit_on = dev & ~np.isin(sets, list(GENERATED))
@@ -194,12 +203,23 @@ def claim_features(items):
     ref = float((w * r).max() / maxw) if maxw > 0 else 0.0
     top_rank = min(it['rank'] for it in items)
     top = [it for it in items if it['rank'] == top_rank]
+
+    def cue(k):
+        return max(it.get('cues', {}).get(k, 0.0) for it in items)
+
     return [sup, ref,
             float((w * s).sum() / w.sum()) if w.sum() > 0 else 0.0,
             float((w * r).sum() / w.sum()) if w.sum() > 0 else 0.0,
             max(it['p'][0] for it in top), max(it['p'][1] for it in top),
             max(it['coverage'] for it in items),
-            float((s > 0.5).mean()), float((r > 0.5).mean()), sup * ref]
+            float((s > 0.5).mean()), float((r > 0.5).mean()), sup * ref,
+            cue('neg'), cue('opposite'), cue('number'), cue('exact')]
+
+
+def claim_cues(x, names):
+    """Mirror of ranking/verdict/stage.ts claimCues: the alignment cues a judged sentence brings to the claim's features."""
+    v = dict(zip(names, x))
+    return {'neg': v['neg_mismatch_x_cov'], 'opposite': v['antonym_x_cov'], 'number': v['num_different'] * v['cov'], 'exact': v['cov_exact']}
 
 
 def claims_table(study, depth, sentences, judged):
@@ -218,7 +238,7 @@ def claims_table(study, depth, sentences, judged):
                 continue
             seen_rank[r['rank']] = seen_rank.get(r['rank'], 0) + 1
             if seen_rank[r['rank']] <= sentences:
-                cands.append({**r, 'p': stance_probs(study, r).tolist()})
+                cands.append({**r, 'p': stance_probs(study, r).tolist(), 'cues': claim_cues(r['x'], head['features'])})
         items = [cands[i] for i in pick(cands, judged)]
         claims.append({'id': cid, 'dataset': c['dataset'], 'y': LABELS.index(c['label']), 'items': items, 'x': claim_features(items)})
     return head, claims
@@ -275,6 +295,7 @@ def claim_weights(claims):
 
 
 def oof(claims):
+    from sklearn.model_selection import StratifiedKFold
     X = np.array([c['x'] for c in claims])
     y = np.array([c['y'] for c in claims])
     strat = np.array([f"{c['dataset']}:{c['y']}" for c in claims])
@@ -385,8 +406,8 @@ def write(study, head, claims, depth, sentences, judged, commit, cr, lines):
         'coef': [[round(float(v), 6) for v in row] for row in lr.coef_], 'intercept': [round(float(v), 6) for v in lr.intercept_],
         'commit': commit, 'commit_refuted': cr, 'mixed': MIXED,
         'fitted': {'model': head['model'], 'claims': len(claims), 'datasets': sorted({c['dataset'] for c in claims}),
-                   'cv': {d: {k: (round(v, 4) if isinstance(v, float) else v) for k, v in l['whole'].items()} for d, l in lines.items()},
-                   'cv_spread': {d: {k: mean_sd([f[k] for f in l['folds']]) for k in l['whole'] if k != 'n'} for d, l in lines.items()},
+                   'cv': {d: {k: (round(v, 4) if isinstance(v, float) else v) for k, v in res['whole'].items()} for d, res in lines.items()},
+                   'cv_spread': {d: {k: mean_sd([f[k] for f in res['folds']]) for k in res['whole'] if k != 'n'} for d, res in lines.items()},
                    'stance_study': {'table': study['table'], 'gain': study['gain'], 'test_gain': study['test_gain'], 'stance_json': study['use']} if study else None},
     }
     with open(os.path.join(out, 'verdict.json'), 'w') as f:
@@ -416,7 +437,7 @@ def write(study, head, claims, depth, sentences, judged, commit, cr, lines):
     cases = [c for c in claims if c['items']][:: max(1, len(claims) // 15)][:15]
     with open('ranking/verdict/fixtures/claim-features.json', 'w') as f:
         json.dump([{'items': [{'probs': dict(zip(['supports', 'refutes', 'neutral'], it['p'])), 'relevance': it['relevance'], 'recency': 1,
-                               'rank': it['rank'], 'coverage': it['coverage']} for it in c['items']], 'features': c['x']} for c in cases], f)
+                               'rank': it['rank'], 'coverage': it['coverage'], 'cues': it['cues']} for it in c['items']], 'features': c['x']} for c in cases], f)
         f.write('\n')
     _, rows = jsonl(os.path.join(DIR, 'claim-sentences.jsonl'))
     by = {}
@@ -435,7 +456,7 @@ def write(study, head, claims, depth, sentences, judged, commit, cr, lines):
     pred, _ = decide(P, X, commit, cr)
     with open('ranking/verdict/fixtures/decide-parity.json', 'w') as f:
         json.dump([{'items': [{'probs': dict(zip(['supports', 'refutes', 'neutral'], it['p'])), 'relevance': it['relevance'], 'recency': 1,
-                               'rank': it['rank'], 'coverage': it['coverage']} for it in c['items']],
+                               'rank': it['rank'], 'coverage': it['coverage'], 'cues': it['cues']} for it in c['items']],
                     'label': ['SUPPORTED', 'REFUTED', 'NOT_ENOUGH_EVIDENCE', 'MIXED'][int(p)]} for c, p in list(zip(claims, pred))[:: max(1, len(claims) // 20)][:20]], f)
         f.write('\n')
     print(f'wrote {out}/verdict.json' + (', stance.json' if study and study['use'] else ' (no stance.json)') + ' and ranking/verdict/fixtures/{claim-features,pick-parity,decide-parity}.json')

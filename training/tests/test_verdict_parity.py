@@ -24,7 +24,7 @@ def read(name):
 
 def as_items(items):
     return [{'p': [it['probs']['supports'], it['probs']['refutes'], it['probs']['neutral']], 'relevance': it['relevance'],
-             'recency': it['recency'], 'rank': it['rank'], 'coverage': it['coverage']} for it in items]
+             'recency': it['recency'], 'rank': it['rank'], 'coverage': it['coverage'], 'cues': it.get('cues', {})} for it in items]
 
 
 def test_claim_features():

@@ -34,6 +34,7 @@ export const STANCE_FEATURES = [
   'year_different',
   'name_swap',
   'subject_swap',
+  'subject_absent',
   'roles_swapped',
   'hedge_claim',
   'hedge_evidence',
@@ -45,7 +46,15 @@ export const STANCE_FEATURES = [
 export type StanceFeature = (typeof STANCE_FEATURES)[number];
 
 export type CueKind =
-  'opposite' | 'negation' | 'number' | 'year' | 'name' | 'subject' | 'roles' | 'hedge' | 'missing' | 'same' | 'number_same';
+  'opposite' | 'negation' | 'number' | 'year' | 'name' | 'subject' | 'absent' | 'roles' | 'hedge' | 'missing' | 'same' | 'number_same';
+
+const PRONOUNS = new Set('it its they their them he his him she her this these those'.split(' '));
+/** Words that open a sentence with a phrase of time, place or manner rather than its subject. */
+const OPENERS = new Set(
+  'after before during following despite since while when although though once until as at by in on for from with without under over among across drawing directed born according last next every each some many most several'.split(
+    ' ',
+  ),
+);
 
 /** One thing a reader would point at, with the words on each side. */
 export interface Cue {
@@ -156,14 +165,33 @@ export function stanceFeatures(a: Alignment): StanceFeatures {
   const namesMissing = uncovered.filter((l) => l.claim.cap);
   const claimWords = new Set(a.links.map((l) => l.evidence?.lower).filter(Boolean));
   const otherNames = a.evidence.filter((u) => u.cap && !claimWords.has(u.lower) && !isCue(u));
-  // The subjects differ: the claim opens with a capitalised word the sentence does not state, the sentence with another
-  // ("Kinsey is up for…" / "Sideways is up for…"; WordNet knows both words, so neither reads as a name by itself).
-  const c0 = a.claim[0];
-  const e0 = a.evidence[0];
-  const opensWith = (u: Unit | undefined): u is Unit => !!u && /^\p{Lu}/u.test(u.text) && !u.stop && !u.digit && !isCue(u);
-  const subjectSwap =
-    opensWith(c0) && opensWith(e0) && uncovered.some((l) => l.claim.index === c0.index) && !claimWords.has(e0.lower) && coverage >= 0.4;
-  if (subjectSwap) cues.push({ kind: 'subject', claim: c0.text, evidence: e0.text });
+  // The subjects differ: the claim opens with a name (its leading capitalised words) of which the sentence states no
+  // word, and the sentence opens with another ("Kinsey is up for…" / "Sideways is up for…", "The comedy Sideways
+  // has…"); WordNet knows both words, so neither reads as a name by itself. Not when the sentence opens with a
+  // phrase of time or place ("After…", "In 2016, …") or states part of the name ("Tim Roth" / "Timothy Simon Roth").
+  const named = (u: Unit | undefined): u is Unit => !!u && /^\p{Lu}/u.test(u.text) && !u.stop && !u.digit && !isCue(u);
+  const lead: Unit[] = [];
+  for (const u of a.claim) {
+    if (!named(u)) break;
+    lead.push(u);
+  }
+  const leadMissing = lead.length > 0 && lead.every((u) => uncovered.some((l) => l.claim.index === u.index));
+  const [w0, w1, w2] = a.evidence;
+  const e0 =
+    named(w0) && !OPENERS.has(w0.lower)
+      ? w0
+      : w0?.lower === 'the' && w1 && !w1.cap && named(w2)
+        ? w2
+        : w0?.lower === 'the' && named(w1)
+          ? w1
+          : undefined;
+  const c0 = lead[0];
+  const subjectSwap = leadMissing && !!c0 && !!e0 && !claimWords.has(e0.lower) && coverage >= 0.4;
+  if (subjectSwap) cues.push({ kind: 'subject', claim: lead.map((u) => u.text).join(' '), evidence: e0!.text });
+  // The claim's subject is not named at all, and no pronoun opens the sentence that could stand for it.
+  const pronounFirst = a.evidence.slice(0, 3).some((u) => PRONOUNS.has(u.lower));
+  const subjectAbsent = !subjectSwap && leadMissing && !!c0 && !pronounFirst;
+  if (subjectAbsent) cues.push({ kind: 'absent', claim: lead.map((u) => u.text).join(' ') });
   const nameSwap = namesMissing.length > 0 && otherNames.length > 0 && coverage >= 0.4;
   if (nameSwap) cues.push({ kind: 'name', claim: namesMissing[0]!.claim.text, evidence: otherNames[0]!.text });
   const swapped = passive(a.claimText) || passive(a.evidenceText) || isTitleCase(a.claim) ? null : roleSwap(a);
@@ -197,6 +225,7 @@ export function stanceFeatures(a: Alignment): StanceFeatures {
     year_different: years.some((q) => q.status === 'different') ? 1 : 0,
     name_swap: nameSwap ? 1 : 0,
     subject_swap: subjectSwap ? 1 : 0,
+    subject_absent: subjectAbsent ? 1 : 0,
     roles_swapped: swapped ? 1 : 0,
     hedge_claim: hedgeC ? 1 : 0,
     hedge_evidence: hedgeE ? 1 : 0,

@@ -17,6 +17,7 @@ const AGAINST: Record<string, (c: Cue) => string> = {
   year: (c) => `${c.evidence} here, ${c.claim} in the claim`,
   name: (c) => `names ${c.evidence} where the claim says ${c.claim}`,
   subject: (c) => `is about ${c.evidence}, not ${c.claim}`,
+  absent: (c) => `does not name ${c.claim}`,
   roles: (c) => `has the roles the other way round (${c.evidence})`,
   negation: (c) => (c.claim ? `the claim says ${q(c.claim)}; this sentence does not` : `says ${q(c.evidence)} where the claim does not`),
 };
@@ -54,6 +55,8 @@ export function reasonFor(stance: ReasonStance, cues: readonly Cue[]): string {
     const c = cues.find((x) => x.kind === kind);
     if (c) return `about something else: ${AGAINST[kind]!(c)}`;
   }
+  const absent = cues.find((c) => c.kind === 'absent');
+  if (absent) return `does not name ${absent.claim}`;
   const hedge = cues.find((c) => c.kind === 'hedge');
   if (hedge) return `does not state it as a fact (${q(hedge.evidence)})`;
   const missing = cues.find((c) => c.kind === 'missing');
