@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createError } from '../../lib/errors';
-import { decodeBody } from '../charset';
-import { extractArticle } from '../extract';
-import type { ArticleInput } from '../store';
+import { decodeBody } from '../text/charset';
+import { extractArticle } from '../extract/article';
+import type { ArticleInput } from '../store/articles';
 
 function htmlFiles(p: string): string[] {
   if (!fs.existsSync(p)) throw createError('NOT_FOUND', `no such file or folder: ${p}`);
