@@ -12,6 +12,8 @@ import { createError } from '../../lib/errors';
 import { decodeBody, type CharsetSource } from '../text/charset';
 import { isPlausibleDate, parseDate } from '../text/dates';
 import { looksLikeJson, parseJsonFeed } from './json-feed';
+import { findTags } from '../text/markup';
+import { rootElement as rootElementAt } from './root';
 import { parseXmlFeed, type Raw } from './xml';
 import { htmlToText, inlineText } from '../text/html-text';
 
@@ -62,14 +64,12 @@ function str(v: unknown): string | null {
 
 /** The first element's name, skipping the XML declaration, comments, PIs and the doctype. */
 export function rootElement(text: string): string | null {
-  const m = /^(?:\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)*<([A-Za-z_][\w.:-]*)/i.exec(text);
-  return m ? m[1]! : null;
+  return rootElementAt(text)?.name ?? null;
 }
 
 function alternateFeeds(html: string): string[] {
   const out: string[] = [];
-  for (const m of html.matchAll(/<link\b[^>]*>/gi)) {
-    const tag = m[0];
+  for (const tag of findTags(html, 'link\\b')) {
     if (/rel\s*=\s*["']?alternate/i.test(tag) && /type\s*=\s*["']?application\/(?:rss|atom|rdf)\+xml/i.test(tag)) {
       const href = /href\s*=\s*["']([^"']+)["']/i.exec(tag);
       if (href) out.push(href[1]!);

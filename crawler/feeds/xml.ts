@@ -13,6 +13,8 @@
 import Parser from 'rss-parser';
 import sax from 'sax';
 import { createError, type QuinError } from '../../lib/errors';
+import { finder, replaceComments, replaceSections, type Finder } from '../text/markup';
+import { rootElement } from './root';
 
 export type Raw = Record<string, unknown>;
 export type XmlFeedFormat = 'rss' | 'rdf' | 'atom';
@@ -63,7 +65,7 @@ function xmlError(e: unknown): QuinError {
  * slip through the forgiving parse (which would keep every reference as literal text).
  */
 export function assertNoEntityDeclarations(text: string): void {
-  const markup = text.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, '').replace(/<!--[\s\S]*?-->/g, '');
+  const markup = replaceComments(replaceSections(text, '<![CDATA[', ']]>', ''), '');
   if (/<!ENTITY\b/i.test(markup)) {
     throw createError(
       'FEED_PARSE_ERROR',
@@ -72,21 +74,51 @@ export function assertNoEntityDeclarations(text: string): void {
   }
 }
 
-const XHTML_CONSTRUCT =
-  /<((?:atom:)?(?:title|subtitle|summary|content|rights))\b([^>]*?)\btype\s*=\s*(["'])xhtml\3([^>]*)>([\s\S]*?)<\/\1\s*>/g;
+const CONSTRUCT_OPEN = /<((?:atom:)?(?:title|subtitle|summary|content|rights))\b/g;
+const XHTML_TYPE = /\btype\s*=\s*(["'])xhtml\1/g;
+
+function xhtmlToHtml(tag: string, before: string, after: string, inner: string): string {
+  const unwrapped = inner.trim().replace(/^<(?:[\w-]+:)?div\b[^>]*>([\s\S]*)<\/(?:[\w-]+:)?div\s*>$/, '$1');
+  const html = unwrapped.replace(/<(\/?)[\w-]+:/g, '<$1');
+  const escaped = html.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return `<${tag}${before}type="html"${after}>${escaped}</${tag}>`;
+}
 
 /**
  * Atom text constructs of type="xhtml" (markup inside a <div>) become type="html" with the markup
  * escaped, which is how rss-parser and the text extraction read them (xml2js would lose the order
- * of text and inline elements). Pure.
+ * of text and inline elements). What the pattern
+ * `<(title|…)\b([^>]*?)\btype\s*=\s*(["'])xhtml\3([^>]*)>([\s\S]*?)<\/\1\s*>` replaces, found in linear
+ * time (text/markup.ts). Pure.
  */
 export function xhtmlConstructsToHtml(text: string): string {
-  return text.replace(XHTML_CONSTRUCT, (_all, tag: string, before: string, _q: string, after: string, inner: string) => {
-    const unwrapped = inner.trim().replace(/^<(?:[\w-]+:)?div\b[^>]*>([\s\S]*)<\/(?:[\w-]+:)?div\s*>$/, '$1');
-    const html = unwrapped.replace(/<(\/?)[\w-]+:/g, '<$1');
-    const escaped = html.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-    return `<${tag}${before}type="html"${after}>${escaped}</${tag}>`;
-  });
+  const open = new RegExp(CONSTRUCT_OPEN.source, 'g');
+  const type = finder(text, XHTML_TYPE);
+  const closes = new Map<string, Finder>();
+  const closeOf = (tag: string) => {
+    let f = closes.get(tag);
+    if (!f) closes.set(tag, (f = finder(text, new RegExp(`<\\/${tag}\\s*>`, 'g'))));
+    return f;
+  };
+  let out = '';
+  let pos = 0;
+  for (let m = open.exec(text); m; m = open.exec(text)) {
+    const tag = m[1]!;
+    const attrsAt = m.index + m[0].length;
+    const gt = text.indexOf('>', attrsAt);
+    if (gt < 0) break;
+    const t = type(attrsAt);
+    const close = t && t.index < gt ? closeOf(tag)(gt + 1) : null;
+    if (!t || !close) {
+      open.lastIndex = m.index + 1;
+      continue;
+    }
+    const before = text.slice(attrsAt, t.index);
+    const after = text.slice(t.index + t[0].length, gt);
+    out += text.slice(pos, m.index) + xhtmlToHtml(tag, before, after, text.slice(gt + 1, close.index));
+    pos = open.lastIndex = close.index + close[0].length;
+  }
+  return pos === 0 ? text : out + text.slice(pos);
 }
 
 // sax's forgiving mode folds element and attribute names to one case: these get theirs back.
@@ -205,15 +237,40 @@ export interface XmlParse {
   strictError: QuinError | null;
 }
 
+/** RSS without a version attribute on its root (seen in real feeds) has the RSS 2.0 structure: given one. */
+export function withRssVersion(text: string): string {
+  const root = rootElement(text);
+  if (root?.name !== 'rss') return text;
+  const at = root.index + 1 + root.name.length;
+  const gt = text.indexOf('>', at);
+  if (/\bversion\s*=/.test(gt < 0 ? text.slice(at) : text.slice(at, gt))) return text;
+  return `${text.slice(0, at)} version="2.0"${text.slice(at)}`;
+}
+
 function prepare(text: string, format: XmlFeedFormat): string {
-  // RSS without a version attribute (seen in real feeds) has the RSS 2.0 structure.
-  const versioned = format === 'rss' ? text.replace(/<rss\b(?![^>]*\bversion\s*=)/, '<rss version="2.0"') : text;
-  return xhtmlConstructsToHtml(versioned);
+  return xhtmlConstructsToHtml(format === 'rss' ? withRssVersion(text) : text);
+}
+
+let snippetsOff: Promise<void> | undefined;
+
+/**
+ * rss-parser makes a "contentSnippet" of every item's content with patterns that are quadratic on
+ * hostile text (`<(?:.|\n)*?>` took seconds on 128 KB of "<"); the crawler never reads it (it makes
+ * its own text, text/html-text.ts). Its helper is replaced, once per process, by one that returns ''.
+ */
+function withoutSnippets(): Promise<void> {
+  snippetsOff ??= import(/* webpackIgnore: true */ 'node:module').then(({ createRequire }) => {
+    const utils = createRequire(import.meta.url)('rss-parser/lib/utils.js') as { getSnippet?: unknown };
+    if (typeof utils.getSnippet !== 'function') throw new Error('rss-parser changed: lib/utils.js has no getSnippet to replace');
+    utils.getSnippet = () => '';
+  });
+  return snippetsOff;
 }
 
 /** Strict first; when that fails, the forgiving rewrite (and the strict error when that recovers nothing). */
 export async function parseXmlFeed(text: string, format: XmlFeedFormat): Promise<XmlParse> {
   assertNoEntityDeclarations(text);
+  await withoutSnippets();
   const prepared = prepare(text, format);
   let strictError: QuinError;
   try {

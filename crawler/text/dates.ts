@@ -110,10 +110,13 @@ const US_LIKE =
   /^(?:[^\d,]+,\s*)?([^\s\d.,]+)\.?\s+(\d{1,2}),?\s+(\d{4})(?:[\s,]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?)?\s*([+-]\d{2}:?\d{2}|[A-Za-z]{1,5})?$/;
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T\s](\d{2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 
+const MAX_DATE_CHARS = 200;
+
 export function parseDate(input: string | null | undefined): Date | null {
   if (!input) return null;
   const s = input.trim().replace(/\s+/g, ' ');
-  if (!s) return null;
+  // Nothing longer is a date; a hostile feed's kilobytes are not handed to the patterns below.
+  if (!s || s.length > MAX_DATE_CHARS) return null;
 
   let m = ISO.exec(s);
   if (m) {

@@ -4,6 +4,7 @@
  * and tags go, entities are decoded. Pure.
  */
 import { decodeHTMLStrict } from 'entities';
+import { replaceComments, replaceElements, replaceTags } from './markup';
 
 /**
  * Every HTML5 named and numeric reference (the `entities` package), the terminating semicolon
@@ -14,17 +15,14 @@ export function decodeEntities(s: string): string {
   return decodeHTMLStrict(s).replace(/\u00ad|\u200b|\u200c|\u200d|\ufffd/g, '');
 }
 
-const BLOCK = /<\/?(?:p|div|br|hr|li|ul|ol|h[1-6]|blockquote|pre|tr|table|section|article|header|footer|figure|figcaption|dd|dt)\b[^>]*>/gi;
+const BLOCK = '\\/?(?:p|div|br|hr|li|ul|ol|h[1-6]|blockquote|pre|tr|table|section|article|header|footer|figure|figcaption|dd|dt)\\b';
+const HIDDEN = ['script', 'style', 'noscript', 'template', 'svg'];
 
+/** Comments, then hidden elements, then block tags (a line break), then every other tag (a space); in linear time (markup.ts). */
 export function htmlToText(html: string | null | undefined): string {
   if (!html) return '';
-  return decodeEntities(
-    html
-      .replace(/<!--[\s\S]*?-->/g, ' ')
-      .replace(/<(script|style|noscript|template|svg)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-      .replace(BLOCK, '\n')
-      .replace(/<[^>]*>/g, ' '),
-  )
+  const blocks = replaceTags(replaceElements(replaceComments(html), HIDDEN), BLOCK, () => '\n');
+  return decodeEntities(replaceTags(blocks, '', () => ' '))
     .replace(/[ \t\f\v\u00a0]+/g, ' ')
     .replace(/ *\n[\s]*/g, '\n')
     .trim();

@@ -100,6 +100,10 @@ const ABBREVIATIONS = new Set([
 const SENTENCE_FINAL_OK = new Set(['no', 'co', 'us', 'sat', 'sun', 'mar', 'may', 'est', 'al', 'p', 'v']);
 
 const MAX_SENTENCE_CHARS = 1200;
+// The end of a piece that isFalseBreak reads: a delimiter, up to six letters and a period.
+const TAIL = 8;
+// Characters handed to Intl.Segmenter at once (longer paragraphs are read in windows).
+const SEGMENT_WINDOW = 4096;
 
 let segmenter: Intl.Segmenter | undefined;
 function getSegmenter(): Intl.Segmenter {
@@ -109,7 +113,10 @@ function getSegmenter(): Intl.Segmenter {
 
 /** True when the break between `prev` and `next` is a false break after an abbreviation. */
 export function isFalseBreak(prev: string, next: string): boolean {
-  const m = /(?:^|[\s("'“‘])([A-Za-z]{1,6})\.$/.exec(prev.trimEnd());
+  // Only the end of `prev` matters (an abbreviation is at most 6 letters, a period and what precedes
+  // them): testing the last 8 characters keeps the check constant-time however long `prev` grew.
+  const end = prev.trimEnd();
+  const m = /(?:^|[\s("'“‘])([A-Za-z]{1,6})\.$/.exec(end.length > TAIL ? end.slice(-TAIL) : end);
   if (!m) return false;
   const word = m[1]!;
   const lower = word.toLowerCase();
@@ -150,19 +157,51 @@ export function normalizeWhitespace(text: string): string {
     .trim();
 }
 
+/**
+ * ICU's segments of a paragraph, read a window at a time: Intl.Segmenter slows down quadratically
+ * on one long string with many breaks (128 KB of "J. " took 9 s). Each window after the first starts
+ * where the previous window's last (possibly cut) segment started, so breaks are where ICU puts them;
+ * a window that is one long sentence is passed on whole (capLength splits such runs anyway).
+ */
+function* segments(paragraph: string): Generator<string> {
+  let start = 0;
+  while (start < paragraph.length) {
+    let end = Math.min(paragraph.length, start + SEGMENT_WINDOW);
+    // Never between the two halves of a surrogate pair.
+    if (end < paragraph.length && /[\ud800-\udbff]/.test(paragraph[end - 1]!)) end--;
+    const parts = Array.from(getSegmenter().segment(paragraph.slice(start, end)), (s) => s.segment);
+    if (end === paragraph.length || parts.length === 1) {
+      yield* parts;
+      start = end;
+      continue;
+    }
+    const last = parts.pop()!;
+    yield* parts;
+    start = end - last.length;
+  }
+}
+
 /** Splits text into sentences. Paragraph breaks (blank lines or single newlines) always end a sentence. */
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
   for (const paragraph of normalizeWhitespace(text).split(/\n+/)) {
     if (!paragraph.trim()) continue;
-    const pieces: string[] = [];
-    for (const { segment } of getSegmenter().segment(paragraph)) {
-      const prev = pieces[pieces.length - 1];
-      if (prev !== undefined && isFalseBreak(prev, segment)) pieces[pieces.length - 1] = prev + segment;
-      else pieces.push(segment);
+    // Each piece is a list of segments; `tail` is the end of the last piece, whitespace trimmed (what
+    // isFalseBreak reads), and `rawTail` its untrimmed end: no piece is re-read as it grows.
+    const pieces: string[][] = [];
+    let rawTail = '';
+    let tail = '';
+    for (const segment of segments(paragraph)) {
+      const merge = pieces.length > 0 && isFalseBreak(tail, segment);
+      const before = merge ? rawTail : '';
+      if (merge) pieces[pieces.length - 1]!.push(segment);
+      else pieces.push([segment]);
+      const trimmed = segment.trimEnd();
+      if (trimmed || !merge) tail = (before + trimmed).slice(-TAIL);
+      rawTail = (before + segment).slice(-TAIL);
     }
     for (const p of pieces) {
-      const t = p.replace(/\s+/g, ' ').trim();
+      const t = p.join('').replace(/\s+/g, ' ').trim();
       if (t) out.push(...capLength(t));
     }
   }
