@@ -14,6 +14,7 @@ import { processItem } from './item-article';
 import { renewLease } from '../schedule/lease';
 import { nextCheck } from '../schedule/next-check';
 import { transaction, type Tx } from '../store/db-retry';
+import { storable } from '../text/storable';
 
 export interface FeedRunResult {
   feedId: number;
@@ -58,7 +59,7 @@ async function rememberItems(ctx: CrawlContext, feed: Feed, parsed: ParsedFeed, 
     const fresh = unique.filter((it) => !known.has(it.key));
     if (fresh.length) {
       await tx.feedItem.createMany({
-        data: fresh.map((it) => ({
+        data: fresh.map((it) => storable({
           feedId: feed.id,
           itemKey: it.key.slice(0, 2000),
           link: it.link,
@@ -77,12 +78,14 @@ async function rememberItems(ctx: CrawlContext, feed: Feed, parsed: ParsedFeed, 
     await tx.feed.update({
       where: { id: feed.id },
       data: {
-        etag: res.etag,
-        lastModified: res.lastModified,
-        title: feed.title ?? parsed.title,
-        siteUrl: parsed.siteUrl ?? feed.siteUrl,
+        ...storable({
+          etag: res.etag,
+          lastModified: res.lastModified,
+          title: feed.title ?? parsed.title,
+          siteUrl: parsed.siteUrl ?? feed.siteUrl,
+          parseWarning: parsed.warnings.length ? parsed.warnings.join('; ').slice(0, 1000) : null,
+        }),
         hintMinutes: hintMinutes(parsed, res),
-        parseWarning: parsed.warnings.length ? parsed.warnings.join('; ').slice(0, 1000) : null,
         itemsSeen: { increment: parsed.items.length },
         itemsNew: { increment: fresh.length },
       },

@@ -7,6 +7,7 @@
 import type { Db } from '../../lib/db/client';
 import { isQuinError } from '../../lib/errors';
 import { addFeed } from './manage';
+import { storable } from '../text/storable';
 import type { OpmlDocument, OpmlFeed, OpmlSkipped } from './opml';
 
 export interface FeedListImport {
@@ -22,13 +23,13 @@ export async function importFeedList(db: Db, doc: OpmlDocument, opts: { interval
     if (known) {
       const fill = { title: known.title ?? f.title, category: known.category ?? f.category, siteUrl: known.siteUrl ?? f.htmlUrl };
       if (fill.title !== known.title || fill.category !== known.category || fill.siteUrl !== known.siteUrl)
-        await db.feed.update({ where: { id: known.id }, data: fill });
+        await db.feed.update({ where: { id: known.id }, data: storable(fill) });
       out.existing.push({ id: known.id, url: known.url });
       continue;
     }
     try {
       const feed = await addFeed(db, f.xmlUrl, { intervalMinutes: opts.intervalMinutes, title: f.title });
-      await db.feed.update({ where: { id: feed.id }, data: { category: f.category, siteUrl: f.htmlUrl } });
+      await db.feed.update({ where: { id: feed.id }, data: storable({ category: f.category, siteUrl: f.htmlUrl }) });
       out.added.push({ id: feed.id, url: feed.url, title: feed.title, category: f.category });
     } catch (e) {
       if (isQuinError(e, 'CONFLICT')) out.existing.push({ id: Number(e.details?.id ?? 0), url: f.xmlUrl });

@@ -1,6 +1,7 @@
 /** Feed management: the rows the scheduler reads. */
 import type { Db } from '../../lib/db/client';
 import { createError } from '../../lib/errors';
+import { storableText } from '../text/storable';
 
 export interface AddFeedOptions {
   intervalMinutes: number;
@@ -25,7 +26,8 @@ export async function addFeed(db: Db, rawUrl: string, opts: AddFeedOptions) {
   const url = normalizeFeedUrl(rawUrl);
   const existing = await db.feed.findUnique({ where: { url } });
   if (existing) throw createError('CONFLICT', `feed already exists (id ${existing.id}): ${url}`, { id: existing.id });
-  return db.feed.create({ data: { url, intervalMinutes: opts.intervalMinutes, title: opts.title ?? null, nextCheckAt: new Date() } });
+  const title = opts.title ? storableText(opts.title) : null;
+  return db.feed.create({ data: { url, intervalMinutes: opts.intervalMinutes, title, nextCheckAt: new Date() } });
 }
 
 /** Finds a feed by numeric id or by URL. */

@@ -13,6 +13,7 @@ import { decodeBody, type CharsetSource } from '../text/charset';
 import { isPlausibleDate, parseDate } from '../text/dates';
 import { looksLikeJson, parseJsonFeed } from './json-feed';
 import { findTags } from '../text/markup';
+import { storable } from '../text/storable';
 import { rootElement as rootElementAt } from './root';
 import { parseXmlFeed, type Raw } from './xml';
 import { htmlToText, inlineText } from '../text/html-text';
@@ -220,7 +221,8 @@ export async function parseFeed(body: Buffer, opts: ParseFeedOptions): Promise<P
   const title = inlineText(str(feed.title)) || null;
   // A lenient read that found neither a title nor an item recovered nothing: the document's own error stands.
   if (strictError && !title && items.length === 0) throw strictError;
-  return {
+  // Item keys are looked up as they are stored: made storable here, where they are read.
+  return storable({
     format,
     title,
     siteUrl,
@@ -230,5 +232,5 @@ export async function parseFeed(body: Buffer, opts: ParseFeedOptions): Promise<P
     charsetSource: decoded.source,
     items,
     warnings,
-  };
+  });
 }

@@ -10,6 +10,7 @@ import { saveClaimReviews, type ClaimReviewData } from './claim-reviews';
 import { isBusyError, isUniqueViolation, withDbRetry, type Tx } from './db-retry';
 import { makeSnippets, type WindowOptions } from '../text/snippets';
 import { splitSentences } from '../text/sentences';
+import { storable } from '../text/storable';
 
 export type PublishedAtSource = 'item' | 'meta' | 'jsonld' | 'first_seen' | 'import' | 'unknown';
 export type TextSource = 'readability' | 'item_content' | 'item_description' | 'import';
@@ -55,7 +56,9 @@ interface Prepared {
   snippets: ReturnType<typeof makeSnippets>;
 }
 
-function prepare(input: ArticleInput, window: WindowOptions): Prepared {
+function prepare(raw: ArticleInput, window: WindowOptions): Prepared {
+  // The text boundary: whatever the source (a feed, a page, an imported corpus), nothing unstorable gets in.
+  const input = storable(raw);
   const sentences = input.sentences
     ? input.sentences.map((s) => s.replace(/\s+/g, ' ').trim()).filter(Boolean)
     : splitSentences(input.text ?? '');

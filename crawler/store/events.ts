@@ -1,6 +1,7 @@
 /** Per-fetch crawl events: one row per feed check and per article fetch, for the health views. */
 import { describeError, isQuinError } from '../../lib/errors';
 import type { Tx } from './articles';
+import { storableText } from '../text/storable';
 
 export interface EventInput {
   feedId: number | null;
@@ -24,8 +25,9 @@ export function errorCode(err: unknown): string {
   return isQuinError(err) ? err.code : 'INTERNAL';
 }
 
+/** An error as stored (feed and item rows, events): one line, storable, capped. */
 export function errorText(err: unknown): string {
-  return describeError(err).slice(0, MAX_ERROR_CHARS);
+  return storableText(describeError(err)).slice(0, MAX_ERROR_CHARS);
 }
 
 export function errorStatus(err: unknown): number | null {
@@ -38,7 +40,7 @@ export async function recordEvent(tx: Pick<Tx, 'crawlEvent'>, e: EventInput): Pr
     data: {
       feedId: e.feedId,
       kind: e.kind,
-      url: e.url.slice(0, 2000),
+      url: storableText(e.url).slice(0, 2000),
       outcome: e.outcome,
       httpStatus: e.httpStatus ?? (e.error ? errorStatus(e.error) : null),
       durationMs: Math.max(0, Math.round(e.durationMs)),
