@@ -59,20 +59,22 @@ async function rememberItems(ctx: CrawlContext, feed: Feed, parsed: ParsedFeed, 
     const fresh = unique.filter((it) => !known.has(it.key));
     if (fresh.length) {
       await tx.feedItem.createMany({
-        data: fresh.map((it) => storable({
-          feedId: feed.id,
-          itemKey: it.key.slice(0, 2000),
-          link: it.link,
-          title: it.title.slice(0, 1000) || null,
-          author: it.author?.slice(0, 300) ?? null,
-          publishedAt: it.published,
-          fallbackText: it.text || null,
-          fallbackSource: it.textSource,
-          firstSeenAt: now,
-          lastSeenAt: now,
-          status: it.link || it.text ? 'pending' : 'skipped',
-          lastError: it.link || it.text ? null : 'no link and no text',
-        })),
+        data: fresh.map((it) =>
+          storable({
+            feedId: feed.id,
+            itemKey: it.key.slice(0, 2000),
+            link: it.link,
+            title: it.title.slice(0, 1000) || null,
+            author: it.author?.slice(0, 300) ?? null,
+            publishedAt: it.published,
+            fallbackText: it.text || null,
+            fallbackSource: it.textSource,
+            firstSeenAt: now,
+            lastSeenAt: now,
+            status: it.link || it.text ? 'pending' : 'skipped',
+            lastError: it.link || it.text ? null : 'no link and no text',
+          }),
+        ),
       });
     }
     await tx.feed.update({
