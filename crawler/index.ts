@@ -21,6 +21,7 @@ export { feedState, hasProblem, RECENT_ITEMS, type FeedState, type FeedStateView
 export { runCrawlOnce, crawlLoop, type CrawlOptions, type CrawlRunSummary, type LoopOptions } from './crawl/run';
 export type { FeedRunResult } from './crawl/check-feed';
 export { probeFeed, type FeedProbe } from './feeds/probe';
+export { parseThread, createParseThread, PARSE_DEADLINE_MS, type ParseThread } from './feeds/parse-thread';
 export { parseFeed, type ParsedFeed, type FeedItem, type FeedFormat } from './feeds/parser';
 export { assertUrlAllowed, createHttpClient, type HttpClient, type FetchResponse } from './http';
 export { importCorpus, IMPORT_FORMATS, type ImportSummary } from './import';

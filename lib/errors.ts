@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   INVALID_INPUT: { status: 400, summary: 'invalid input' },
   CONFLICT: { status: 409, summary: 'conflict' },
   FEED_PARSE_ERROR: { status: 422, summary: 'the document is not a parsable feed' },
+  FEED_PARSE_TIMEOUT: { status: 422, summary: 'the document took too long to read' },
   FETCH_FAILED: { status: 502, summary: 'fetch failed' },
   FETCH_TIMEOUT: { status: 504, summary: 'fetch timed out' },
   FETCH_TOO_LARGE: { status: 413, summary: 'response larger than the size cap' },

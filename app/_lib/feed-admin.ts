@@ -8,7 +8,7 @@ import {
   feedListForExport,
   findFeed,
   importFeedList,
-  parseOpml,
+  parseThread,
   writeOpml,
   listFeedHealth,
   normalizeFeedUrl,
@@ -73,7 +73,7 @@ function probeError(e: unknown, url: string): Error {
       { cause: e.code },
     );
   }
-  if (e.status >= 500 || e.code.startsWith('FETCH_') || e.code === 'FEED_PARSE_ERROR') {
+  if (e.status >= 500 || e.code.startsWith('FETCH_') || e.code.startsWith('FEED_PARSE_')) {
     const found = discoveredFeeds(url, e.details?.alternates);
     return createError('INVALID_INPUT', `not added, the feed could not be read: ${e.message}`, {
       cause: e.code,
@@ -133,9 +133,9 @@ export async function refreshAllFeeds({ db }: FeedDeps): Promise<number> {
   return (await db.feed.updateMany({ where: { status: { not: 'paused' } }, data: { nextCheckAt: new Date() } })).count;
 }
 
-/** Adds the feeds of an OPML file (hostile files refused with INVALID_INPUT and the reason). */
+/** Adds the feeds of an OPML file (hostile files refused with INVALID_INPUT and the reason); read in the parse thread. */
 export async function importOpml({ db, config }: FeedDeps, file: Buffer): Promise<FeedListImport> {
-  return importFeedList(db, parseOpml(file), { intervalMinutes: config.feedIntervalMinutes });
+  return importFeedList(db, await parseThread().parseOpml(file), { intervalMinutes: config.feedIntervalMinutes });
 }
 
 export async function exportOpml({ db }: FeedDeps): Promise<string> {

@@ -8,7 +8,7 @@
 import { isQuinError, type QuinError } from '../../lib/errors';
 import type { CrawlContext, Feed, FeedItemRow } from './context';
 import { errorCode, errorStatus, errorText, recordEvent } from '../store/events';
-import { parseFeed, type ParsedFeed } from '../feeds/parser';
+import type { ParsedFeed } from '../feeds/parser';
 import { parseMaxAge, type FetchResponse } from '../http';
 import { processItem } from './item-article';
 import { renewLease } from '../schedule/lease';
@@ -252,7 +252,7 @@ export async function crawlFeed(ctx: CrawlContext, feed: Feed): Promise<FeedRunR
     let current = feed;
     if (res.notModified) r.outcome = 'not_modified';
     else {
-      const parsed = await parseFeed(res.body, { url: res.url, headerCharset: res.charset, now: ctx.now() });
+      const parsed = await ctx.parser.parseFeed(res.body, { url: res.url, headerCharset: res.charset, now: ctx.now() });
       if (parsed.warnings.length) ctx.log.warn('feed read with warnings', { feed: feed.url, warnings: parsed.warnings.join('; ') });
       r.itemsSeen = parsed.items.length;
       r.itemsNew = await rememberItems(ctx, feed, parsed, res);

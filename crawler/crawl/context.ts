@@ -3,6 +3,7 @@ import type { Config } from '../../lib/config';
 import type { Db, Models } from '../../lib/db/client';
 import { createLogger, type Logger } from '../../lib/log';
 import { createHttpClient, type HttpClient } from '../http';
+import { parseThread, type ParseThread } from '../feeds/parse-thread';
 import { newLeaseOwner } from '../schedule/lease';
 import type { WindowOptions } from '../text/snippets';
 
@@ -13,6 +14,8 @@ export interface CrawlContext {
   db: Db;
   config: Config;
   http: HttpClient;
+  /** Where feeds and pages are parsed: a worker thread, under a deadline (feeds/parse-thread.ts). */
+  parser: ParseThread;
   owner: string;
   signal?: AbortSignal;
   log: Logger;
@@ -22,6 +25,7 @@ export interface CrawlContext {
 
 export interface ContextOptions {
   http?: HttpClient;
+  parser?: ParseThread;
   owner?: string;
   signal?: AbortSignal;
   log?: Logger;
@@ -37,6 +41,7 @@ export function createContext(db: Db, config: Config, opts: ContextOptions = {})
     db,
     config,
     http: opts.http ?? createHttpClient(config),
+    parser: opts.parser ?? parseThread(),
     owner: opts.owner ?? newLeaseOwner(),
     signal: opts.signal,
     log: opts.log ?? createLogger('crawl'),

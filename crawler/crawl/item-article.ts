@@ -11,7 +11,7 @@ import { canonicalUrl } from '../extract/canonical';
 import { decodeBody } from '../text/charset';
 import type { CrawlContext, Feed, FeedItemRow } from './context';
 import { recordEvent, errorText, type EventInput } from '../store/events';
-import { extractArticle, type ExtractedPage } from '../extract/article';
+import type { ExtractedPage } from '../extract/article';
 import { transaction, type Tx } from '../store/db-retry';
 import { storeArticle, type ArticleInput, type PublishedAtSource, type StoreResult, type TextSource } from '../store/articles';
 
@@ -87,7 +87,7 @@ async function fetchPage(ctx: CrawlContext, feed: Feed, link: string): Promise<P
   const started = Date.now();
   try {
     const res = await ctx.http.fetch({ url: link, expect: 'html', signal: ctx.signal });
-    const page = extractArticle(decodeBody(res.body, res.charset).text, res.url, ctx.now());
+    const page = await ctx.parser.extractArticle(decodeBody(res.body, res.charset).text, res.url, ctx.now());
     const event: EventInput = {
       feedId: feed.id,
       kind: 'article',

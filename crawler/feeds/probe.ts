@@ -4,7 +4,8 @@
  */
 import type { Config } from '../../lib/config';
 import { normalizeFeedUrl } from './manage';
-import { parseFeed, type FeedFormat } from './parser';
+import type { FeedFormat } from './parser';
+import { parseThread, type ParseThread } from './parse-thread';
 import { createHttpClient, type HttpClient } from '../http';
 
 export interface FeedProbe {
@@ -23,13 +24,18 @@ export interface FeedProbe {
   ttlMinutes: number | null;
 }
 
-export async function probeFeed(url: string, config: Config, opts: { http?: HttpClient; signal?: AbortSignal } = {}): Promise<FeedProbe> {
+/** The feed is parsed in the parse thread (parse-thread.ts), never on the caller's event loop. */
+export async function probeFeed(
+  url: string,
+  config: Config,
+  opts: { http?: HttpClient; signal?: AbortSignal; parser?: ParseThread } = {},
+): Promise<FeedProbe> {
   const normalized = normalizeFeedUrl(url);
   const http = opts.http ?? createHttpClient(config);
   const res = await http.fetch({ url: normalized, expect: 'feed', signal: opts.signal }).finally(() => {
     if (!opts.http) void http.close();
   });
-  const feed = await parseFeed(res.body, { url: res.url, headerCharset: res.charset });
+  const feed = await (opts.parser ?? parseThread()).parseFeed(res.body, { url: res.url, headerCharset: res.charset });
   const dates = feed.items.map((i) => i.published?.getTime()).filter((t): t is number => t !== undefined);
   return {
     url: normalized,
