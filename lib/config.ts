@@ -93,6 +93,13 @@ export const SETTINGS = {
     'Consecutive failures after which a feed is marked broken (it is still retried).',
   ),
   maxArticlesPerFeedRun: s('crawler', 'QUIN_MAX_ARTICLES_PER_RUN', 50, int(1), 'New items fetched per feed per check.'),
+  maxNewItemsPerCheck: s(
+    'crawler',
+    'QUIN_MAX_NEW_ITEMS_PER_CHECK',
+    500,
+    int(1),
+    "New items a feed's check takes in, newest first; the rest are taken in at the following checks.",
+  ),
   maxItemAttempts: s('crawler', 'QUIN_MAX_ITEM_ATTEMPTS', 3, int(1), 'Checks in which a feed item whose article failed is tried again.'),
   minArticleChars: s(
     'crawler',

@@ -8,7 +8,7 @@
 import { isQuinError, type QuinError } from '../../lib/errors';
 import type { CrawlContext, Feed, FeedItemRow } from './context';
 import { errorCode, errorStatus, errorText, recordEvent } from '../store/events';
-import type { ParsedFeed } from '../feeds/parser';
+import type { FeedItem, ParsedFeed } from '../feeds/parser';
 import { parseMaxAge, type FetchResponse } from '../http';
 import { processItem } from './item-article';
 import { renewLease } from '../schedule/lease';
@@ -34,7 +34,9 @@ export interface FeedRunResult {
   error?: string;
 }
 
+/** Keys looked up, and rows inserted, per statement. */
 const IN_CHUNK = 400;
+const INSERT_BATCH = 100;
 
 function hintMinutes(parsed: ParsedFeed | null, res: FetchResponse): number | null {
   const maxAge = parseMaxAge(res.cacheControl ?? undefined);
@@ -44,55 +46,91 @@ function hintMinutes(parsed: ParsedFeed | null, res: FetchResponse): number | nu
   return hints.length ? Math.max(...hints) : null;
 }
 
-/** Remembers the items not seen before (as pending) and the feed's validators, in one transaction. */
-async function rememberItems(ctx: CrawlContext, feed: Feed, parsed: ParsedFeed, res: FetchResponse): Promise<number> {
+/** The feed's items once each, newest first (undated items after the dated ones, in the feed's order). Pure. */
+export function newestFirst(items: readonly FeedItem[]): FeedItem[] {
+  const unique = [...new Map(items.map((i) => [i.key, i])).values()];
+  const time = (i: FeedItem) => i.published?.getTime() ?? -Infinity;
+  return unique
+    .map((item, at) => ({ item, at }))
+    .sort((a, b) => time(b.item) - time(a.item) || a.at - b.at)
+    .map((x) => x.item);
+}
+
+function itemRow(feed: Feed, it: FeedItem, now: Date) {
+  return storable({
+    feedId: feed.id,
+    itemKey: it.key.slice(0, 2000),
+    link: it.link,
+    title: it.title.slice(0, 1000) || null,
+    author: it.author?.slice(0, 300) ?? null,
+    publishedAt: it.published,
+    fallbackText: it.text || null,
+    fallbackSource: it.textSource,
+    firstSeenAt: now,
+    lastSeenAt: now,
+    status: it.link || it.text ? 'pending' : 'skipped',
+    lastError: it.link || it.text ? null : 'no link and no text',
+  });
+}
+
+/**
+ * Remembers the items not seen before (as pending), at most `maxNewItemsPerCheck` of them, newest
+ * first: a feed that lists 100,000 new items is taken in over several checks instead of holding the
+ * crawl (and its memory) in one. Known items are looked up chunk by chunk, newest first, until the
+ * cap is reached. One transaction with the feed's validators and counters. Returns the new items and
+ * whether some were left for the next checks.
+ */
+async function rememberItems(
+  ctx: CrawlContext,
+  feed: Feed,
+  parsed: ParsedFeed,
+  res: FetchResponse,
+): Promise<{ added: number; capped: boolean }> {
   const now = ctx.now();
-  const unique = [...new Map(parsed.items.map((i) => [i.key, i])).values()];
+  const cap = ctx.config.maxNewItemsPerCheck;
+  const ordered = newestFirst(parsed.items);
   return transaction(ctx.db, async (tx) => {
-    const known = new Set<string>();
-    for (let i = 0; i < unique.length; i += IN_CHUNK) {
-      const keys = unique.slice(i, i + IN_CHUNK).map((it) => it.key);
-      for (const row of await tx.feedItem.findMany({ where: { feedId: feed.id, itemKey: { in: keys } }, select: { itemKey: true } }))
-        known.add(row.itemKey);
-      await tx.feedItem.updateMany({ where: { feedId: feed.id, itemKey: { in: keys } }, data: { lastSeenAt: now } });
-    }
-    const fresh = unique.filter((it) => !known.has(it.key));
-    if (fresh.length) {
-      await tx.feedItem.createMany({
-        data: fresh.map((it) =>
-          storable({
-            feedId: feed.id,
-            itemKey: it.key.slice(0, 2000),
-            link: it.link,
-            title: it.title.slice(0, 1000) || null,
-            author: it.author?.slice(0, 300) ?? null,
-            publishedAt: it.published,
-            fallbackText: it.text || null,
-            fallbackSource: it.textSource,
-            firstSeenAt: now,
-            lastSeenAt: now,
-            status: it.link || it.text ? 'pending' : 'skipped',
-            lastError: it.link || it.text ? null : 'no link and no text',
-          }),
+    const fresh: FeedItem[] = [];
+    let scanned = 0;
+    let left = 0;
+    for (; scanned < ordered.length && fresh.length < cap; scanned += IN_CHUNK) {
+      const chunk = ordered.slice(scanned, scanned + IN_CHUNK);
+      const keys = chunk.map((it) => it.key);
+      const known = new Set(
+        (await tx.feedItem.findMany({ where: { feedId: feed.id, itemKey: { in: keys } }, select: { itemKey: true } })).map(
+          (r) => r.itemKey,
         ),
-      });
+      );
+      if (known.size) await tx.feedItem.updateMany({ where: { feedId: feed.id, itemKey: { in: [...known] } }, data: { lastSeenAt: now } });
+      for (const it of chunk) {
+        if (known.has(it.key)) continue;
+        if (fresh.length < cap) fresh.push(it);
+        else left++;
+      }
     }
+    const capped = left > 0 || (fresh.length >= cap && scanned < ordered.length);
+    // Left for the next checks: the document must be read again then, not answered 304 Not Modified.
+    const validators = capped ? { etag: null, lastModified: null } : { etag: res.etag, lastModified: res.lastModified };
+    const warnings = capped
+      ? [...parsed.warnings, `more than ${cap} new items: the newest ${cap} were taken in, the rest follow at the next checks`]
+      : parsed.warnings;
+    for (let i = 0; i < fresh.length; i += INSERT_BATCH)
+      await tx.feedItem.createMany({ data: fresh.slice(i, i + INSERT_BATCH).map((it) => itemRow(feed, it, now)) });
     await tx.feed.update({
       where: { id: feed.id },
       data: {
         ...storable({
-          etag: res.etag,
-          lastModified: res.lastModified,
+          ...validators,
           title: feed.title ?? parsed.title,
           siteUrl: parsed.siteUrl ?? feed.siteUrl,
-          parseWarning: parsed.warnings.length ? parsed.warnings.join('; ').slice(0, 1000) : null,
+          parseWarning: warnings.length ? warnings.join('; ').slice(0, 1000) : null,
         }),
         hintMinutes: hintMinutes(parsed, res),
         itemsSeen: { increment: parsed.items.length },
         itemsNew: { increment: fresh.length },
       },
     });
-    return fresh.length;
+    return { added: fresh.length, capped };
   });
 }
 
@@ -255,7 +293,9 @@ export async function crawlFeed(ctx: CrawlContext, feed: Feed): Promise<FeedRunR
       const parsed = await ctx.parser.parseFeed(res.body, { url: res.url, headerCharset: res.charset, now: ctx.now() });
       if (parsed.warnings.length) ctx.log.warn('feed read with warnings', { feed: feed.url, warnings: parsed.warnings.join('; ') });
       r.itemsSeen = parsed.items.length;
-      r.itemsNew = await rememberItems(ctx, feed, parsed, res);
+      const { added, capped } = await rememberItems(ctx, feed, parsed, res);
+      r.itemsNew = added;
+      if (capped) ctx.log.info('feed lists more new items than one check takes in; the rest follow', { feed: feed.url, added });
       hint = hintMinutes(parsed, res);
       // The articles name the feed as their source: use the title just learned.
       current = { ...feed, title: feed.title ?? parsed.title, siteUrl: parsed.siteUrl ?? feed.siteUrl };
