@@ -1,12 +1,14 @@
 /**
- * The feed list in and out (OPML import and export for the CLI and the dashboard). Imported feeds are
+ * The feed list in and out (OPML import and export for the CLI and the dashboard; the default list is
+ * added the same way). Imported feeds are
  * added without being fetched first (a list of hundreds would take minutes): the crawler checks them
  * at its next pass and the dashboard shows what fails. Feeds already crawled are left as they are,
  * except that a folder, title or site address they lack is filled in from the file.
  */
 import type { Db } from '../../lib/db/client';
 import { isQuinError } from '../../lib/errors';
-import { addFeed } from './manage';
+import type { Config } from '../../lib/config';
+import { admitFeed } from './admit';
 import { storable } from '../text/storable';
 import type { OpmlDocument, OpmlFeed, OpmlSkipped } from './opml';
 
@@ -16,7 +18,13 @@ export interface FeedListImport {
   skipped: OpmlSkipped[];
 }
 
-export async function importFeedList(db: Db, doc: OpmlDocument, opts: { intervalMinutes: number }): Promise<FeedListImport> {
+/** Adds the list's feeds under the one rule for new feeds (admit.ts); refused ones are listed in `skipped` with the reason. */
+export async function importFeedList(
+  db: Db,
+  config: Pick<Config, 'allowPrivateHosts'>,
+  doc: Pick<OpmlDocument, 'feeds' | 'skipped'>,
+  opts: { intervalMinutes: number },
+): Promise<FeedListImport> {
   const out: FeedListImport = { added: [], existing: [], skipped: [...doc.skipped] };
   for (const f of doc.feeds) {
     const known = await db.feed.findUnique({ where: { url: f.xmlUrl } });
@@ -28,7 +36,7 @@ export async function importFeedList(db: Db, doc: OpmlDocument, opts: { interval
       continue;
     }
     try {
-      const feed = await addFeed(db, f.xmlUrl, { intervalMinutes: opts.intervalMinutes, title: f.title });
+      const feed = await admitFeed(db, config, f.xmlUrl, { intervalMinutes: opts.intervalMinutes, title: f.title });
       await db.feed.update({ where: { id: feed.id }, data: storable({ category: f.category, siteUrl: f.htmlUrl }) });
       out.added.push({ id: feed.id, url: feed.url, title: feed.title, category: f.category });
     } catch (e) {

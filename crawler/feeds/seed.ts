@@ -6,9 +6,8 @@
 import type { Config } from '../../lib/config';
 import type { Db } from '../../lib/db/client';
 import { errorText } from '../store/events';
-import { isQuinError } from '../../lib/errors';
 import { FEEDS_SEED_SKIPPED_KEY, FEEDS_SEEDED_KEY, seedList } from '../../lib/web/default-feeds';
-import { addFeed } from './manage';
+import { importFeedList, type FeedListImport } from './feed-list';
 import { probeFeed } from './probe';
 
 export type SeedState =
@@ -46,21 +45,17 @@ export async function seedState(db: Db, config: Pick<Config, 'seedFeeds'>): Prom
   return config.seedFeeds === false ? { kind: 'off' } : { kind: 'pending' };
 }
 
-/** Adds the list now (an admin asked, or the check succeeded) and records it; feeds already there are kept. */
-export async function addSeedFeeds(db: Db, config: Pick<Config, 'seedFeeds' | 'feedIntervalMinutes'>): Promise<number> {
-  let added = 0;
-  for (const f of seedList(config.seedFeeds)) {
-    try {
-      await addFeed(db, f.url, { intervalMinutes: config.feedIntervalMinutes, title: f.title });
-      added++;
-    } catch (e) {
-      if (!isQuinError(e, 'CONFLICT')) throw e;
-    }
-  }
+/** Adds the list now (an admin asked, or the check succeeded) and records it; feeds already there are kept, refused ones listed. */
+export async function addSeedFeeds(
+  db: Db,
+  config: Pick<Config, 'seedFeeds' | 'feedIntervalMinutes' | 'allowPrivateHosts'>,
+): Promise<FeedListImport> {
+  const feeds = seedList(config.seedFeeds).map((f) => ({ xmlUrl: f.url, title: f.title, htmlUrl: null, category: null }));
+  const result = await importFeedList(db, config, { feeds, skipped: [] }, { intervalMinutes: config.feedIntervalMinutes });
   const at = new Date().toISOString();
   await db.appSetting.upsert({ where: { key: FEEDS_SEEDED_KEY }, create: { key: FEEDS_SEEDED_KEY, value: at }, update: {} });
   await db.appSetting.deleteMany({ where: { key: FEEDS_SEED_SKIPPED_KEY } });
-  return added;
+  return result;
 }
 
 /**
@@ -74,8 +69,8 @@ export async function seedFeedsAtStart(db: Db, config: Config, check: FeedCheck 
   const tried = seedList(config.seedFeeds).slice(0, CHECKED);
   const results = await Promise.allSettled(tried.map((f) => check(f.url)));
   if (results.some((r) => r.status === 'fulfilled')) {
-    const added = await addSeedFeeds(db, config);
-    return { added, state: await seedState(db, config) };
+    const { added } = await addSeedFeeds(db, config);
+    return { added: added.length, state: await seedState(db, config) };
   }
   const why = results.map((r, i) => `${tried[i]!.url}: ${r.status === 'rejected' ? errorText(r.reason) : 'no answer'}`).join('; ');
   const reason = tried.length
