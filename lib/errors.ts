@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   MODEL_INVALID: { status: 500, summary: 'model folder is not valid' },
   DOWNLOAD_FAILED: { status: 502, summary: 'download failed' },
   RATE_LIMITED: { status: 429, summary: 'too many requests' },
+  OVERLOADED: { status: 503, summary: 'the service is busy: try again shortly' },
   UNAUTHORIZED: { status: 401, summary: 'sign-in required' },
   FORBIDDEN: { status: 403, summary: 'forbidden' },
   CANCELLED: { status: 499, summary: 'cancelled (shutdown or abort)' },
