@@ -42,8 +42,8 @@ const SEARCH_PAGE = /^\/(search|stories)\/?$/;
 
 /**
  * A search page the client may not have now answers with its status before rendering: 429 when the
- * client is over its search rate (the page would only say so), 503 when every search slot and the
- * short queue are taken (lib/web/load-shed.ts). Both with Retry-After. (The page's own checks remain
+ * client is over its search rate (the page would only say so), 503 when every search slot is taken
+ * (lib/web/load-shed.ts; the JSON API also keeps a short queue). Both with Retry-After. (The page's own checks remain
  * for the rare request that slips between.)
  */
 function refusedSearchPage(req: NextRequest, nonce: string): NextResponse | null {
@@ -56,7 +56,8 @@ function refusedSearchPage(req: NextRequest, nonce: string): NextResponse | null
   }
   const rate = searchRateLimiter(limit).peek(clientKey(req.headers));
   const gate = searchGate();
-  if (rate.allowed && !gate.saturated()) return null;
+  // A page renders more than its search (filters, fact-checks): it is not queued behind busy slots.
+  if (rate.allowed && !gate.busy()) return null;
   const [status, title, wait] = rate.allowed ? [503, 'Busy', gate.retryAfterSeconds()] : [429, 'Too many searches', rate.retryAfterSeconds];
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Quin</title><meta name="viewport" content="width=device-width,initial-scale=1"></head><body><main><h1>${title}</h1><p>${
     status === 429 ? 'You have searched often in the last minute.' : 'The service is answering as many searches as it can.'

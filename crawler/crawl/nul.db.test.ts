@@ -52,7 +52,7 @@ describe(`a feed with NUL characters (${provider})`, () => {
     expect(first).toMatchObject({ feeds: 1, ok: 1, failed: 0, itemsNew: 2, articlesExtracted: 2 });
     const row = await t.db.feed.findUniqueOrThrow({ where: { id: feed.id } });
     expect(row).toMatchObject({ title: 'Nul feed', consecutiveFailures: 0, lastError: null });
-    const items = await t.db.feedItem.findMany({ where: { feedId: feed.id }, orderBy: { id: 'asc' } });
+    const items = await t.db.feedItem.findMany({ where: { feedId: feed.id }, orderBy: { itemKey: 'asc' } });
     expect(items.map((i) => [i.itemKey, i.title, i.status])).toEqual([
       ['one', 'First story', 'stored'],
       ['two\ufffd', 'Second story', 'stored'],

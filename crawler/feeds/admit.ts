@@ -22,11 +22,7 @@ export async function checkFeedUrl(rawUrl: string, config: Pick<Config, 'allowPr
     await assertUrlAllowed(new URL(url), config.allowPrivateHosts);
   } catch (e) {
     if (!isQuinError(e, 'FETCH_BLOCKED')) throw e;
-    throw createError(
-      'INVALID_INPUT',
-      `${e.message}: private, loopback, link-local and metadata addresses are refused (QUIN_ALLOW_PRIVATE_HOSTS=true allows them)`,
-      { cause: e.code },
-    );
+    throw createError('INVALID_INPUT', `${e.message}: refused (QUIN_ALLOW_PRIVATE_HOSTS=true allows such addresses)`, { cause: e.code });
   }
   return url;
 }

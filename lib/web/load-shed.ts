@@ -34,6 +34,11 @@ export class Gate {
     readonly maxWaitMs: number,
   ) {}
 
+  /** True when every slot is taken (a new run would wait, or be refused). */
+  busy(): boolean {
+    return this.active >= this.limit;
+  }
+
   /** True when a new run would be refused now. */
   saturated(): boolean {
     return this.active >= this.limit && this.waiting.length >= this.maxQueue;
