@@ -146,7 +146,10 @@ describe('text handling is linear in the size of hostile input', () => {
       for (const unit of UNITS) {
         for (const size of SIZES) {
           const budget = BASE_MS + (MS_PER_MB * size) / (1024 * KB);
-          const ms = await timeOf(fn, payload(unit, size));
+          const input = payload(unit, size);
+          // Timed again when over budget (the machine is shared): a quadratic function misses it twice.
+          let ms = await timeOf(fn, input);
+          if (ms > budget) ms = Math.min(ms, await timeOf(fn, input));
           if (ms > budget) {
             slow.push(`${JSON.stringify(unit)} × ${size / KB} KB: ${Math.round(ms)} ms (budget ${Math.round(budget)} ms)`);
             break;
