@@ -343,7 +343,7 @@ export const SETTINGS = {
     'QUIN_TRUST_PROXY',
     false,
     bool,
-    'Take the client address from X-Forwarded-For (set behind a reverse proxy; used by the rate limits).',
+    'Honour X-Forwarded-For and X-Forwarded-Proto from the reverse proxy in front (client address for the rate limits, HTTPS for cookies); without it every X-Forwarded-* header is removed.',
   ),
   sessionHours: s('web', 'QUIN_SESSION_HOURS', 12, int(1, 24 * 30), 'Lifetime of an admin session.'),
   loginRateLimit: s('web', 'QUIN_LOGIN_RATE_LIMIT', 10, int(1), 'Admin sign-in attempts per 15 minutes per client.'),
