@@ -64,6 +64,22 @@ describe(`a feed with more new items than one check takes (${provider})`, () => 
     expect(row.parseWarning).toBeNull();
   });
 
+  it('a key longer than the column holds is looked up as stored: the next check adds nothing', async () => {
+    const long = `https://e.test/${'k'.repeat(3000)}`;
+    const doc = {
+      version: 'https://jsonfeed.org/version/1.1',
+      title: 'Long',
+      items: [{ id: long, content_text: 'A long key item with enough text.' }],
+    };
+    site.route(
+      '/long.json',
+      serveBody(() => Buffer.from(JSON.stringify(doc)), { type: 'application/feed+json', conditional: false }),
+    );
+    const feed = await addFeed(t.db, site.url('/long.json'), { intervalMinutes: 60 });
+    expect(await runCrawlOnce(t.db, t.config, { feedIds: [feed.id] })).toMatchObject({ failed: 0, itemsNew: 1 });
+    expect(await runCrawlOnce(t.db, t.config, { feedIds: [feed.id] })).toMatchObject({ failed: 0, itemsNew: 0 });
+  });
+
   it('orders items newest first, undated ones last in feed order', () => {
     const item = (key: string, published: string | null) => ({ key, published: published ? new Date(published) : null }) as never;
     const order = newestFirst([

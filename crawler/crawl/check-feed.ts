@@ -46,9 +46,13 @@ function hintMinutes(parsed: ParsedFeed | null, res: FetchResponse): number | nu
   return hints.length ? Math.max(...hints) : null;
 }
 
-/** The feed's items once each, newest first (undated items after the dated ones, in the feed's order). Pure. */
+/** An item's key as stored (and so as looked up): keys longer than the column's cap are cut. */
+const MAX_KEY_CHARS = 2000;
+const storedKey = (it: FeedItem) => it.key.slice(0, MAX_KEY_CHARS);
+
+/** The feed's items once each (by stored key), newest first (undated items after the dated ones, in the feed's order). Pure. */
 export function newestFirst(items: readonly FeedItem[]): FeedItem[] {
-  const unique = [...new Map(items.map((i) => [i.key, i])).values()];
+  const unique = [...new Map(items.map((i) => [storedKey(i), i])).values()];
   const time = (i: FeedItem) => i.published?.getTime() ?? -Infinity;
   return unique
     .map((item, at) => ({ item, at }))
@@ -59,7 +63,7 @@ export function newestFirst(items: readonly FeedItem[]): FeedItem[] {
 function itemRow(feed: Feed, it: FeedItem, now: Date) {
   return storable({
     feedId: feed.id,
-    itemKey: it.key.slice(0, 2000),
+    itemKey: storedKey(it),
     link: it.link,
     title: it.title.slice(0, 1000) || null,
     author: it.author?.slice(0, 300) ?? null,
@@ -95,7 +99,7 @@ async function rememberItems(
     let left = 0;
     for (; scanned < ordered.length && fresh.length < cap; scanned += IN_CHUNK) {
       const chunk = ordered.slice(scanned, scanned + IN_CHUNK);
-      const keys = chunk.map((it) => it.key);
+      const keys = chunk.map(storedKey);
       const known = new Set(
         (await tx.feedItem.findMany({ where: { feedId: feed.id, itemKey: { in: keys } }, select: { itemKey: true } })).map(
           (r) => r.itemKey,
@@ -103,7 +107,7 @@ async function rememberItems(
       );
       if (known.size) await tx.feedItem.updateMany({ where: { feedId: feed.id, itemKey: { in: [...known] } }, data: { lastSeenAt: now } });
       for (const it of chunk) {
-        if (known.has(it.key)) continue;
+        if (known.has(storedKey(it))) continue;
         if (fresh.length < cap) fresh.push(it);
         else left++;
       }
