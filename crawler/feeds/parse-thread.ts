@@ -60,6 +60,10 @@ export function createParseThread(): ParseThread {
     const w = new Worker(bootCode(), { eval: true, resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
     worker = w;
     w.unref();
+    // A thread that fails is dropped (the next parse starts another); its error never reaches the process.
+    w.on('error', () => {
+      if (worker === w) [worker, ready] = [null, null];
+    });
     // An idle thread never keeps the process alive; one that is parsing does (see call).
     return new Promise<void>((resolve, reject) => {
       const onMessage = (m: { ready?: boolean }) => {
@@ -70,8 +74,9 @@ export function createParseThread(): ParseThread {
       };
       w.on('message', onMessage);
       w.once('error', reject);
-      w.once('exit', () => {
+      w.once('exit', (code) => {
         if (worker === w) [worker, ready] = [null, null];
+        reject(new Error(`the parse thread exited (code ${code})`));
       });
     });
   };
@@ -83,7 +88,10 @@ export function createParseThread(): ParseThread {
   };
 
   const call = async <T>(input: CallInput, deadlineMs: number): Promise<T> => {
-    ready ??= start();
+    ready ??= start().catch((e: unknown) => {
+      [worker, ready] = [null, null];
+      throw createError('FEED_PARSE_ERROR', `the parser could not start: ${e instanceof Error ? e.message : String(e)}`);
+    });
     await ready;
     const w = worker!;
     const id = nextId++;
