@@ -5,6 +5,8 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
+  // The event loop's delay is measured from the start (/api/health, /metrics).
+  (await import('./lib/event-loop')).watchEventLoop();
   const { warmUp } = await import('./app/_lib/warm-up');
   warmUp();
 }

@@ -8,6 +8,8 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { getConfig } from './lib/config';
 import { authContext, sessionOf } from './lib/web/auth';
+import { searchGate } from './lib/web/load-shed';
+import { clientKey, searchRateLimiter } from './lib/web/rate-limit';
 
 const ADMIN_PAGE = /^\/admin(\/|$)/;
 const ADMIN_API = /^\/api\/(feeds|admin)(\/|$)/;
@@ -36,6 +38,41 @@ function signedIn(req: NextRequest): boolean {
   }
 }
 
+const SEARCH_PAGE = /^\/(search|stories)\/?$/;
+
+/**
+ * A search page the client may not have now answers with its status before rendering: 429 when the
+ * client is over its search rate (the page would only say so), 503 when every search slot is taken
+ * (lib/web/load-shed.ts; the JSON API also keeps a short queue). Both with Retry-After. (The page's own checks remain
+ * for the rare request that slips between.)
+ */
+function refusedSearchPage(req: NextRequest, nonce: string): NextResponse | null {
+  if (req.method !== 'GET' || !SEARCH_PAGE.test(req.nextUrl.pathname) || !req.nextUrl.searchParams.get('q')?.trim()) return null;
+  let limit: number;
+  try {
+    limit = getConfig().searchRateLimit;
+  } catch {
+    return null;
+  }
+  const rate = searchRateLimiter(limit).peek(clientKey(req.headers));
+  const gate = searchGate();
+  // A page renders more than its search (filters, fact-checks): it is not queued behind busy slots.
+  if (rate.allowed && !gate.busy()) return null;
+  const [status, title, wait] = rate.allowed ? [503, 'Busy', gate.retryAfterSeconds()] : [429, 'Too many searches', rate.retryAfterSeconds];
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Quin</title><meta name="viewport" content="width=device-width,initial-scale=1"></head><body><main><h1>${title}</h1><p>${
+    status === 429 ? 'You have searched often in the last minute.' : 'The service is answering as many searches as it can.'
+  } Try again in ${wait} s.</p><p><a href="/">Home</a></p></main></body></html>`;
+  return new NextResponse(body, {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'retry-after': String(wait),
+      'cache-control': 'no-store',
+      'content-security-policy': csp(nonce),
+    },
+  });
+}
+
 export function proxy(req: NextRequest) {
   const path = req.nextUrl.pathname;
   const isAdminApi = ADMIN_API.test(path);
@@ -49,6 +86,8 @@ export function proxy(req: NextRequest) {
     );
   }
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
+  const refused = refusedSearchPage(req, nonce);
+  if (refused) return refused;
   const headers = new Headers(req.headers);
   headers.set('content-security-policy', csp(nonce));
   const res = NextResponse.next({ request: { headers } });

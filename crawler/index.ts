@@ -2,7 +2,7 @@
  * The crawler's public entry point: feeds → articles → snippets in the database.
  * Imports only lib/ (see the import rule in eslint.config.mjs and tests/architecture.test.ts).
  */
-export { addFeed, findFeed, normalizeFeedUrl, removeFeed, pauseFeed, resumeFeed, refreshFeedNow, setFeedInterval } from './feeds';
+export { addFeed, findFeed, normalizeFeedUrl, removeFeed, pauseFeed, resumeFeed, refreshFeedNow, setFeedInterval } from './feeds/manage';
 export {
   crawlStats,
   listFeedHealth,
@@ -12,21 +12,23 @@ export {
   type FeedHealth,
   type DayIngestion,
   type CrawlEventView,
-} from './health';
-export { parseOpml, writeOpml, OPML_MAX_BYTES, type OpmlDocument, type OpmlFeed, type OpmlSkipped } from './opml';
-export { importFeedList, feedListForExport, type FeedListImport } from './feed-list';
-export { isBusyError } from './db-retry';
-export { seedFeedsAtStart, addSeedFeeds, seedState, type SeedState, type SeedOutcome, type FeedCheck } from './seed-feeds';
-export { feedState, hasProblem, RECENT_ITEMS, type FeedState, type FeedStateView, type RecentItems } from './feed-state';
-export { runCrawlOnce, crawlLoop, type CrawlOptions, type CrawlRunSummary, type LoopOptions } from './crawl';
-export type { FeedRunResult } from './crawl-feed';
-export { probeFeed, type FeedProbe } from './probe';
-export { parseFeed, type ParsedFeed, type FeedItem, type FeedFormat } from './feed-parser';
+} from './feeds/health';
+export { parseOpml, writeOpml, OPML_MAX_BYTES, type OpmlDocument, type OpmlFeed, type OpmlSkipped } from './feeds/opml';
+export { importFeedList, feedListForExport, type FeedListImport } from './feeds/feed-list';
+export { admitFeed, checkFeedUrl, MAX_URL_CHARS } from './feeds/admit';
+export { isBusyError } from './store/db-retry';
+export { seedFeedsAtStart, addSeedFeeds, seedState, type SeedState, type SeedOutcome, type FeedCheck } from './feeds/seed';
+export { feedState, hasProblem, RECENT_ITEMS, type FeedState, type FeedStateView, type RecentItems } from './feeds/state';
+export { runCrawlOnce, crawlLoop, type CrawlOptions, type CrawlRunSummary, type LoopOptions } from './crawl/run';
+export type { FeedRunResult } from './crawl/check-feed';
+export { probeFeed, type FeedProbe } from './feeds/probe';
+export { parseThread, createParseThread, PARSE_DEADLINE_MS, type ParseThread } from './feeds/parse-thread';
+export { parseFeed, type ParsedFeed, type FeedItem, type FeedFormat } from './feeds/parser';
 export { assertUrlAllowed, createHttpClient, type HttpClient, type FetchResponse } from './http';
 export { importCorpus, IMPORT_FORMATS, type ImportSummary } from './import';
 export { parseReutersSgml, type ReutersDoc } from './import/reuters';
-export { extractArticle, type ExtractedPage } from './extract';
-export { parseDate, isPlausibleDate } from './dates';
-export { splitSentences } from './sentences';
-export { makeSnippets, windowRanges, DEFAULT_WINDOW, type SnippetDraft, type WindowOptions } from './snippets';
-export { storeArticle, storeArticles, deleteArticle, contentHash, type ArticleInput, type StoreResult } from './store';
+export { extractArticle, type ExtractedPage } from './extract/article';
+export { parseDate, isPlausibleDate } from './text/dates';
+export { splitSentences } from './text/sentences';
+export { makeSnippets, windowRanges, DEFAULT_WINDOW, type SnippetDraft, type WindowOptions } from './text/snippets';
+export { storeArticle, storeArticles, deleteArticle, contentHash, type ArticleInput, type StoreResult } from './store/articles';

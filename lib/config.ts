@@ -93,6 +93,13 @@ export const SETTINGS = {
     'Consecutive failures after which a feed is marked broken (it is still retried).',
   ),
   maxArticlesPerFeedRun: s('crawler', 'QUIN_MAX_ARTICLES_PER_RUN', 50, int(1), 'New items fetched per feed per check.'),
+  maxNewItemsPerCheck: s(
+    'crawler',
+    'QUIN_MAX_NEW_ITEMS_PER_CHECK',
+    500,
+    int(1),
+    "New items a feed's check takes in, newest first; the rest are taken in at the following checks.",
+  ),
   maxItemAttempts: s('crawler', 'QUIN_MAX_ITEM_ATTEMPTS', 3, int(1), 'Checks in which a feed item whose article failed is tried again.'),
   minArticleChars: s(
     'crawler',
@@ -336,7 +343,7 @@ export const SETTINGS = {
     'QUIN_TRUST_PROXY',
     false,
     bool,
-    'Take the client address from X-Forwarded-For (set behind a reverse proxy; used by the rate limits).',
+    'Honour X-Forwarded-For and X-Forwarded-Proto from the reverse proxy in front (client address for the rate limits, HTTPS for cookies); without it every X-Forwarded-* header is removed.',
   ),
   sessionHours: s('web', 'QUIN_SESSION_HOURS', 12, int(1, 24 * 30), 'Lifetime of an admin session.'),
   loginRateLimit: s('web', 'QUIN_LOGIN_RATE_LIMIT', 10, int(1), 'Admin sign-in attempts per 15 minutes per client.'),

@@ -17,7 +17,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { makeSnippets } from '../crawler/snippets';
+import { makeSnippets } from '../crawler/text/snippets';
 import { splitOf } from '../eval/splits';
 import { TextTokenizer } from '../lib/models/tokenizer';
 import { Fts } from './bm25';

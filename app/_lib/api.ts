@@ -24,7 +24,8 @@ export function api<C>(fn: Handler<C>): Handler<C> {
       const { body } = errorBody(err);
       processMetrics().httpErrors.inc({ code: body.error.code });
       const headers = new Headers();
-      if (isQuinError(err, 'RATE_LIMITED')) headers.set('retry-after', String(err.details?.retryAfterSeconds ?? 60));
+      if (isQuinError(err, 'RATE_LIMITED') || isQuinError(err, 'OVERLOADED'))
+        headers.set('retry-after', String(err.details?.retryAfterSeconds ?? 60));
       return errorResponse(err, headers);
     }
   };

@@ -3,12 +3,13 @@
  * parse), pause, resume, check now, change interval, remove.
  */
 import {
-  addFeed,
+  admitFeed,
+  checkFeedUrl,
   addSeedFeeds,
   feedListForExport,
   findFeed,
   importFeedList,
-  parseOpml,
+  parseThread,
   writeOpml,
   listFeedHealth,
   normalizeFeedUrl,
@@ -73,7 +74,7 @@ function probeError(e: unknown, url: string): Error {
       { cause: e.code },
     );
   }
-  if (e.status >= 500 || e.code.startsWith('FETCH_') || e.code === 'FEED_PARSE_ERROR') {
+  if (e.status >= 500 || e.code.startsWith('FETCH_') || e.code.startsWith('FEED_PARSE_')) {
     const found = discoveredFeeds(url, e.details?.alternates);
     return createError('INVALID_INPUT', `not added, the feed could not be read: ${e.message}`, {
       cause: e.code,
@@ -85,7 +86,8 @@ function probeError(e: unknown, url: string): Error {
 
 export async function addCheckedFeed(deps: FeedDeps, input: AddFeedInput): Promise<FeedHealth> {
   const { config, db } = deps;
-  const url = normalizeFeedUrl(input.url);
+  // The one rule first (admit.ts): a refused address is not even fetched.
+  const url = await checkFeedUrl(input.url, config);
   const existing = await findFeed(db, url).catch(() => null);
   if (existing)
     throw createError('CONFLICT', `this feed is already crawled, as “${existing.title ?? existing.url}”`, {
@@ -96,7 +98,7 @@ export async function addCheckedFeed(deps: FeedDeps, input: AddFeedInput): Promi
   const probe = await probeFeed(url, config).catch((e: unknown) => {
     throw probeError(e, url);
   });
-  const feed = await addFeed(db, url, {
+  const feed = await admitFeed(db, config, url, {
     intervalMinutes: input.intervalMinutes ?? config.feedIntervalMinutes,
     title: input.title || probe.title,
   });
@@ -133,16 +135,16 @@ export async function refreshAllFeeds({ db }: FeedDeps): Promise<number> {
   return (await db.feed.updateMany({ where: { status: { not: 'paused' } }, data: { nextCheckAt: new Date() } })).count;
 }
 
-/** Adds the feeds of an OPML file (hostile files refused with INVALID_INPUT and the reason). */
+/** Adds the feeds of an OPML file (hostile files refused with INVALID_INPUT and the reason); read in the parse thread. */
 export async function importOpml({ db, config }: FeedDeps, file: Buffer): Promise<FeedListImport> {
-  return importFeedList(db, parseOpml(file), { intervalMinutes: config.feedIntervalMinutes });
+  return importFeedList(db, config, await parseThread().parseOpml(file), { intervalMinutes: config.feedIntervalMinutes });
 }
 
 export async function exportOpml({ db }: FeedDeps): Promise<string> {
   return writeOpml(await feedListForExport(db), { title: 'Quin news feeds' });
 }
 
-/** The admin asked for the default feeds (QUIN_SEED_FEEDS's list, or the default one). */
-export async function seedDefaultFeeds({ db, config }: FeedDeps): Promise<number> {
+/** The admin asked for the default feeds (QUIN_SEED_FEEDS's list, or the default one), added as an import is. */
+export async function seedDefaultFeeds({ db, config }: FeedDeps): Promise<FeedListImport> {
   return addSeedFeeds(db, config);
 }

@@ -1,5 +1,6 @@
 /** Liveness and readiness of the web service: database, indexes, models, background worker. */
 import { describeError } from '../../lib/errors';
+import { BLOCKED_MS, eventLoopDelay, type LoopDelay } from '../../lib/event-loop';
 import { listWorkers, type WorkerStatus } from '../../lib/web/worker-heartbeat';
 import { indexInfo, type IndexInfo } from './index-info';
 import { describeServing, servingIndexes, type Serving } from './serving';
@@ -19,7 +20,14 @@ export interface HealthReport {
     database: Check & { latencyMs: number | null };
     indexes: Check & { snippets: number | null; pending: number | null; serving: Serving | null };
     models: Check & { state: ReturnType<typeof searchContextState>; encoder: string | null; reranker: string | null; nli: string | null };
-    worker: Check & { state: string | null; lastBeatAt: string | null; ageSeconds: number | null; stuck: string | null };
+    worker: Check & {
+      state: string | null;
+      lastBeatAt: string | null;
+      ageSeconds: number | null;
+      stuck: string | null;
+      eventLoop: { p99Ms: number; maxMs: number } | null;
+    };
+    eventLoop: Check & LoopDelay;
   };
 }
 
@@ -32,6 +40,14 @@ async function timed<T>(fn: () => Promise<T>): Promise<Timed<T>> {
   } catch (e) {
     return { error: describeError(e), ms: Math.round(performance.now() - t0) };
   }
+}
+
+function workerDetail(w: WorkerStatus): string {
+  if (!w.up) return `no heartbeat for ${Math.round(w.ageSeconds)} s`;
+  if (w.late) return `${w.state}; its heartbeat is ${Math.round(w.ageSeconds)} s old (it beats every 10 s): its event loop may be blocked`;
+  const blocked =
+    w.eventLoop && w.eventLoop.maxMs >= BLOCKED_MS ? `; its event loop was blocked for ${(w.eventLoop.maxMs / 1000).toFixed(1)} s` : '';
+  return `${w.state}${blocked}`;
 }
 
 export async function healthReport(): Promise<HealthReport> {
@@ -80,22 +96,31 @@ export async function healthReport(): Promise<HealthReport> {
   };
   delete (modelCheck as { error?: string }).error;
   const workerCheck = {
-    // A worker that beats but makes no progress (a loop stuck on something) is not healthy either.
-    ok: !!worker?.up && !worker.stuck,
-    detail:
-      workers.error ??
-      (worker ? (worker.up ? `${worker.state}` : `no heartbeat for ${Math.round(worker.ageSeconds)} s`) : 'no worker has run yet'),
+    // A worker that beats but makes no progress (a loop stuck on something), or whose beat is late
+    // (its event loop held), is not healthy either.
+    ok: !!worker?.up && !worker.stuck && !worker.late,
+    detail: workers.error ?? (worker ? workerDetail(worker) : 'no worker has run yet'),
     state: worker?.state ?? null,
     lastBeatAt: worker?.beatAt ?? null,
     ageSeconds: worker ? Math.round(worker.ageSeconds) : null,
     stuck: worker?.stuck ?? null,
+    eventLoop: worker?.eventLoop ?? null,
+  };
+  const loop = eventLoopDelay();
+  const eventLoop = {
+    ok: loop.maxMs < BLOCKED_MS,
+    detail:
+      loop.maxMs < BLOCKED_MS
+        ? `this process's event loop ran freely (longest delay ${Math.round(loop.maxMs)} ms in the last ${loop.windowSeconds} s)`
+        : `this process's event loop was blocked for ${(loop.maxMs / 1000).toFixed(1)} s in the last ${loop.windowSeconds} s`,
+    ...loop,
   };
   const ready = database.ok && indexes.ok;
   return {
-    status: !ready ? 'unavailable' : workerCheck.ok || !config.worker ? 'ok' : 'degraded',
+    status: !ready ? 'unavailable' : eventLoop.ok && (workerCheck.ok || !config.worker) ? 'ok' : 'degraded',
     live: true,
     ready,
     uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
-    checks: { database, indexes, models: modelCheck, worker: workerCheck },
+    checks: { database, indexes, models: modelCheck, worker: workerCheck, eventLoop },
   };
 }

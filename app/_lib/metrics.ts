@@ -4,6 +4,7 @@
  * status, corpus and index sizes, worker heartbeat). Admin sign-in counters only with the metrics token.
  */
 import crypto from 'node:crypto';
+import { eventLoopDelay } from '../../lib/event-loop';
 import { exposition, processMetrics, scrapeRegistry } from '../../lib/web/metrics';
 import { listWorkers } from '../../lib/web/worker-heartbeat';
 import { indexInfo } from './index-info';
@@ -89,6 +90,20 @@ async function corpusFamilies(r: Scrape): Promise<void> {
   r.gauge('quin_worker_stuck', 'Whether a live worker has a loop that made no progress for too long (see /api/health).', [
     { value: up?.stuck ? 1 : 0 },
   ]);
+  r.gauge('quin_worker_heartbeat_late', 'Whether the live worker has missed three heartbeats (its event loop may be blocked).', [
+    { value: up?.late ? 1 : 0 },
+  ]);
+  const loop = workers[0]?.eventLoop;
+  r.gauge(
+    'quin_worker_event_loop_delay_seconds',
+    "The worker's event-loop delay over the minute before its last heartbeat (p99 and max).",
+    loop
+      ? [
+          { labels: { stat: 'p99' }, value: loop.p99Ms / 1000 },
+          { labels: { stat: 'max' }, value: loop.maxMs / 1000 },
+        ]
+      : [],
+  );
   r.gauge(
     'quin_worker_heartbeat_age_seconds',
     'Seconds since the last worker heartbeat.',
@@ -113,6 +128,11 @@ export async function metricsText(authorization: string | null): Promise<{ text:
   const own = hasMetricsToken(authorization, config.metricsToken) ? [m.registry, m.adminRegistry] : [m.registry];
   const scrape = scrapeRegistry();
   scrape.gauge('quin_up', 'The web process answers; the database gauges are present only when the database does.', [{ value: 1 }]);
+  const loop = eventLoopDelay();
+  scrape.gauge('quin_event_loop_delay_seconds', "This web process's event-loop delay over the last minute (p99 and max).", [
+    { labels: { stat: 'p99' }, value: loop.p99Ms / 1000 },
+    { labels: { stat: 'max' }, value: loop.maxMs / 1000 },
+  ]);
   try {
     await crawlFamilies(scrape);
     await corpusFamilies(scrape);

@@ -27,6 +27,7 @@ async function searchState(parsed: PageQuery, client: string): Promise<SearchPag
   } catch (e) {
     if (!isQuinError(e)) throw e;
     if (e.code === 'RATE_LIMITED') return { kind: 'problem', title: 'Too many searches', message: `${e.message}.` };
+    if (e.code === 'OVERLOADED') return { kind: 'unavailable', message: `${e.message}.` };
     if (e.status < 500) return { kind: 'problem', ...searchProblem(e) };
     if (e.code === 'INDEX_UNAVAILABLE' || e.code === 'MODEL_UNAVAILABLE' || e.code === 'DB_UNAVAILABLE') {
       return {

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { createError, isQuinError } from '../../lib/errors';
+import { searchGate } from '../../lib/web/load-shed';
 import { processMetrics } from '../../lib/web/metrics';
 import {
   parseRequest,
@@ -58,11 +59,12 @@ export async function runSearch(q: SearchParams): Promise<SearchResponse> {
   const m = processMetrics();
   const t0 = performance.now();
   try {
-    const response = await search(q, await searchContext());
+    // Bounded: beyond the gate's slots and short queue, OVERLOADED (503, Retry-After) at once.
+    const response = await searchGate().run(async () => search(q, await searchContext()));
     m.searches.inc({ outcome: 'ok' });
     return response;
   } catch (e) {
-    m.searches.inc({ outcome: isQuinError(e) && e.status < 500 ? 'invalid' : 'error' });
+    m.searches.inc({ outcome: isQuinError(e, 'OVERLOADED') ? 'shed' : isQuinError(e) && e.status < 500 ? 'invalid' : 'error' });
     throw e;
   } finally {
     m.searchLatency.observe((performance.now() - t0) / 1000);

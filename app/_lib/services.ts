@@ -6,7 +6,7 @@
 import { getConfig, type Config } from '../../lib/config';
 import { getDb, type Db } from '../../lib/db/client';
 import { authContext, type AuthContext } from '../../lib/web/auth';
-import { RateLimiter } from '../../lib/web/rate-limit';
+import { RateLimiter, searchRateLimiter } from '../../lib/web/rate-limit';
 import type { SearchContext } from '../../ranking';
 import { openSearchContext } from './search-context';
 
@@ -33,7 +33,7 @@ async function create(): Promise<Services> {
     config,
     db,
     startedAt: new Date(),
-    searchLimiter: new RateLimiter(config.searchRateLimit, 60_000),
+    searchLimiter: searchRateLimiter(config.searchRateLimit),
     loginLimiter: new RateLimiter(config.loginRateLimit, 15 * 60_000),
   };
 }

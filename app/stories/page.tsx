@@ -39,6 +39,7 @@ async function load(parsed: PageQuery, client: string): Promise<State> {
   } catch (e) {
     if (!isQuinError(e)) throw e;
     if (e.code === 'RATE_LIMITED') return { kind: 'problem', title: 'Too many searches', message: `${e.message}.` };
+    if (e.code === 'OVERLOADED') return { kind: 'problem', title: 'Busy', message: `${e.message}.` };
     if (e.status < 500) return { kind: 'problem', ...searchProblem(e) };
     if (e.code === 'INDEX_UNAVAILABLE' || e.code === 'MODEL_UNAVAILABLE' || e.code === 'DB_UNAVAILABLE')
       return { kind: 'problem', title: 'Not available yet', message: `${ERROR_CODES[e.code].summary}: try again in a minute.` };

@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import {
-  addFeed,
+  admitFeed,
   addSeedFeeds,
-  assertUrlAllowed,
+  checkFeedUrl,
   feedListForExport,
   findFeed,
   importFeedList,
   listFeedHealth,
-  normalizeFeedUrl,
   OPML_MAX_BYTES,
   parseOpml,
   pauseFeed,
@@ -74,13 +73,13 @@ export function register(program: Command): void {
     .action(async (url: string, opts: { interval?: string; check?: boolean }) => {
       const config = getConfig();
       const interval = parseInterval(opts.interval, config.feedIntervalMinutes);
-      // Refused at once, --check or not: the crawl would refuse every fetch of it anyway.
-      await assertUrlAllowed(new URL(normalizeFeedUrl(url)), config.allowPrivateHosts);
+      // The one rule for new feeds (address guard and validation), --check or not.
+      const checked = await checkFeedUrl(url, config);
       if (opts.check) {
-        const probe = await probeFeed(url, config);
+        const probe = await probeFeed(checked, config);
         process.stdout.write(`${probe.format} feed "${probe.title ?? '(untitled)'}" with ${probe.items} items\n`);
       }
-      const feed = await addFeed(await getDb(config), url, { intervalMinutes: interval });
+      const feed = await admitFeed(await getDb(config), config, checked, { intervalMinutes: interval });
       process.stdout.write(`added feed ${feed.id}: ${feed.url} (every ${feed.intervalMinutes} min)\n`);
     });
 
@@ -143,7 +142,7 @@ export function register(program: Command): void {
       if (size > OPML_MAX_BYTES)
         throw createError('INVALID_INPUT', `not a usable OPML file: ${file} is ${size} bytes, more than the ${OPML_MAX_BYTES} allowed`);
       const doc = parseOpml(fs.readFileSync(file));
-      const r = await importFeedList(await getDb(config), doc, {
+      const r = await importFeedList(await getDb(config), config, doc, {
         intervalMinutes: parseInterval(opts.interval, config.feedIntervalMinutes),
       });
       if (opts.json) return printJson(r);
@@ -159,8 +158,9 @@ export function register(program: Command): void {
     .description('add the default news feeds now (QUIN_SEED_FEEDS: the default list, or your own URLs); feeds already there are kept')
     .action(async () => {
       const config = getConfig();
-      const added = await addSeedFeeds(await getDb(config), config);
-      process.stdout.write(`${added} default feeds added; they are checked at the next crawl\n`);
+      const r = await addSeedFeeds(await getDb(config), config);
+      process.stdout.write(`${r.added.length} default feeds added; they are checked at the next crawl\n`);
+      for (const s of r.skipped) process.stdout.write(`  skipped ${s.url ?? '(no URL)'}: ${s.reason}\n`);
     });
 
   feeds

@@ -16,6 +16,7 @@ import { indexStatus, runIndex } from '../../indexer';
 import { getConfig, type Config } from '../../lib/config';
 import { getDb, type Db } from '../../lib/db/client';
 import { describeError, isQuinError } from '../../lib/errors';
+import { eventLoopDelay, watchEventLoop } from '../../lib/event-loop';
 import { createLogger, type Logger } from '../../lib/log';
 import { beat, pruneHeartbeats, workerId, type LoopBeat, type WorkerState } from '../../lib/web/worker-heartbeat';
 import { indexProcessTask, runIndexChild } from './worker-index-process';
@@ -64,6 +65,7 @@ const isAbort = (e: unknown) => isQuinError(e, 'CANCELLED') || (e as Error)?.nam
 /** The loops. A failing pass is logged and recorded in the heartbeat; its loop goes on. */
 export async function runWorker(opts: WorkerOptions): Promise<{ passes: number; last: Record<string, TaskOutcome> }> {
   const log = opts.log ?? createLogger('worker');
+  watchEventLoop();
   const id = workerId();
   const startedAt = new Date();
   const last: Record<string, TaskOutcome> = {};
@@ -77,9 +79,13 @@ export async function runWorker(opts: WorkerOptions): Promise<{ passes: number; 
   let queue: Promise<void> = Promise.resolve();
   const beatNow = () =>
     (queue = queue.then(() =>
-      beat(opts.db, id, overallState(loops, stopped), { passes: passes(), ...last, loops, stuckAfterSeconds }, startedAt).catch((e) =>
-        log.warn('heartbeat failed', { error: describeError(e) }),
-      ),
+      beat(
+        opts.db,
+        id,
+        overallState(loops, stopped),
+        { passes: passes(), ...last, loops, stuckAfterSeconds, eventLoop: eventLoopDelay() },
+        startedAt,
+      ).catch((e) => log.warn('heartbeat failed', { error: describeError(e) })),
     ));
 
   await pruneHeartbeats(opts.db).catch(() => 0);

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createError } from '../../lib/errors';
-import { decodeBody } from '../charset';
-import type { ArticleInput } from '../store';
+import { decodeBody } from '../text/charset';
+import type { ArticleInput } from '../store/articles';
 
 export const BBC_SOURCE = 'BBC News';
 

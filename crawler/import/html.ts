@@ -8,9 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createError } from '../../lib/errors';
-import { decodeBody } from '../charset';
-import { extractArticle } from '../extract';
-import type { ArticleInput } from '../store';
+import { findTags } from '../text/markup';
+import { decodeBody } from '../text/charset';
+import { extractArticle } from '../extract/article';
+import type { ArticleInput } from '../store/articles';
 
 function htmlFiles(p: string): string[] {
   if (!fs.existsSync(p)) throw createError('NOT_FOUND', `no such file or folder: ${p}`);
@@ -24,8 +25,9 @@ function htmlFiles(p: string): string[] {
 /** The address a saved page declares for itself (rel=canonical, else og:url), when it is absolute http(s). */
 export function declaredUrl(html: string): string | null {
   const head = html.slice(0, 200_000);
-  const link = /<link\b[^>]*rel\s*=\s*["']?canonical["']?[^>]*>/i.exec(head)?.[0];
-  const og = /<meta\b[^>]*property\s*=\s*["']og:url["'][^>]*>/i.exec(head)?.[0];
+  // Tags found in linear time (text/markup.ts): a saved page is input like any other.
+  const link = findTags(head, 'link\\b').find((t) => /rel\s*=\s*["']?canonical/i.test(t));
+  const og = findTags(head, 'meta\\b').find((t) => /property\s*=\s*["']og:url["']/i.test(t));
   for (const [tag, attr] of [
     [link, 'href'],
     [og, 'content'],

@@ -6,9 +6,9 @@
  */
 import { z } from 'zod';
 import { createError } from '../../lib/errors';
-import { canonicalUrl } from '../canonical';
-import { parseDate } from '../dates';
-import type { ArticleInput } from '../store';
+import { canonicalUrl } from '../extract/canonical';
+import { parseDate } from '../text/dates';
+import type { ArticleInput } from '../store/articles';
 import { jsonLineFiles, readJsonLines } from './lines';
 
 export const HUFFPOST_SOURCE = 'HuffPost';

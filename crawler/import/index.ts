@@ -5,8 +5,8 @@
 import type { Db } from '../../lib/db/client';
 import { createError } from '../../lib/errors';
 import { createProgress } from '../../lib/progress';
-import type { WindowOptions } from '../snippets';
-import { storeArticles, type ArticleInput, type StoreOutcome } from '../store';
+import type { WindowOptions } from '../text/snippets';
+import { storeArticles, type ArticleInput, type StoreOutcome } from '../store/articles';
 import { readBbc } from './bbc';
 import { readHtml } from './html';
 import { readHuffpost } from './huffpost';

@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { createError } from '../../lib/errors';
-import type { ArticleInput } from '../store';
-import { parseDate } from '../dates';
+import type { ArticleInput } from '../store/articles';
+import { parseDate } from '../text/dates';
 import { jsonLineFiles, readJsonLines } from './lines';
 
 const Record = z.object({

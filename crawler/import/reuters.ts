@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createError } from '../../lib/errors';
-import { parseDate } from '../dates';
-import { decodeEntities } from '../html-text';
-import type { ArticleInput } from '../store';
+import { parseDate } from '../text/dates';
+import { decodeEntities } from '../text/html-text';
+import type { ArticleInput } from '../store/articles';
 
 export const REUTERS_SOURCE = 'Reuters';
 

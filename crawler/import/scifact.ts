@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { createError } from '../../lib/errors';
-import type { ArticleInput } from '../store';
+import type { ArticleInput } from '../store/articles';
 import { readJsonLines } from './lines';
 
 const Doc = z.object({ doc_id: z.number().int(), title: z.string(), sentences: z.array(z.string()) });

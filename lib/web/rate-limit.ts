@@ -40,6 +40,17 @@ export class RateLimiter {
     return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil((cost - b.tokens) / rate / 1000)) };
   }
 
+  /** Whether a take would be allowed now, without taking (the proxy answers 429 before rendering). */
+  peek(key: string, cost = 1): RateDecision {
+    const b = this.buckets.get(key);
+    if (!b) return { allowed: true, remaining: this.limit, retryAfterSeconds: 0 };
+    const rate = this.limit / this.windowMs;
+    const tokens = Math.min(this.limit, b.tokens + (this.clock() - b.at) * rate);
+    return tokens >= cost
+      ? { allowed: true, remaining: Math.floor(tokens), retryAfterSeconds: 0 }
+      : { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil((cost - tokens) / rate / 1000)) };
+  }
+
   /** Forget a client (e.g. after a successful sign-in). */
   reset(key: string): void {
     this.buckets.delete(key);
@@ -63,4 +74,13 @@ export const CLIENT_IP_HEADER = 'x-quin-client-ip';
 
 export function clientKey(headers: Headers): string {
   return headers.get(CLIENT_IP_HEADER) || 'unknown';
+}
+
+const SEARCH_KEY = Symbol.for('quin.web.search-limiter');
+
+/** This web process's per-client search limit (QUIN_SEARCH_RATE_LIMIT a minute), shared by the proxy and the handlers. */
+export function searchRateLimiter(perMinute: number): RateLimiter {
+  const g = globalThis as unknown as Record<symbol, RateLimiter | undefined>;
+  g[SEARCH_KEY] ??= new RateLimiter(perMinute, 60_000);
+  return g[SEARCH_KEY];
 }

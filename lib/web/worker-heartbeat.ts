@@ -20,6 +20,12 @@ export interface LoopBeat {
 
 /** A worker whose last beat is older than this is considered down. */
 export const HEARTBEAT_STALE_SECONDS = 90;
+/**
+ * A worker beats every 10 s, also while it works: a beat older than this (three missed) means its
+ * event loop is held or it is going down. Health is "degraded" from then on, before the worker counts
+ * as down.
+ */
+export const HEARTBEAT_LATE_SECONDS = 30;
 /** A running loop without progress for this long is stuck, unless the worker says otherwise. */
 export const DEFAULT_STUCK_SECONDS = 300;
 
@@ -33,6 +39,10 @@ export interface WorkerStatus {
   beatAt: string;
   ageSeconds: number;
   up: boolean;
+  /** Up, but its last beat is late (HEARTBEAT_LATE_SECONDS): its event loop may be blocked. */
+  late: boolean;
+  /** The worker's own event-loop delay over the minute before its last beat (lib/event-loop.ts), or null. */
+  eventLoop: { p99Ms: number; maxMs: number } | null;
   /** Why the worker is stuck (a loop running without progress), or null. */
   stuck: string | null;
   detail: Record<string, unknown> | null;
@@ -87,6 +97,9 @@ export async function listWorkers(db: Db, now = new Date()): Promise<WorkerStatu
     const up = r.state !== 'stopped' && ageSeconds <= HEARTBEAT_STALE_SECONDS;
     const detail = parseDetail(r.detail);
     const stuck = up ? stuckReason(detail, now) : null;
+    const loop = detail?.eventLoop as { p99Ms?: unknown; maxMs?: unknown } | undefined;
+    const eventLoop =
+      loop && typeof loop.p99Ms === 'number' && typeof loop.maxMs === 'number' ? { p99Ms: loop.p99Ms, maxMs: loop.maxMs } : null;
     return {
       id: r.id,
       pid: r.pid,
@@ -96,6 +109,8 @@ export async function listWorkers(db: Db, now = new Date()): Promise<WorkerStatu
       beatAt: r.beatAt.toISOString(),
       ageSeconds,
       up,
+      late: up && ageSeconds > HEARTBEAT_LATE_SECONDS,
+      eventLoop,
       stuck,
       detail,
     };

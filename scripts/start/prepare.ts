@@ -2,7 +2,7 @@
  * What `npm start` does before the servers start (run by scripts/start.mjs through tsx): validate the
  * configuration, apply migrations, make sure the admin can sign in (a generated password when none is
  * configured) and seed the default feeds on the first start of a database when a first check reaches
- * them (crawler/seed-feeds.ts).
+ * them (crawler/feeds/seed.ts).
  */
 import { seedFeedsAtStart, type SeedState } from '../../crawler';
 import { getConfig } from '../../lib/config';

@@ -3,7 +3,8 @@
 // client address seen by the app (rate limits) cannot be forged with a header. Started and supervised
 // by scripts/start.mjs; reports readiness to it over IPC. Runs the production build in .next/.
 //
-// Environment: HOST, PORT, QUIN_TRUST_PROXY (take the client address from X-Forwarded-For).
+// Environment: HOST, PORT, QUIN_TRUST_PROXY (honour X-Forwarded-* from the proxy in front; without it
+// they are removed).
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,9 +40,10 @@ await app.prepare();
 const server = http.createServer((req, res) => {
   req.headers[CLIENT_IP_HEADER] = clientAddress(req);
   if (!trustProxy) {
-    // Next fills these from the socket when absent; a client must not choose them.
-    delete req.headers['x-forwarded-for'];
-    delete req.headers['x-forwarded-host'];
+    // Without a trusted proxy in front, a client must not choose its address, host, scheme or port
+    // (X-Forwarded-Proto: https would mark cookies Secure and change the CSRF origin check): every
+    // forwarding header goes; Next fills the ones it needs from the socket.
+    for (const name of Object.keys(req.headers)) if (name.startsWith('x-forwarded-') || name === 'forwarded') delete req.headers[name];
   }
   handle(req, res).catch((err) => {
     process.stderr.write(`web: request failed: ${err?.stack ?? err}\n`);

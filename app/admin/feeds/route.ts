@@ -56,8 +56,10 @@ async function run(deps: FeedDeps, form: FeedForm, file: File | null): Promise<s
       return n ? `${n === 1 ? '1 feed' : `${n} feeds`} will be checked ${checked}.` : 'No feed to check (paused feeds stay paused).';
     }
     case 'seed': {
-      const n = await seedDefaultFeeds(deps);
-      return `${n === 1 ? '1 default feed' : `${n} default feeds`} added. They will be checked ${checked}.`;
+      const r = await seedDefaultFeeds(deps);
+      const n = r.added.length;
+      const skipped = r.skipped.length ? ` Skipped: ${r.skipped.map((s) => `${s.url ?? '(no URL)'} (${s.reason})`).join('; ')}.` : '';
+      return `${n === 1 ? '1 default feed' : `${n} default feeds`} added. They will be checked ${checked}.${skipped}`;
     }
     case 'import': {
       if (!file || file.size === 0) return 'Choose an OPML file to import.';

@@ -11,7 +11,11 @@ export const healthQuery = z.object({
 const check = { ok: z.boolean(), detail: z.string() };
 
 export const healthResponse = z.object({
-  status: z.enum(['ok', 'degraded', 'unavailable']).describe('degraded: ready, but the background worker is not running.'),
+  status: z
+    .enum(['ok', 'degraded', 'unavailable'])
+    .describe(
+      "degraded: ready, but the background worker is not running (or its heartbeat is late), or this process's event loop was blocked for a second or more in the last minute.",
+    ),
   live: z.literal(true),
   ready: z.boolean(),
   uptimeSeconds: z.number().int(),
@@ -41,7 +45,14 @@ export const healthResponse = z.object({
       lastBeatAt: z.string().nullable(),
       ageSeconds: z.number().int().nullable(),
       stuck: z.string().nullable().describe('Why a live worker is stuck (a loop running without progress), or null.'),
+      eventLoop: z
+        .object({ p99Ms: z.number(), maxMs: z.number() })
+        .nullable()
+        .describe("The worker's event-loop delay over the minute before its last heartbeat, milliseconds."),
     }),
+    eventLoop: z
+      .object({ ...check, p99Ms: z.number(), maxMs: z.number(), windowSeconds: z.number().int() })
+      .describe("This web process's event-loop delay over the last minute, milliseconds (not ok from a second)."),
   }),
 });
 

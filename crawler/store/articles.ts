@@ -1,0 +1,187 @@
+/**
+ * Writes articles with their snippets. An article and its snippets are written in one transaction,
+ * so a crash or kill never leaves one without the other. Re-storing an article whose content hash is
+ * unchanged does nothing; a changed article has its snippets replaced (new snippet ids, which the
+ * indexer sees as removals plus additions).
+ */
+import crypto from 'node:crypto';
+import type { Db } from '../../lib/db/client';
+import { saveClaimReviews, type ClaimReviewData } from './claim-reviews';
+import { isBusyError, isUniqueViolation, withDbRetry, type Tx } from './db-retry';
+import { makeSnippets, type WindowOptions } from '../text/snippets';
+import { splitSentences } from '../text/sentences';
+import { storable } from '../text/storable';
+
+export type PublishedAtSource = 'item' | 'meta' | 'jsonld' | 'first_seen' | 'import' | 'unknown';
+export type TextSource = 'readability' | 'item_content' | 'item_description' | 'import';
+
+export interface ArticleInput {
+  canonicalUrl: string;
+  originalUrl: string;
+  feedId?: number | null;
+  externalId?: string | null;
+  title: string;
+  author?: string | null;
+  source: string;
+  language?: string | null;
+  publishedAt: Date | null;
+  publishedAtSource: PublishedAtSource;
+  fetchedAt: Date;
+  textSource: TextSource;
+  extractionStatus: 'ok' | 'fallback';
+  /** Either the full text (split here) or sentences already split (e.g. SciFact). */
+  text?: string;
+  sentences?: string[];
+  /** Published fact-checks found on the page (stored with the article). */
+  claimReviews?: ClaimReviewData[];
+}
+
+export type StoreOutcome = 'created' | 'updated' | 'unchanged' | 'empty';
+
+export interface StoreResult {
+  outcome: StoreOutcome;
+  articleId: number | null;
+  snippets: number;
+}
+
+export function contentHash(title: string, text: string): string {
+  return crypto.createHash('sha256').update(title).update('\n').update(text).digest('hex');
+}
+
+interface Prepared {
+  input: ArticleInput;
+  text: string;
+  sentences: string[];
+  hash: string;
+  snippets: ReturnType<typeof makeSnippets>;
+}
+
+function prepare(raw: ArticleInput, window: WindowOptions): Prepared {
+  // The text boundary: whatever the source (a feed, a page, an imported corpus), nothing unstorable gets in.
+  const input = storable(raw);
+  const sentences = input.sentences
+    ? input.sentences.map((s) => s.replace(/\s+/g, ' ').trim()).filter(Boolean)
+    : splitSentences(input.text ?? '');
+  const text = input.sentences ? sentences.join(' ') : (input.text ?? '').trim();
+  const title = input.title.replace(/\s+/g, ' ').trim();
+  return { input: { ...input, title }, text, sentences, hash: contentHash(title, text), snippets: makeSnippets(sentences, window) };
+}
+
+function articleData(p: Prepared) {
+  const i = p.input;
+  return {
+    canonicalUrl: i.canonicalUrl,
+    originalUrl: i.originalUrl,
+    feedId: i.feedId ?? null,
+    externalId: i.externalId ?? null,
+    title: i.title,
+    author: i.author ?? null,
+    source: i.source,
+    language: i.language ?? null,
+    publishedAt: i.publishedAt,
+    publishedAtSource: i.publishedAtSource,
+    fetchedAt: i.fetchedAt,
+    contentHash: p.hash,
+    textSource: i.textSource,
+    extractionStatus: i.extractionStatus,
+    text: p.text,
+    sentenceCount: p.sentences.length,
+  };
+}
+
+function snippetRows(p: Prepared, articleId: number) {
+  return p.snippets.map((s) => ({
+    articleId,
+    position: s.position,
+    sentenceStart: s.sentenceStart,
+    sentenceEnd: s.sentenceEnd,
+    text: s.text,
+    sentenceSpans: JSON.stringify(s.sentenceSpans),
+    title: p.input.title,
+    source: p.input.source,
+    publishedAt: p.input.publishedAt,
+  }));
+}
+
+export type { Tx };
+
+export interface StoreOptions {
+  /** Runs inside the transaction after each article (e.g. the crawler marks its feed item done). */
+  afterEach?: (tx: Tx, result: StoreResult, input: ArticleInput) => Promise<void>;
+}
+
+async function storeBatch(db: Db, prepared: Prepared[], opts: StoreOptions): Promise<StoreResult[]> {
+  return db.$transaction(
+    async (tx) => {
+      const urls = [...new Set(prepared.map((p) => p.input.canonicalUrl))];
+      const existing = await tx.article.findMany({
+        where: { canonicalUrl: { in: urls } },
+        select: { id: true, canonicalUrl: true, contentHash: true },
+      });
+      const byUrl = new Map(existing.map((a) => [a.canonicalUrl, a]));
+      const results: StoreResult[] = [];
+      for (const p of prepared) {
+        const result = await storeOne(tx, p, byUrl);
+        if (opts.afterEach) await opts.afterEach(tx, result, p.input);
+        results.push(result);
+      }
+      return results;
+    },
+    { timeout: 120_000, maxWait: 60_000 },
+  );
+}
+
+async function storeOne(
+  tx: Tx,
+  p: Prepared,
+  byUrl: Map<string, { id: number; canonicalUrl: string; contentHash: string }>,
+): Promise<StoreResult> {
+  const prior = byUrl.get(p.input.canonicalUrl);
+  if (p.snippets.length === 0) return { outcome: 'empty', articleId: prior?.id ?? null, snippets: 0 };
+  if (prior && prior.contentHash === p.hash) {
+    await saveClaimReviews(tx, prior.id, p.input.claimReviews);
+    return { outcome: 'unchanged', articleId: prior.id, snippets: 0 };
+  }
+  if (prior) {
+    const { canonicalUrl: _u, fetchedAt: _f, ...changes } = articleData(p);
+    await tx.article.update({ where: { id: prior.id }, data: { ...changes, fetchedAt: p.input.fetchedAt } });
+    await tx.snippet.deleteMany({ where: { articleId: prior.id } });
+    await tx.snippet.createMany({ data: snippetRows(p, prior.id) });
+    byUrl.set(p.input.canonicalUrl, { ...prior, contentHash: p.hash });
+    await saveClaimReviews(tx, prior.id, p.input.claimReviews);
+    return { outcome: 'updated', articleId: prior.id, snippets: p.snippets.length };
+  }
+  const created = await tx.article.create({ data: articleData(p), select: { id: true } });
+  await tx.snippet.createMany({ data: snippetRows(p, created.id) });
+  byUrl.set(p.input.canonicalUrl, { id: created.id, canonicalUrl: p.input.canonicalUrl, contentHash: p.hash });
+  await saveClaimReviews(tx, created.id, p.input.claimReviews);
+  return { outcome: 'created', articleId: created.id, snippets: p.snippets.length };
+}
+
+/**
+ * Stores a batch of articles in one transaction (one transaction per batch keeps bulk imports fast;
+ * the batch is still all-or-nothing). Results are in input order. Articles that yield no snippet are
+ * not stored (`empty`): an article without snippets cannot be found. When another process inserts
+ * the same canonical URL at the same moment (unique violation) or holds the SQLite write lock, the
+ * whole batch is retried: the retry sees the other's row and treats it as a duplicate.
+ */
+export async function storeArticles(
+  db: Db,
+  inputs: ArticleInput[],
+  window: WindowOptions,
+  opts: StoreOptions = {},
+): Promise<StoreResult[]> {
+  const prepared = inputs.map((i) => prepare(i, window));
+  return withDbRetry(() => storeBatch(db, prepared, opts), { retryOn: (e) => isBusyError(e) || isUniqueViolation(e) });
+}
+
+export async function storeArticle(db: Db, input: ArticleInput, window: WindowOptions, opts: StoreOptions = {}): Promise<StoreResult> {
+  const [result] = await storeArticles(db, [input], window, opts);
+  return result!;
+}
+
+/** Deletes an article; its snippets go with it (ON DELETE CASCADE), in the same statement. */
+export async function deleteArticle(db: Db, articleId: number): Promise<boolean> {
+  const { count } = await db.article.deleteMany({ where: { id: articleId } });
+  return count > 0;
+}
