@@ -10,7 +10,7 @@ import { denseThresholds, matching, termMatcher } from './floor';
 import type { FusedCandidate } from './fusion';
 import type { ResolvedRequest } from './request';
 import { guard } from './run';
-import { limitPerArticle, passesFilter, sortRanked } from './select';
+import { passesFilter } from './select';
 import { loadMeta, loadTexts, type SnippetMeta, type SnippetText } from './snippets';
 import type { QueryAnalysis } from './types';
 
@@ -94,19 +94,47 @@ export function applyDecay(cands: Candidate[], r: ResolvedRequest): void {
   }
 }
 
-/** Stage "rank": sorted (time-aware relevance or newest first), at most `perArticle` per article. */
-export function rank(cands: readonly Candidate[], r: ResolvedRequest): Candidate[] {
-  return limitPerArticle(sortRanked([...cands], r.sort), r.perArticle);
-}
-
-/** Stage "de-duplicate": near-duplicate stories collapsed into their best-ranked copy. */
-export function collapseStories(ranked: readonly Candidate[], texts: ReadonlyMap<number, SnippetText>): Candidate[] {
-  const leaderOf = sameStory(ranked.map((c) => wordHashes(texts.get(c.snippetId)?.text ?? '')));
+/**
+ * Stage "de-duplicate": near-duplicate stories collapsed into their best-ranked copy. Two articles are
+ * one story when any of their matching passages are near-duplicates (`all`, every match before the
+ * per-article limit): the best passage of one copy can be another window of the text than the other
+ * copy's best, and the two shown passages then share too little to be recognised by themselves.
+ * Passages of one article shown together stay apart unless they are near-duplicates of each other.
+ */
+export function collapseStories(
+  ranked: readonly Candidate[],
+  texts: ReadonlyMap<number, SnippetText>,
+  all: readonly Candidate[] = ranked,
+): Candidate[] {
+  const storyOf = articleStories(all, texts);
+  const passageLeader = sameStory(ranked.map((c) => wordHashes(texts.get(c.snippetId)?.text ?? '')));
+  const leaders = new Map<number, Candidate>();
   const out: Candidate[] = [];
   ranked.forEach((c, i) => {
-    const lead = leaderOf[i]!;
-    if (lead < 0) out.push(c);
-    else ranked[lead]!.duplicates.push(c);
+    const story = storyOf(c.articleId);
+    const lead = leaders.get(story);
+    if (!lead) leaders.set(story, c);
+    if (lead && lead.articleId !== c.articleId) lead.duplicates.push(c);
+    else if (passageLeader[i]! >= 0) ranked[passageLeader[i]!]!.duplicates.push(c);
+    else out.push(c);
   });
   return out;
+}
+
+/** The story of each article (a union of articles with near-duplicate passages), as a lookup. */
+function articleStories(all: readonly Candidate[], texts: ReadonlyMap<number, SnippetText>): (articleId: number) => number {
+  const parent = new Map<number, number>();
+  const find = (a: number): number => {
+    let root = a;
+    while (parent.has(root) && parent.get(root) !== root) root = parent.get(root)!;
+    parent.set(a, root);
+    return root;
+  };
+  const leaderOf = sameStory(all.map((c) => wordHashes(texts.get(c.snippetId)?.text ?? '')));
+  leaderOf.forEach((lead, i) => {
+    if (lead < 0) return;
+    const [a, b] = [find(all[i]!.articleId), find(all[lead]!.articleId)];
+    if (a !== b) parent.set(a, b);
+  });
+  return find;
 }

@@ -11,14 +11,14 @@
  */
 import { createError } from '../lib/errors';
 import { weeklyCoverage } from './coverage';
-import { applyDecay, applyFloor, collapseStories, loadAndFilter, rank, type Candidate } from './candidates';
+import { applyDecay, applyFloor, collapseStories, loadAndFilter, type Candidate } from './candidates';
 import type { SearchContext } from './context';
 import { analyzeQuery } from './query';
 import { resolveRequest, type ResolvedRequest } from './request';
 import { fuse, retrieve, servingMode, type Retrieved } from './retrieve';
 import { RowCache, toResults } from './results';
 import { guard, SearchRun } from './run';
-import { hasFilter, pageOf } from './select';
+import { hasFilter, limitPerArticle, pageOf, sortRanked } from './select';
 import type { RerankCandidate, StageContext } from './stages';
 import { snippetSentences } from '../lib/text/sentences';
 import type { QueryAnalysis, SearchRequest, SearchResponse, SearchResult } from './types';
@@ -48,8 +48,9 @@ function rerankInput(c: Candidate, rows: RowCache): RerankCandidate {
 /** The stories of a ranked list of matches: near-duplicates collapsed when the options say so. */
 function storiesOf(matches: Candidate[], req: ResolvedRequest, texts: Awaited<ReturnType<typeof applyFloor>>['texts'], ctx: SearchContext) {
   applyDecay(matches, req);
-  const ranked = rank(matches, req);
-  return ctx.options.oneStoryOnce ? collapseStories(ranked, texts) : ranked;
+  const sorted = sortRanked([...matches], req.sort);
+  const ranked = limitPerArticle(sorted, req.perArticle);
+  return ctx.options.oneStoryOnce ? collapseStories(ranked, texts, sorted) : ranked;
 }
 
 /**

@@ -12,7 +12,7 @@ test.describe('operations endpoints', () => {
     expect(h.checks.indexes).toMatchObject({ ok: true });
     expect(h.checks.indexes.snippets).toBeGreaterThan(100);
     expect(h.checks.models).toMatchObject({ ok: true, state: 'ready' });
-    expect(h.checks.models.encoder).toMatch(/use-lite|onnx/);
+    expect(h.checks.models.encoder).toMatch(/^(static|use-lite|onnx):/);
     // The worker beats every few seconds.
     await expect.poll(async () => healthResponse.parse(await (await request.get('/api/health')).json()).checks.worker.ok).toBe(true);
     expect(liveResponse.parse(await (await request.get('/api/health?probe=live')).json()).live).toBe(true);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchIndexes } from '../../indexer/types';
 import type { RerankCandidate, StageContext } from '../stages';
 import { articleFeatures, comboRaw, comboScores, parseComboWeights, zScore } from './combo';
+import { asRelevance } from './combine';
 import { candidateFeatures, featuresOf, sentenceSimilarities, type Features } from './features';
 import { readComboWeights } from './index';
 import { CrossEncoderRerankStage } from './stage';
@@ -112,8 +113,8 @@ describe('combination layer', () => {
     const cs = [c(1, 'rain', 0.9), c(2, 'vaccine trial', 0.5), c(3, 'other', 0.1)];
     const combo = parseComboWeights({ normalization: 'minmax', model: 0, features: { fused: 1 } });
     const withCombo = await new CrossEncoderRerankStage(model, { depth: 10, weight: 1, combo }).rerank(cs, ctx);
-    expect(withCombo.map((s) => s.relevance)).toEqual([1, 0.5, 0]);
+    expect(withCombo.map((s) => s.relevance)).toEqual([1, 0.5, 0].map(asRelevance));
     const plain = await new CrossEncoderRerankStage(model, { depth: 10, weight: 1 }).rerank(cs, ctx);
-    expect(plain.map((s) => s.relevance)).toEqual([0, 1, 0]);
+    expect(plain.map((s) => s.relevance)).toEqual([0, 1, 0].map(asRelevance));
   });
 });

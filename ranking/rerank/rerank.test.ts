@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CrossEncoder } from '../../lib/models';
 import type { RerankCandidate, StageContext } from '../stages';
-import { combineScores, minMax } from './combine';
+import { asRelevance, combineScores, minMax, WEAKEST_MATCH } from './combine';
 import { CrossEncoderRerankStage, passageText } from './stage';
 
 const FIX = path.join(__dirname, '..', '..', 'lib', 'models', 'fixtures');
@@ -38,15 +38,28 @@ describe('combineScores', () => {
   });
 });
 
+describe('asRelevance', () => {
+  it('keeps the weakest reranked match above zero, so that the time decay can still lift it', () => {
+    expect(asRelevance(0)).toBe(WEAKEST_MATCH);
+    expect(asRelevance(1)).toBe(1);
+    expect(asRelevance(Number.NaN)).toBe(WEAKEST_MATCH);
+    // The weaker of two matches, two days old, against a five-year-old one at a one-week half-life.
+    const [older, newer] = [asRelevance(1) * 2 ** ((-5 * 365) / 7), asRelevance(0) * 2 ** (-2 / 7)];
+    expect(newer).toBeGreaterThan(older);
+    // ...but not at a one-year half-life: relevance still decides there (5 half-lives apart, under 6.6).
+    expect(asRelevance(0) * 2 ** (-2 / 365)).toBeLessThan(asRelevance(1) * 2 ** -5);
+  });
+});
+
 describe('CrossEncoderRerankStage', () => {
   it('mixes a model score with the fused score; weight 0 keeps the first-stage order', async () => {
     const model = { id: 'fake', score: async (_q: string, ps: string[]) => ps.map((p) => (p.includes('vaccine') ? 5 : 0)) };
     const cs = [cand(1, 'Weather', 'rain tomorrow', 0.9), cand(2, 'Health', 'vaccine trial results', 0.5), cand(3, '', 'other', 0.1)];
     const full = await new CrossEncoderRerankStage(model, { depth: 10, weight: 1 }).rerank(cs, ctx('vaccine'));
     expect(full.map((s) => s.rerank)).toEqual([0, 5, 0]);
-    expect(full.map((s) => s.relevance)).toEqual([0, 1, 0]);
+    expect(full.map((s) => s.relevance)).toEqual([0, 1, 0].map(asRelevance));
     const none = await new CrossEncoderRerankStage(model, { depth: 10, weight: 0 }).rerank(cs, ctx('vaccine'));
-    expect(none.map((s) => s.relevance)).toEqual([1, 0.5, 0]);
+    expect(none.map((s) => s.relevance)).toEqual([1, 0.5, 0].map(asRelevance));
     expect(passageText(cs[0]!)).toBe('Weather. rain tomorrow');
     expect(passageText(cs[2]!)).toBe('other');
     expect(() => new CrossEncoderRerankStage(model, { depth: 0, weight: 0.5 })).toThrow(/depth/);

@@ -5,7 +5,7 @@
  */
 import type { CrossEncoder } from '../../lib/models';
 import type { RerankCandidate, RerankScore, RerankStage, StageContext } from '../stages';
-import { combineScores } from './combine';
+import { asRelevance, combineScores } from './combine';
 import { comboScores, type ComboWeights } from './combo';
 import { candidateFeatures } from './features';
 
@@ -67,6 +67,6 @@ export class CrossEncoderRerankStage implements RerankStage {
           candidates.map((c) => c.fused),
           this.weight,
         );
-    return scores.map((s, i) => ({ rerank: s, relevance: relevance[i]! }));
+    return scores.map((s, i) => ({ rerank: s, relevance: asRelevance(relevance[i]!) }));
   }
 }
