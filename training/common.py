@@ -148,12 +148,27 @@ def macro_f1(gold, pred, labels):
     return sum(f1s) / len(f1s)
 
 
-def write_folder(out_dir, config, card, metrics):
+SHARED_TOKENIZER = os.path.join(ROOT, 'models', 'tokenizers', 'bert-base-uncased', 'tokenizer.json')
+
+
+def link_tokenizer(out_dir):
+    """The folder's tokenizer files, its tokenizer.json named by `tokenizer_file` (the one the repository keeps)."""
     import shutil
+    os.makedirs(os.path.dirname(SHARED_TOKENIZER), exist_ok=True)
+    if not os.path.exists(SHARED_TOKENIZER):
+        shutil.copy(os.path.join(TOKENIZER, 'tokenizer.json'), SHARED_TOKENIZER)
+    shutil.copy(os.path.join(TOKENIZER, 'special_tokens_map.json'), os.path.join(out_dir, 'special_tokens_map.json'))
+    with open(os.path.join(TOKENIZER, 'tokenizer_config.json'), encoding='utf8') as f:
+        config = json.load(f)
+    config['tokenizer_file'] = os.path.relpath(SHARED_TOKENIZER, os.path.abspath(out_dir))
+    with open(os.path.join(out_dir, 'tokenizer_config.json'), 'w', encoding='utf8') as f:
+        json.dump(config, f, indent=2)
+        f.write('\n')
+
+
+def write_folder(out_dir, config, card, metrics):
     os.makedirs(out_dir, exist_ok=True)
-    for f in ('tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json'):
-        shutil.copy(os.path.join(TOKENIZER, f), os.path.join(out_dir, f))
-        os.chmod(os.path.join(out_dir, f), 0o644)
+    link_tokenizer(out_dir)
     with open(os.path.join(out_dir, 'config.json'), 'w') as f:
         json.dump(config, f, indent=2)
         f.write('\n')

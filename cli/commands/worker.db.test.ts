@@ -163,7 +163,9 @@ describe('the real worker with an indexing backlog (9.5)', () => {
   let t: TestDb;
   let site: NewsSite;
   beforeAll(async () => {
-    t = await createTestDb({ ...TEST_CRAWLER_OVERRIDES });
+    // USE-lite, the slowest encoder here (a few dozen sentences a second): the backlog lasts minutes, so the
+    // feed is added while the indexer is still busy (the static default would finish it in seconds).
+    t = await createTestDb({ ...TEST_CRAWLER_OVERRIDES, encoder: 'use-lite' });
     site = await startNewsSite();
     // A backlog of 1,500 articles whose sentences nobody has embedded yet (the cache is this test's own).
     const words = 'market policy court vote storm trade energy health school rail budget police water price city union'.split(' ');

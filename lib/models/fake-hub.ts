@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { tokenizerFile } from './folder';
 
 export interface FakeHubOptions {
   repo: string;
@@ -41,6 +42,10 @@ export function folderFiles(dir: string, prefix = ''): Record<string, Buffer> {
     if (e.isDirectory()) Object.assign(out, folderFiles(p, `${prefix}${e.name}/`));
     else out[`${prefix}${e.name}`] = fs.readFileSync(p);
   }
+  // A repository on the hub carries its own tokenizer.json: the one a local fixture shares is served as its own.
+  const config = out[`${prefix}tokenizer_config.json`];
+  if (config && !out[`${prefix}tokenizer.json`])
+    out[`${prefix}tokenizer.json`] = fs.readFileSync(tokenizerFile(dir, JSON.parse(config.toString('utf8')) as Record<string, unknown>));
   return out;
 }
 

@@ -1,6 +1,8 @@
 /**
  * A model folder in the Hugging Face layout: `model.onnx` (or `onnx/model.onnx`), `tokenizer.json`
- * (+ `tokenizer_config.json`), `config.json` (with `id2label` for classifiers) and, for
+ * (+ `tokenizer_config.json`; a folder without its own tokenizer.json names one with the config's
+ * `tokenizer_file`, relative to the folder — the project's own folders share one BERT tokenizer
+ * instead of carrying a copy each), `config.json` (with `id2label` for classifiers) and, for
  * sentence-transformers encoders, `1_Pooling/config.json`. Reading and validating the folder is pure
  * file I/O with no runtime involved, so a bad folder fails with MODEL_INVALID before any session opens.
  */
@@ -97,14 +99,21 @@ function hashFiles(files: string[]): string {
   return h.digest('hex').slice(0, 12);
 }
 
+/** The folder's tokenizer.json, else the file its tokenizer_config.json names (`tokenizer_file`). */
+export function tokenizerFile(dir: string, tokenizerConfig: Record<string, unknown>): string {
+  const own = path.join(dir, 'tokenizer.json');
+  const named = tokenizerConfig.tokenizer_file;
+  return fs.existsSync(own) || typeof named !== 'string' || !named.trim() ? own : path.resolve(dir, named);
+}
+
 export function readModelFolder(dir: string): ModelFolder {
   const abs = path.resolve(dir);
   if (!fs.existsSync(abs) || !fs.statSync(abs).isDirectory()) throw createError('MODEL_UNAVAILABLE', `model folder ${abs} does not exist (see \`quin models pull\`)`);
   const onnx = ONNX_CANDIDATES.map((c) => path.join(abs, c)).find((p) => fs.existsSync(p));
   if (!onnx) throw createError('MODEL_INVALID', `model folder ${abs} has no model.onnx or onnx/model.onnx`);
   const config = readJson(path.join(abs, 'config.json'), true);
-  const tokenizerJson = readJson(path.join(abs, 'tokenizer.json'), true);
   const tokenizerConfig = readJson(path.join(abs, 'tokenizer_config.json'), false);
+  const tokenizerJson = readJson(tokenizerFile(abs, tokenizerConfig), true);
   const stConfig = readJson(path.join(abs, 'sentence_bert_config.json'), false);
   const pooling = poolingFrom(readJson(path.join(abs, '1_Pooling', 'config.json'), false));
   return {

@@ -10,6 +10,7 @@ import { isQuinError } from '../errors';
 import { CrossEncoder } from './cross-encoder';
 import { SentenceEncoder } from './encoder';
 import { readModelFolder } from './folder';
+import { projectRoot } from '../paths';
 import { NliClassifier, nliLabelIndex } from './nli';
 import { softmax } from './pooling';
 import { sessionOptions } from './session';
@@ -49,7 +50,7 @@ describe('model folders', () => {
     }
     fs.copyFileSync(path.join(FIX, 'tiny-encoder', 'model.onnx'), path.join(dir, 'model.onnx'));
     fs.writeFileSync(path.join(dir, 'config.json'), '{not json');
-    fs.copyFileSync(path.join(FIX, 'tiny-encoder', 'tokenizer.json'), path.join(dir, 'tokenizer.json'));
+    fs.copyFileSync(path.join(projectRoot(), 'models/tokenizers/bert-base-uncased/tokenizer.json'), path.join(dir, 'tokenizer.json'));
     expect(() => readModelFolder(dir)).toThrow(/config.json is not valid JSON/);
   });
 });

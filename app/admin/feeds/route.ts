@@ -88,9 +88,10 @@ export const POST = api(async (req) => {
     const adding = fields.op === 'add';
     const found = adding && isQuinError(e) && Array.isArray(e.details?.found) ? (e.details.found as string[]) : undefined;
     const what = adding ? 'Could not add the feed' : fields.op === 'import' ? 'Could not import the OPML file' : 'That did not work';
-    // The feed it would duplicate, linked to its row.
+    // The feed it would duplicate, linked to its row on the page that shows the notice (same document: the row is
+    // already there to scroll to, where a new load of /admin could scroll before the table had rendered).
     const existing = adding && isQuinError(e, 'CONFLICT') && typeof e.details?.id === 'number' ? e.details.id : null;
-    const link = existing !== null ? { href: `/admin#feed-${existing}`, text: 'Show it' } : undefined;
+    const link = existing !== null ? { href: `#feed-${existing}`, text: 'Show it' } : undefined;
     return seeOther(
       await withFlash('/admin', {
         kind: 'error',
