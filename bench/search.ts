@@ -16,7 +16,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { storeArticles, type ArticleInput } from '../crawler';
-import { closeSearchIndexes, indexStatus, runIndex, snippetSentences, type Encoder } from '../indexer';
+import { closeSearchIndexes, indexStatus, runIndex, type Encoder } from '../indexer';
+import { sentenceTexts } from '../lib/text/sentences';
 import { loadConfig, type Config } from '../lib/config';
 import { createDb } from '../lib/db/client';
 import { closeLoadedModels } from '../lib/models';
@@ -73,7 +74,7 @@ async function timeQueries(queries: readonly string[], ctx: SearchContext, m: Mo
 
 async function encoderSample(ctx: SearchContext, encoder: Encoder, n: number) {
   const rows = await ctx.db.snippet.findMany({ select: { text: true, sentenceSpans: true, title: true }, take: 20_000 });
-  const pool = [...new Set(rows.flatMap((r) => snippetSentences(r)))];
+  const pool = [...new Set(rows.flatMap((r) => sentenceTexts(r.text, r.sentenceSpans)))];
   const rank = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
   const sample = pool.sort((a, b) => (rank(a) < rank(b) ? -1 : 1)).slice(0, n);
   const t = performance.now();

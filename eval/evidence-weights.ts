@@ -5,7 +5,7 @@
  * weights of the embedding cosine against word overlap (ranking/evidence.ts), on train and dev.
  */
 import type { Config } from '../lib/config';
-import { bm25Terms, loadRows, pickEvidence, search, snippetSentences } from '../ranking';
+import { bm25Terms, loadRows, pickEvidence, search, sentencesAtSpans } from '../ranking';
 import { loadScifactClaims, selectQueries } from './datasets';
 import { memoEncoder } from './harness';
 import { openWorkspace } from './workspace';
@@ -44,7 +44,7 @@ export async function evidenceWeights(opts: { claimsFile: string; corpusFile: st
           const inside = [...gold].filter((i) => i >= r.sentenceStart && i < r.sentenceEnd).map((i) => i - r.sentenceStart);
           const row = rows.get(r.snippetId);
           if (!inside.length || !row) continue;
-          const sentences = snippetSentences(row.text, row.sentenceSpans);
+          const sentences = sentencesAtSpans(row.text, row.sentenceSpans);
           const vectors = await indexes.sentenceVectors.get(sentences.map((s) => s.text.trim()));
           snippets++;
           EVIDENCE_WEIGHTS.forEach((w, i) => {

@@ -15,4 +15,4 @@ export { indexStatus, type IndexStatus } from './status';
 export { createEncoder } from './encoders';
 export { VectorCache } from './vectors/cache';
 export { embedWithCache, ensureEmbedded, type EmbedStats } from './vectors/embed';
-export { snippetSentences, poolSnippet, type Pooling } from './vectors/pooling';
+export { poolSnippet, type Pooling } from './vectors/pooling';

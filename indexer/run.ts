@@ -9,7 +9,7 @@ import type { Db } from '../lib/db/client';
 import { createLogger } from '../lib/log';
 import { createProgress, type Progress } from '../lib/progress';
 import type { Bm25SyncStats, SnippetVectorSource } from './bm25/backend';
-import type { SnippetRow } from './state';
+import type { SnippetToIndex } from './state';
 import type { Pooling } from './vectors/pooling';
 import { snippetVectors } from './vectors/snippet-vectors';
 import { syncDense, type DenseSyncStats } from './dense/sync';
@@ -77,7 +77,7 @@ export async function runIndex(db: Db, config: Config, opts: RunIndexOptions = {
       encoderId = encoder.id;
       const cache = openSentenceStore(config.cacheDir, encoder);
       try {
-        const of = async (rows: readonly SnippetRow[]) =>
+        const of = async (rows: readonly SnippetToIndex[]) =>
           (
             await snippetVectors(rows, encoder, cache, config.densePooling as Pooling, {
               batchSize: config.embedBatchSize,

@@ -23,7 +23,7 @@ export interface IndexStateRow {
   updatedAt: Date;
 }
 
-export interface SnippetRow {
+export interface SnippetToIndex {
   id: number;
   text: string;
   sentenceSpans: string;
@@ -58,8 +58,8 @@ export async function allSnippetIds(db: Db): Promise<number[]> {
   }
 }
 
-export async function snippetRows(db: Db, ids: readonly number[]): Promise<SnippetRow[]> {
-  const out: SnippetRow[] = [];
+export async function snippetRows(db: Db, ids: readonly number[]): Promise<SnippetToIndex[]> {
+  const out: SnippetToIndex[] = [];
   for (const part of chunks(ids, SQL_CHUNK)) {
     out.push(
       ...(await db.snippet.findMany({
@@ -69,7 +69,7 @@ export async function snippetRows(db: Db, ids: readonly number[]): Promise<Snipp
     );
   }
   const byId = new Map(out.map((r) => [r.id, r]));
-  return ids.map((id) => byId.get(id)).filter((r): r is SnippetRow => r !== undefined);
+  return ids.map((id) => byId.get(id)).filter((r): r is SnippetToIndex => r !== undefined);
 }
 
 /** FAISS position → snippet id, as the database has it. */

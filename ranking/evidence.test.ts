@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cosine, foldWord, overlapShare, pickEvidence, snippetSentences } from './evidence';
+import { cosine, foldWord, overlapShare, pickEvidence, sentencesAtSpans } from './evidence';
 
 const text = 'Vaccines are safe. The moon is far away. Measles vaccines prevent measles.';
 const spans = JSON.stringify([
@@ -10,7 +10,7 @@ const spans = JSON.stringify([
 
 describe('snippetSentences', () => {
   it('cuts the text at the stored spans', () => {
-    expect(snippetSentences(text, spans).map((s) => s.text)).toEqual([
+    expect(sentencesAtSpans(text, spans).map((s) => s.text)).toEqual([
       'Vaccines are safe.',
       'The moon is far away.',
       'Measles vaccines prevent measles.',
@@ -18,7 +18,7 @@ describe('snippetSentences', () => {
   });
   it('falls back to the whole text when spans are missing or out of range', () => {
     for (const bad of ['', 'nope', '[]', '[[0, 999]]', '[[5, 2]]', '{"a":1}']) {
-      expect(snippetSentences(text, bad)).toEqual([{ text, start: 0, end: text.length }]);
+      expect(sentencesAtSpans(text, bad)).toEqual([{ text, start: 0, end: text.length }]);
     }
   });
 });
@@ -42,7 +42,7 @@ describe('cosine', () => {
 });
 
 describe('pickEvidence', () => {
-  const sentences = snippetSentences(text, spans);
+  const sentences = sentencesAtSpans(text, spans);
   it('ranks sentences by cosine and word overlap, with offsets into the text', () => {
     const q = new Float32Array([1, 0]);
     const vecs = [new Float32Array([0.6, 0.8]), new Float32Array([0, 1]), new Float32Array([1, 0])];

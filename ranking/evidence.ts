@@ -9,7 +9,7 @@ import type { SentenceSpan } from '../lib/text/sentences';
 import { wordTokens } from './query';
 import type { EvidenceSentence } from './types';
 
-export { snippetSentences, type SentenceSpan } from '../lib/text/sentences';
+export { sentencesAtSpans, type SentenceSpan } from '../lib/text/sentences';
 
 /** Weight of the embedding cosine against word overlap (docs/evaluation.md). */
 export const EVIDENCE_COSINE_WEIGHT = 0.5;

@@ -11,7 +11,7 @@ export { rankingOptions, EVAL_PAGE_SIZE, type RankingOptions, type SearchContext
 export { analyzeQuery, bm25Terms, detectKind, isStatement, STOP_WORDS } from './query';
 export { fuseRrf, fuseScores, singleRun, type FusedCandidate, type Normalization } from './fusion';
 export { recencyFactor, recencyOf, medianAge, referenceAge } from './decay';
-export { pickEvidence, snippetSentences, EVIDENCE_COSINE_WEIGHT } from './evidence';
+export { pickEvidence, sentencesAtSpans, EVIDENCE_COSINE_WEIGHT } from './evidence';
 export { termCoverage } from './floor';
 export { loadRows, loadMeta, type DbProvider } from './snippets';
 export { weeklyCoverage } from './coverage';

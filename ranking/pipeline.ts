@@ -20,7 +20,7 @@ import { RowCache, toResults } from './results';
 import { guard, SearchRun } from './run';
 import { hasFilter, limitPerArticle, pageOf, sortRanked } from './select';
 import type { RerankCandidate, StageContext } from './stages';
-import { snippetSentences } from '../lib/text/sentences';
+import { sentencesAtSpans } from '../lib/text/sentences';
 import type { QueryAnalysis, SearchRequest, SearchResponse, SearchResult } from './types';
 
 export { SCORE_NORMALIZATION } from './retrieve';
@@ -42,7 +42,7 @@ function stageContext(a: Analysed, hits: Retrieved, ctx: SearchContext): StageCo
 
 function rerankInput(c: Candidate, rows: RowCache): RerankCandidate {
   const row = rows.get(c.snippetId)!;
-  return { ...c, title: row.title, text: row.text, sentences: snippetSentences(row.text, row.sentenceSpans).map((s) => s.text) };
+  return { ...c, title: row.title, text: row.text, sentences: sentencesAtSpans(row.text, row.sentenceSpans).map((s) => s.text) };
 }
 
 /** The stories of a ranked list of matches: near-duplicates collapsed when the options say so. */

@@ -2,7 +2,7 @@
  * Stage "evidence": full rows for what is shown, reranked or judged (read once per search), the best
  * evidence sentences of each, and the SearchResult records with their score breakdown.
  */
-import { snippetSentences } from '../lib/text/sentences';
+import { sentencesAtSpans } from '../lib/text/sentences';
 import type { SearchContext } from './context';
 import type { Candidate } from './candidates';
 import { pickEvidence } from './evidence';
@@ -73,7 +73,7 @@ export async function toResults(input: EvidenceInput, rows: RowCache, ctx: Searc
   const sentences = new Map(
     input.withEvidence.flatMap((c) =>
       rows.get(c.snippetId)
-        ? [[c.snippetId, snippetSentences(rows.get(c.snippetId)!.text, rows.get(c.snippetId)!.sentenceSpans)] as const]
+        ? [[c.snippetId, sentencesAtSpans(rows.get(c.snippetId)!.text, rows.get(c.snippetId)!.sentenceSpans)] as const]
         : [],
     ),
   );

@@ -4,7 +4,7 @@
  * components: one interface, one implementation per backend chosen by configuration).
  */
 import type { Db } from '../../lib/db/client';
-import type { SnippetRow } from '../state';
+import type { SnippetToIndex } from '../state';
 import type { Bm25Index, DenseIndex } from '../types';
 
 export type Bm25Location = 'fts5' | 'fts5-file' | 'elasticsearch';
@@ -29,7 +29,7 @@ export interface SnippetVectorSource {
   /** The encoder's id (a different one re-indexes everything) and dimension. */
   id: string;
   dim: number;
-  of(rows: readonly SnippetRow[]): Promise<Float32Array[]>;
+  of(rows: readonly SnippetToIndex[]): Promise<Float32Array[]>;
 }
 
 export interface Bm25Status {

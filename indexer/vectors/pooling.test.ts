@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { poolSnippet, snippetSentences } from './pooling';
+import { sentenceTexts } from '../../lib/text/sentences';
+import { poolSnippet } from './pooling';
 
 const v = (...xs: number[]) => Float32Array.from(xs);
 const norm = (x: Float32Array) => Math.hypot(...x);
@@ -7,16 +8,12 @@ const norm = (x: Float32Array) => Math.hypot(...x);
 describe('snippet sentences and pooling', () => {
   it('cuts sentences by their spans', () => {
     const text = 'One two. Three four five. Six.';
-    expect(snippetSentences({ text, sentenceSpans: '[[0,8],[9,25],[26,30]]', title: 't' })).toEqual([
-      'One two.',
-      'Three four five.',
-      'Six.',
-    ]);
+    expect(sentenceTexts(text, '[[0,8],[9,25],[26,30]]')).toEqual(['One two.', 'Three four five.', 'Six.']);
   });
 
   it('falls back to the whole text when spans are unusable', () => {
-    expect(snippetSentences({ text: 'Just text.', sentenceSpans: 'not json', title: '' })).toEqual(['Just text.']);
-    expect(snippetSentences({ text: 'Just text.', sentenceSpans: '[]', title: '' })).toEqual(['Just text.']);
+    expect(sentenceTexts('Just text.', 'not json')).toEqual(['Just text.']);
+    expect(sentenceTexts('Just text.', '[]')).toEqual(['Just text.']);
   });
 
   it('mean pooling is the normalised mean', () => {

@@ -7,20 +7,14 @@
  * - `title-mean`: half the title vector, half the mean of the sentences.
  */
 import { createError } from '../../lib/errors';
-import { sentenceTexts } from '../../lib/text/sentences';
 
 export type Pooling = 'mean' | 'mean-title' | 'title-mean';
 
-export interface SnippetText {
+export interface EmbeddableSnippet {
   text: string;
   /** JSON `[[start, end], ...]` or already parsed. */
   sentenceSpans: string | [number, number][];
   title: string;
-}
-
-/** The snippet's sentences as the encoder reads them (lib/text/sentences.ts, shared with ranking). */
-export function snippetSentences(s: SnippetText): string[] {
-  return sentenceTexts(s.text, s.sentenceSpans);
 }
 
 export function usesTitle(pooling: Pooling): boolean {

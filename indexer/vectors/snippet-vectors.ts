@@ -7,7 +7,8 @@ import { createError } from '../../lib/errors';
 import type { Encoder } from '../types';
 import type { SentenceStore } from './store';
 import { ensureEmbedded, type EmbedOptions, type EmbedStats } from './embed';
-import { poolSnippet, snippetSentences, usesTitle, type Pooling, type SnippetText } from './pooling';
+import { sentenceTexts } from '../../lib/text/sentences';
+import { poolSnippet, usesTitle, type Pooling, type EmbeddableSnippet } from './pooling';
 
 export interface VectorizeResult {
   vectors: Float32Array[];
@@ -15,13 +16,13 @@ export interface VectorizeResult {
 }
 
 export async function snippetVectors(
-  rows: readonly SnippetText[],
+  rows: readonly EmbeddableSnippet[],
   encoder: Encoder,
   cache: SentenceStore,
   pooling: Pooling,
   opts: EmbedOptions = {},
 ): Promise<VectorizeResult> {
-  const sentences = rows.map(snippetSentences);
+  const sentences = rows.map((r) => sentenceTexts(r.text, r.sentenceSpans));
   const titles = usesTitle(pooling) ? rows.map((r) => r.title.trim()) : [];
   const texts = [...sentences.flat(), ...titles.filter(Boolean)];
   const cached = await ensureEmbedded(encoder, cache, texts, opts);

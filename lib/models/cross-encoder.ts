@@ -4,7 +4,7 @@
  * one-label models, logit(relevant) − logit(other) for two-label ones (monotone in the probability).
  */
 import { createError } from '../errors';
-import { floatOutput } from './session';
+import { floatOutput } from './ort-session';
 import { TextModel, type TextModelOptions } from './text-model';
 
 export class CrossEncoder {

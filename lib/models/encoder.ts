@@ -4,7 +4,7 @@
  * output `sentence_embedding` are used as they are (normalised again, which is harmless).
  */
 import { createError } from '../errors';
-import { floatOutput } from './session';
+import { floatOutput } from './ort-session';
 import { normalize, poolAndNormalize } from './pooling';
 import { TextModel, type TextModelOptions } from './text-model';
 

@@ -4,7 +4,7 @@
  */
 export { readModelFolder, labelsFrom, poolingFrom, type ModelFolder, type Pooling } from './folder';
 export { TextTokenizer, truncateLongestFirst, type EncodedBatch } from './tokenizer';
-export { sessionOptions, openSession, type RuntimeOptions } from './session';
+export { sessionOptions, openSession, type RuntimeOptions } from './ort-session';
 export { TextModel, type TextModelOptions, type TextInput } from './text-model';
 export { SentenceEncoder } from './encoder';
 export { CrossEncoder } from './cross-encoder';

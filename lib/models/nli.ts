@@ -5,7 +5,7 @@
  */
 import { createError } from '../errors';
 import { softmax } from './pooling';
-import { floatOutput } from './session';
+import { floatOutput } from './ort-session';
 import { TextModel, type TextModelOptions } from './text-model';
 
 export type NliLabel = 'entailment' | 'contradiction' | 'neutral';

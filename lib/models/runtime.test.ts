@@ -13,7 +13,7 @@ import { readModelFolder } from './folder';
 import { projectRoot } from '../paths';
 import { NliClassifier, nliLabelIndex } from './nli';
 import { softmax } from './pooling';
-import { sessionOptions } from './session';
+import { sessionOptions } from './ort-session';
 
 const FIX = path.join(__dirname, 'fixtures');
 const expected = JSON.parse(fs.readFileSync(path.join(FIX, 'expected.json'), 'utf8')) as {

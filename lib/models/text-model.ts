@@ -4,7 +4,7 @@
  */
 import type * as ort from 'onnxruntime-node';
 import { readModelFolder, type ModelFolder } from './folder';
-import { feedsFor, openSession, type RuntimeOptions } from './session';
+import { feedsFor, openSession, type RuntimeOptions } from './ort-session';
 import { TextTokenizer, type EncodedBatch } from './tokenizer';
 
 export interface TextModelOptions extends Partial<RuntimeOptions> {

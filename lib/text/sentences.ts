@@ -24,7 +24,7 @@ function parseSpans(spans: string | readonly unknown[]): unknown[] {
 const isSpan = (s: unknown, length: number): s is [number, number] =>
   Array.isArray(s) && s.length === 2 && Number.isInteger(s[0]) && Number.isInteger(s[1]) && 0 <= s[0] && s[0] < s[1] && s[1] <= length;
 
-export function snippetSentences(text: string, spans: string | readonly unknown[]): SentenceSpan[] {
+export function sentencesAtSpans(text: string, spans: string | readonly unknown[]): SentenceSpan[] {
   const valid = parseSpans(spans).filter((s): s is [number, number] => isSpan(s, text.length));
   if (!valid.length) return text.trim() ? [{ text, start: 0, end: text.length }] : [];
   return valid.map(([start, end]) => ({ text: text.slice(start, end), start, end }));
@@ -32,7 +32,7 @@ export function snippetSentences(text: string, spans: string | readonly unknown[
 
 /** The sentences as the encoder reads them (trimmed, empty ones dropped): the embedding cache's keys. */
 export function sentenceTexts(text: string, spans: string | readonly unknown[]): string[] {
-  return snippetSentences(text, spans)
+  return sentencesAtSpans(text, spans)
     .map((s) => s.text.trim())
     .filter(Boolean);
 }
