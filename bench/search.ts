@@ -204,7 +204,7 @@ export function liveArticles(): ArticleInput[] {
 }
 
 /**
- * Issue 18.5: while this process serves (as the web server does), a 5-story import and `runIndex`
+ * Freshness of a running server: while this process serves (as the web server does), a 5-story import and `runIndex`
  * (as `quin index`), then how long until BM25 and the dense index both find every new story in
  * their top 10 (and, when one never does within 30 s, how many it found: an IVF index is
  * approximate, and a story on a topic the corpus lacks can sit in lists a query does not search).

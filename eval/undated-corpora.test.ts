@@ -1,5 +1,5 @@
 /**
- * Time decay across corpora of different ages (issue 20.4), on the demo's own corpora: BBC News'
+ * Time decay across corpora of different ages (undated text must be aged like what it competes with), on the demo's own corpora: BBC News'
  * technology articles (2004–05, undated), the HuffPost subset (2018) and Reuters-21578 (1987), imported
  * through the crawler's importer and indexed with the static encoder as `npm run demo` does. At the
  * default half-life the strongest match, an undated BBC article, must stay on the first page: it is

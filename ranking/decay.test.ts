@@ -45,7 +45,7 @@ describe('resolveHalfLife', () => {
 
 describe('undated text (referenceAge, recencyOf)', () => {
   // The demo's corpora as a query sees them: many weak 1987 wire stories, a few weak 2018 items, and
-  // an undated 2004 article that is the best match (issue 20.4: "What is the World Community Grid?").
+  // an undated 2004 article that is the best match (the case of "What is the World Community Grid?" on the demo corpora).
   const now = new Date('2026-11-26T00:00:00Z');
   const YEAR = 365.25;
   const wire = Array.from({ length: 40 }, (_, i) => ({ ageDays: 39.4 * YEAR + i, relevance: 0.3 - i * 0.005 }));

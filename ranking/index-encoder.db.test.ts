@@ -1,7 +1,7 @@
 /**
- * Issue 18.3–18.4 against the real parts: the dense index carries the id of the encoder that built
- * it, and a search uses that encoder whatever is configured (saying so, and what a rebuild would
- * cost) — never "not built" for an index that exists; the relevance floor measured at index time is
+ * The index's own encoder and its measured relevance floor, against the real parts: the dense
+ * index carries the id of the encoder that built it, and a search uses that encoder whatever is
+ * configured (saying so, and what a rebuild would cost) — never "not built" for an index that exists; the relevance floor measured at index time is
  * stored with the index and keeps nonsense out.
  */
 import fs from 'node:fs';

@@ -1,9 +1,9 @@
 /**
- * Issue 18.4 through the whole pipeline: a BM25 keyword match is never dropped from the hybrid list by
+ * The keyword rule of the relevance floor through the whole pipeline: a BM25 keyword match is never dropped from the hybrid list by
  * the relevance floor ("Backpage indictment" lists both Backpage stories, although one says "Indicted"
  * and so holds one word of two), while a passage sharing only the common word stays out, and nonsense
  * finds nothing. With quin-static, the distilled table whose nonsense reaches cosines near 0.9 (the
- * case the issue met): its measured floor admits nothing by meaning alone, so only the keyword rule
+ * case that showed the need for the rule): its measured floor admits nothing by meaning alone, so only the keyword rule
  * can keep the second story — and the nonsense must not get through its cosines.
  */
 import path from 'node:path';

@@ -211,7 +211,7 @@ describe('search pipeline (real indexes)', () => {
     expect(urls(await run({ q, sources: ['Nobody'] }))).toEqual([]);
   });
 
-  // Issue 11.2: "as of" is the archive as it was that day: nothing published later, in either index.
+  // "As of" is the archive as it was that day: nothing published later, in either index.
   it('leaves out everything published after the "as of" day, by BM25 and by the dense index', async () => {
     const asOf = daysAgo(15).toISOString().slice(0, 10);
     const end = Date.parse(`${asOf}T23:59:59.999Z`);
@@ -228,7 +228,7 @@ describe('search pipeline (real indexes)', () => {
     }
     // An explicit later "to" does not lift the bound; an earlier one narrows it.
     expect(urls(await run({ q, asOf, to: ASOF }))).not.toContain('flood-new');
-    // Issue 20.6: a filter keeps a subset, so no count grows when one is added; a future day is dropped, saying so.
+    // A filter keeps a subset, so no count grows when one is added; a future day is dropped, saying so.
     for (const query of ['floods', q, 'measles vaccine study children', 'people']) {
       const all = (await run({ q: query, perArticle: 0 })).total;
       for (const filter of [{ asOf }, { asOf: '2000-01-01' }, { sources: ['Daily Planet'] }, { maxAgeDays: 100 }, { from: daysAgo(500) }])
@@ -304,7 +304,7 @@ describe('search pipeline (real indexes)', () => {
     expect(res.coverage!.reduce((n, w) => n + w.articles, 0)).toBeGreaterThanOrEqual(2);
   });
 
-  // Issue 9.3: a relevance floor.
+  // The relevance floor: only real matches are results, and nonsense matches nothing.
   it('finds nothing for nonsense, with no verdict, although the dense index returns neighbours', async () => {
     const judged: SearchResult[][] = [];
     const stage: VerdictStage = {
@@ -337,7 +337,7 @@ describe('search pipeline (real indexes)', () => {
     expect(undated.coverageUndated).toBe(1); // "Flood defences explained" has no date: said, not silently dropped
   });
 
-  // Issue 9.4: one story, once.
+  // One story, once: near-duplicate passages under other URLs are one result.
   it('collapses the same story under two URLs into one result that lists the other source', async () => {
     const res = await run({ q: 'slimmer PlayStation sales tripled', k: 10, coverage: true });
     const consoles = res.results.filter((r) => r.url.includes('console-'));
@@ -366,7 +366,7 @@ describe('search pipeline (real indexes)', () => {
     expect(judged[0]!.filter((r) => r.url.includes('console-'))).toHaveLength(1);
   });
 
-  // Issue 8.6: verdicts only for claims.
+  // Verdicts only for claims.
   it('gives keywords and questions evidence but no verdict; claims get one', async () => {
     let calls = 0;
     const stage: VerdictStage = {
@@ -389,7 +389,7 @@ describe('search pipeline (real indexes)', () => {
     expect(calls).toBe(1);
   });
 
-  // Issue 9.2: undated text vs time decay.
+  // Undated text under time decay: aged like the dated results it competes with.
   it('gives undated text the age of the dated results it competes with (here every dated match), and says so', async () => {
     const res = await run({ q: 'floods', perArticle: 1, k: 10 });
     const undated = res.results.find((r) => r.url.endsWith('undated'))!;
@@ -406,7 +406,7 @@ describe('search pipeline (real indexes)', () => {
     expect(off.results.every((r) => r.scores.recencyBasis === 'off' && r.scores.recency === 1)).toBe(true);
   });
 
-  // Issue 9.7: "why this result" adds up.
+  // "Why this result" adds up: relevance × recency = final.
   it('breaks every final score into factors whose product is the final score', async () => {
     const boost: RerankStage = {
       id: 'boost',
@@ -477,7 +477,7 @@ describe('search pipeline (real indexes)', () => {
   });
 });
 
-// Issue 9.1: a long-running process (the web server) opened its indexes before the worker built the
+// A long-running process (the web server) opened its indexes before the worker built the
 // dense index; it must use the dense index as soon as the first checkpoint exists, without a restart.
 describe('a search context opened before the dense index exists', () => {
   let u: TestDb;

@@ -59,7 +59,7 @@ describe('detectKind', () => {
     expect(detectKind(text)).toBe(kind);
   });
 
-  // Issue 8.6: verdicts only for claims. Keywords name a topic; they get evidence, no verdict.
+  // Verdicts only for claims. Keywords name a topic; they get evidence, no verdict.
   it.each([
     ['Xbox price', 'keywords'],
     ['Brexit vote', 'keywords'],

@@ -55,7 +55,7 @@ describe('resolveRequest', () => {
     const r = resolveRequest({ q: 'x', asOf: new Date('2024-01-31T00:00:00Z'), maxAgeDays: 30, from: new Date('2023-01-01') }, opts, now);
     expect(r.from!.toISOString()).toBe('2024-01-01T00:00:00.000Z');
   });
-  // Issue 11.2: "as of" shows the archive as it was that day, so it also bounds the publication date.
+  // "As of" shows the archive as it was that day, so it also bounds the publication date.
   it('makes asOf an upper bound on the publication date: the end of a bare day, else the instant', () => {
     expect(resolveRequest({ q: 'x', asOf: '2024-03-10' }, opts, now).to!.toISOString()).toBe('2024-03-10T23:59:59.999Z');
     expect(resolveRequest({ q: 'x', asOf: '2024-03-10T12:00:00Z' }, opts, now).to!.toISOString()).toBe('2024-03-10T12:00:00.000Z');
@@ -66,7 +66,7 @@ describe('resolveRequest', () => {
     // Recency still counts from the start of the day.
     expect(resolveRequest({ q: 'x', asOf: '2024-03-10' }, opts, now).asOf.toISOString()).toBe('2024-03-10T00:00:00.000Z');
   });
-  // Issue 20.6: a future "as of" date is not taken silently.
+  // A future "as of" date is not taken silently.
   it('drops a future "as of" date with a note: the search runs as of now, with no bound from it', () => {
     const r = resolveRequest({ q: 'x', asOf: '2099-01-01' }, opts, now);
     expect(r.asOf).toEqual(now);

@@ -1,9 +1,9 @@
 /**
  * Followed searches against a real database, with a stub search (the results a poll would get):
- * polls cannot create more than one follow per normalised query and filters (issue 21.4: 100 GETs
- * varying only halfLifeDays made 100 follows), a client has at most FOLLOWS_PER_CLIENT, and the feed
+ * polls cannot create more than one follow per normalised query and filters (reads must not fill
+ * the database: 100 GETs varying only halfLifeDays once made 100 follows), a client has at most FOLLOWS_PER_CLIENT, and the feed
  * holds only real matches, newest first, with a verdict only where one was committed and read the
- * entry as evidence (issue 20.5).
+ * entry as evidence (a verdict the entry played no part in is not stamped on it).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isQuinError } from '../../lib/errors';

@@ -1,4 +1,4 @@
-/** Issue 11.2 on a followed search: "as of" bounds the publication date there too, as the `to` date. */
+/** "As of" on a followed search: it bounds the publication date there too, as the `to` date. */
 import { describe, expect, it } from 'vitest';
 import { asOfAsTo, followHref, followKey, worthFollowing } from './follow';
 
@@ -29,7 +29,7 @@ describe('follow: which results become feed entries', () => {
     text,
     scores: { bm25: 1, bm25Rank: 1, dense: 0.9, denseRank: 1, fused: relevance, rerank: null, relevance, recency: 1, final: relevance },
   });
-  // The issue's example: 1987 earnings reports share "first", "profit" and "report" with a claim about Google.
+  // The case that set the rule: 1987 earnings reports share "first", "profit" and "report" with a claim about Google.
   it('weighs the words by their rarity among the results: the word that sets the claim apart counts most', () => {
     const terms = ['google', 'made', 'profit', 'first', 'earnings', 'report', 'floating'];
     const results = [

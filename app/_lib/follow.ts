@@ -7,7 +7,7 @@
  * to one (supported, refuted, mixed) and read that entry as evidence for or against the claim.
  * State lives in follows / follow_entries.
  *
- * Reads cannot fill the database (issue 21.4): a followed search is identified by its normalised query
+ * Reads cannot fill the database (a GET must not create rows without bound): a followed search is identified by its normalised query
  * and the filters that choose its articles (the recency half-life is not one: the feed is newest
  * first), so polls that differ in anything else are the same follow; and a client may have at most
  * FOLLOWS_PER_CLIENT followed searches (counted by a keyed hash of its address): a poll that would

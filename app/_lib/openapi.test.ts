@@ -80,7 +80,8 @@ describe('OpenAPI document', () => {
     }
     const names = (p: string) => doc.paths[p]!.get!.parameters!.map((x) => x.name);
     expect(names('/api/export')).toEqual([...Object.keys(searchQuery.shape).filter((n) => n !== 'coverage'), 'format']);
-    // asOf bounds the publication date everywhere (issue 11.2): the follow feed and the fact-checks take it too.
+    // asOf bounds the publication date everywhere ("as of" is the archive as it was that day): the follow feed
+    // and the fact-checks take it too.
     expect(names('/api/follow')).toEqual(['q', 'halfLifeDays', 'asOf', 'from', 'to', 'maxAgeDays', 'sources']);
     expect(names('/api/stories')).toEqual(['q', 'halfLifeDays', 'asOf', 'from', 'to', 'maxAgeDays', 'sources']);
     expect(names('/api/fact-checks')).toEqual(['q', 'asOf']);

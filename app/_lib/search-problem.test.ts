@@ -1,4 +1,4 @@
-/** Issue 9.6: problems said in plain words that name the control to change. */
+/** Problems said in plain words that name the control to change. */
 import { describe, expect, it } from 'vitest';
 import { isQuinError, type QuinError } from '../../lib/errors';
 import { rankingOptions } from '../../ranking';

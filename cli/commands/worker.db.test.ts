@@ -159,7 +159,7 @@ describe('the real worker: its indexing process', () => {
   }, 180_000);
 });
 
-describe('the real worker with an indexing backlog (9.5)', () => {
+describe('the real worker with an indexing backlog: crawling never waits behind indexing', () => {
   let t: TestDb;
   let site: NewsSite;
   beforeAll(async () => {

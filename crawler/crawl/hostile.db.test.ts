@@ -1,5 +1,5 @@
 /**
- * Hostile feeds and pages, each its own feed in one crawl beside a good one (issue 2 §4): for each,
+ * Hostile feeds and pages, each its own feed in one crawl beside a good one (one bad feed must never stop or corrupt a crawl): for each,
  * the crawl goes on, the feed shows its error (also in `quin feeds list`), nothing is half-written,
  * and memory stays bounded. Runs on SQLite and PostgreSQL.
  */

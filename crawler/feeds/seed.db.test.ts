@@ -1,5 +1,5 @@
 /**
- * Offline first start (issue 11, point 10): the default feeds are added only when a first check
+ * Offline first start (no wall of red feeds on a machine without internet): the default feeds are added only when a first check
  * reaches one of them, or when an admin asks; otherwise nothing is added and the reason is recorded.
  * A real local HTTP server stands for the news sites, down at first and up later.
  */

@@ -17,7 +17,7 @@ describe('html-text', () => {
     expect(inlineText('<b>Bold</b>\n title')).toBe('Bold title');
   });
 
-  // Issue 20.7: a feed titled "Harbour News <update>" lost its "<update>".
+  // A feed titled "Harbour News <update>" lost its "<update>".
   it('keeps angle-bracket text in titles that is not markup, drops markup and stray closing tags', () => {
     expect(inlineText('Harbour News <update>')).toBe('Harbour News <update>');
     expect(inlineText('I <3 NY &amp; <em>you</em>')).toBe('I <3 NY & you');

@@ -1,5 +1,5 @@
 /**
- * The admins' feed tools (issue 11, points 6–8): health that tells the truth (a feed read fine whose
+ * The admins' feed tools: health that tells the truth (a feed read fine whose
  * items never become articles is "degraded" with the reason), only feeds with problems, edit a feed,
  * check all now, add a feed the typed page links to in one click with the typed URL kept, OPML import
  * and export from the dashboard, and the dashboard readable at 1280 and 390 pixels.
@@ -67,7 +67,7 @@ test.describe('feed tools on the dashboard', () => {
     await adminApi.request.delete(`/api/feeds?id=${id}`, { headers: adminApi.headers });
   });
 
-  // Issue 20.7: the duplicate's notice named "id 13", which the dashboard never shows; "<update>" was stripped; the notice was 521 px wide at 390.
+  // Once, the duplicate's notice named "id 13", which the dashboard never shows; "<update>" was stripped; the notice was 521 px wide at 390.
   test('a feed added twice: the notice names the feed there and links to its row; "<update>" in a title stays; no overflow at 390 px', async ({
     adminPage: page,
     adminApi,

@@ -1,5 +1,5 @@
 /**
- * Offline first start (issue 11, point 10): a fresh install whose default feeds cannot be reached adds
+ * Offline first start: a fresh install whose default feeds cannot be reached adds
  * none of them (no wall of red), says so at start and on the dashboard, and adds them when the admin
  * asks. Runs its own server (npm start's scripts/start.mjs) on a fresh data dir, with a default list
  * pointing at a port where nothing listens.

@@ -1,5 +1,5 @@
 /**
- * Sign-out that signs out (issue 11, point 9): a session cookie copied before "Sign out" gets 401
+ * Sign-out that signs out: a session cookie copied before "Sign out" gets 401
  * afterwards (the session is revoked on the server, not only forgotten by the browser), "Sign out
  * everywhere" ends the sessions of other browsers and API clients, and both land on a page that says so.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11.2: "as of" shows the archive as it was on that day, so nothing published after it may
+ * "As of" shows the archive as it was on that day, so nothing published after it may
  * appear, wherever asOf is taken: the search (API and page, where "why this result" explains each
  * result), export, stories, the follow feed and the published fact-checks. Two articles on the same
  * story are imported here, one before the as-of day and one published now.

@@ -1,5 +1,5 @@
 /**
- * The journalists' API (issue 11, points 1, 3–5): follow a claim as Atom (valid for RFC 4287 and read
+ * The journalists' API: follow a claim as Atom (valid for RFC 4287 and read
  * by a real feed parser; new coverage becomes a new entry stamped with the verdict of that moment),
  * export with provenance as CSV and JSON, stories, and published fact-checks found by crawling and by
  * importing saved pages.
@@ -72,7 +72,7 @@ test.describe('follow a claim (Atom)', () => {
     expect(read1.items.length).toBeGreaterThan(0);
     const harbour = read1.items.find((i) => i.title === 'Harbour bridge to close for repairs, council confirms')!;
     expect(harbour.link).toBe('https://metro-herald.example/2019/harbour-bridge-repairs');
-    // A verdict is stamped only where it committed (issue 20.5): then it names it, else it is left out.
+    // A verdict is stamped only where it committed and read the entry as evidence: then it names it, else it is left out.
     if (harbour.categories.length) {
       expect(harbour.categories[0]).toMatch(/^verdict:(supported|refuted|mixed)$/);
       expect(harbour.summary).toMatch(/^Verdict when this appeared: (supported|refuted|mixed)/);
@@ -127,7 +127,7 @@ test.describe('follow a claim (Atom)', () => {
     expect([null, 'SUPPORTED', 'REFUTED', 'MIXED']).toContain(row.l);
   });
 
-  // Issue 21.4: reads do not write more than one followed search.
+  // Reads do not write more than one followed search.
   test('100 polls varying only halfLifeDays make at most one follow', async ({ request, db }) => {
     test.setTimeout(300_000);
     const q = 'harbour bridge repairs follow once';

@@ -1,5 +1,6 @@
 /**
- * Issue 13.1 as it will be judged, against the running product (`npm start`: web server + worker):
+ * A host that asks for a day's pause must not hold the others back, checked end to end against the
+ * running product (`npm start`: web server + worker):
  * one host answers one feed with 503 + Retry-After: 86400 and another feed normally, a second host
  * answers normally. The host's pause is not waited on: the healthy feeds' articles are crawled,
  * indexed and found by search while the paused feed waits for its day.

@@ -1,5 +1,5 @@
 /**
- * Starting and stopping as people and process managers do, with real processes (issue 20.1–20.3):
+ * Starting and stopping as people and process managers do, with real processes:
  * - SIGTERM to the npm process (systemd, Docker and friends signal the process they started) and a
  *   terminal's Ctrl-C (SIGINT to the whole foreground process group: npm and the node it runs) stop
  *   `npm start` and `npm run demo` entirely — web server, worker, indexing process — with
@@ -151,7 +151,7 @@ test.describe('stopping npm start and npm run demo', () => {
           )
           .toBe(200);
         if (command === 'start' && stop === 'SIGTERM') {
-          // Issue 20.2: the generated admin password was printed when made, and is kept until the first sign-in.
+          // The generated admin password was printed when made, and is kept until the first sign-in.
           const file = path.join(dataDir, 'secrets', 'initial-admin-password');
           const password = fs.readFileSync(file, 'utf8').trim();
           const printed = fs.readFileSync(log, 'utf8');

@@ -1,5 +1,5 @@
 /**
- * Accessibility of the main pages (issue 20.9), checked by axe-core (WCAG 2.0–2.2 A and AA rules and
+ * Accessibility of the main pages, checked by axe-core (WCAG 2.0–2.2 A and AA rules and
  * best practices) at 1280 and 390 pixels: no serious or critical violation; one `<h1>` per page; no
  * heading made a live region; the brand link's name holds its visible text. The other findings are
  * printed so that they can be looked at.

@@ -1,5 +1,5 @@
 /**
- * Search that behaves as a reader expects (issue 9): nonsense finds nothing and gets no verdict, one
+ * Search that behaves as a reader expects: nonsense finds nothing and gets no verdict, one
  * story is shown once, "why this result" adds up, problems are said in plain words naming the control,
  * "/" does not type itself into the box it jumps to, keywords get evidence but no verdict.
  */
@@ -72,7 +72,7 @@ test.describe('search as a reader expects it', () => {
     await expect(page.getByRole('searchbox', { name: 'Claim or question' })).toHaveValue('harbour bridge repairs');
   });
 
-  // Issue 20.8: pressed before the page had hydrated, "/" typed itself into the home page's box.
+  // Once, pressed before the page had hydrated, "/" typed itself into the home page's box.
   test('"/" works from the first moment, before the page has hydrated', async ({ page }) => {
     const box = page.getByRole('searchbox', { name: 'Claim or question' });
     await page.goto('/', { waitUntil: 'domcontentloaded' });

@@ -1,5 +1,5 @@
 /**
- * The journalists' tools on the pages (issue 11, points 1–5): the "as of" control, export buttons,
+ * The journalists' tools on the pages: the "as of" control, export buttons,
  * the follow link (visible, and discoverable by feed readers), the stories view with "first reported
  * by" one click away and the coverage split by source, and "Fact-checkers have rated this".
  */

@@ -149,7 +149,7 @@ export async function startFeedServer(): Promise<FeedServer> {
       return void res
         .writeHead(200, { 'content-type': 'application/rss+xml' })
         .end(degradedXml(origin).replace('Science Twis', 'Harbour Times'));
-    // A publisher's title with angle brackets that are text, escaped in the XML (issue 20.7).
+    // A publisher's title with angle brackets that are text, escaped in the XML (they must survive as text, not be stripped as markup).
     if (path === '/update/feed.xml')
       return void res
         .writeHead(200, { 'content-type': 'application/rss+xml' })

@@ -63,7 +63,7 @@ describe('the news claim file', () => {
     expect(labelled.filter((c) => (c.kind === 'nei') !== (c.label === 'NOT_ENOUGH_EVIDENCE'))).toEqual([]);
   });
 
-  it("holds the issue's user claims with their labels, and its keyword query without one", () => {
+  it('holds the four example claims the product was specified with, with their labels, and its keyword query without one', () => {
     const byText = new Map(claims.map((c) => [c.claim, c.label]));
     expect(byText.get('UK economy grew in the third quarter')).toBe('SUPPORTED');
     expect(byText.get('Google made a profit in its first earnings report since floating')).toBe('SUPPORTED');

@@ -182,7 +182,7 @@ describe('evaluateNews', () => {
     expect(out.results.retrieval).toMatchObject({ hits: 4, of: 4, 'hit@10': 1 });
     expect(out.results.keywords).toMatchObject({ n: 1, items: [{ id: 't-3', query: 'Xbox price' }] });
     expect(out.text).toMatch(/Reuters-21578 as the 1 stories the claims name \+ 1 fixed distractors/);
-    expect(out.text).toMatch(/goals \(issue 8\):/);
+    expect(out.text).toMatch(/goals for news claims:/);
     const written = JSON.parse(fs.readFileSync(path.join(outDir, 'results.json'), 'utf8'));
     expect(written.dataset).toBe('news');
     expect(fs.readFileSync(path.join(outDir, 'predictions.jsonl'), 'utf8').trim().split('\n')).toHaveLength(6);

@@ -2,8 +2,8 @@
  * Scores the news evaluation from per-claim outcomes (pure): the verdict metrics of
  * eval/verdict-metrics.ts with MIXED shown but scored as NOT_ENOUGH_EVIDENCE, retrieval of the
  * deciding article (hit@10), where the deciding sentence was shown (supports / refutes / neutral /
- * not shown), accuracy per corpus and per kind, verdicts given to keyword queries, and the issue's
- * goals. Also the report as text.
+ * not shown), accuracy per corpus and per kind, verdicts given to keyword queries, and the verdict
+ * goals for news claims. Also the report as text.
  */
 import type { QueryKind, Stance, Verdict, VerdictLabel } from '../../ranking/types';
 import { round4 } from '../metrics';
@@ -35,7 +35,7 @@ export interface ClaimOutcome {
 export const COMMITTED = ['SUPPORTED', 'REFUTED', 'MIXED'] as const;
 const MIXED_AS_NEI = { MIXED: 'NOT_ENOUGH_EVIDENCE' };
 
-/** The issue's goals for news claims (issue 8, "How it will be judged"). */
+/** The verdict goals for news claims: few true claims marked REFUTED, precise committed verdicts, a macro-F1 floor. */
 export const NEWS_GOALS = { maxTrueRefutedRate: 0.05, minCommittedPrecision: 0.85, minMacroF1: 0.65 } as const;
 
 export interface NewsScore {
@@ -200,6 +200,6 @@ export function formatNews(s: NewsScore, header: string): string {
       `keyword queries (expect no verdict): ${s.keywords.items.map((k) => `"${k.query}" → ${k.verdict ?? `none (${k.status})`}`).join('; ')}`,
     );
   if (s.failed.length) out.push(`failed queries: ${s.failed.map((f) => `${f.id} ${f.error}`).join('; ')}`);
-  out.push('', 'goals (issue 8):', ...s.goals.map((g) => `  [${g.ok ? 'OK' : 'FAIL'}] ${g.name} ${f4(g.value)} (${g.target})`));
+  out.push('', 'goals for news claims:', ...s.goals.map((g) => `  [${g.ok ? 'OK' : 'FAIL'}] ${g.name} ${f4(g.value)} (${g.target})`));
   return out.join('\n');
 }

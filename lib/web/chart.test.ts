@@ -27,7 +27,7 @@ describe('chart geometry', () => {
     expect(l.labelled).toEqual([0, 1, 2]);
   });
 
-  it('never puts an x-axis label so close to the last one that they overlap (issue 9.8)', () => {
+  it('never puts an x-axis label so close to the last one that they overlap', () => {
     for (const n of [7, 13, 38, 40, 41, 118, 120, 156]) {
       const data = Array.from({ length: n }, (_, i) => ({ key: `k${i}`, value: i }));
       const { labelled, bars } = layoutBars(data, 720, 100);

@@ -1,4 +1,4 @@
-/** The generated admin password (issue 20.2): printed when made, kept in clear only until the first sign-in. */
+/** The generated admin password: printed when made, kept in clear only until the first sign-in. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-/** What a start says about the generated admin password (issue 20.2). */
+/** What a start says about the generated admin password: printed when made, and where it is kept until the first sign-in. */
 import { describe, expect, it } from 'vitest';
 import { adminPasswordLines } from './prepare';
 
