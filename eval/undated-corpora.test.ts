@@ -1,10 +1,10 @@
 /**
- * Time decay across corpora of different ages (undated text must be aged like what it competes with), on the demo's own corpora: BBC News'
+ * Time decay across corpora of different ages, on the demo's own corpora: BBC News'
  * technology articles (2004–05, undated), the HuffPost subset (2018) and Reuters-21578 (1987), imported
  * through the crawler's importer and indexed with the static encoder as `npm run demo` does. At the
- * default half-life the strongest match, an undated BBC article, must stay on the first page: it is
- * aged like the dated results it competes with (the 2018 items), not like the many 1987 wire stories
- * that share a word with the question.
+ * default half-life the strongest match, an undated BBC article, must stay near the top: it is aged
+ * like the dated results it competes with on the first page, not like every dated story that shares
+ * a word with the question (the median age of all of them once sank it to #15).
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,12 +54,18 @@ describe.skipIf(!news)(`undated text among corpora of different ages (demo corpo
     expect(i).toBeLessThan(3);
     const grid = res.results[i]!;
     expect(grid.scores.recencyBasis).toBe('undated');
-    // Aged like the 2018 results on the page (about 8–9 years), not like 1987's wire stories (39 years).
-    expect(grid.scores.assumedAgeDays! / 365.25).toBeGreaterThan(8);
-    expect(grid.scores.assumedAgeDays! / 365.25).toBeLessThan(9.5);
-    expect(grid.scores.recency).toBeGreaterThan(1e-3);
-    // Relevance decides among the page: every result above it is at least as relevant once aged alike.
-    for (const r of res.results.slice(0, i)) expect(r.scores.relevance!).toBeGreaterThanOrEqual(grid.scores.relevance! * 0.5);
+    // Aged like the dated results it competes with on the page: within their range of ages, whichever
+    // corpus they come from (which dated stories match depends on the encoder; the rule does not).
+    const ages = res.results.filter((r) => r.publishedAt).map((r) => (NOW.getTime() - Date.parse(r.publishedAt!)) / 86_400_000);
+    expect(ages.length).toBeGreaterThan(0);
+    expect(grid.scores.assumedAgeDays!).toBeGreaterThanOrEqual(Math.min(...ages) - 1);
+    expect(grid.scores.assumedAgeDays!).toBeLessThanOrEqual(Math.max(...ages) + 1);
+    // Only a dated result can be above it, and only one younger than the age it was given: between
+    // results aged alike, relevance decides.
+    for (const r of res.results.slice(0, i)) {
+      expect(r.publishedAt).not.toBeNull();
+      expect((NOW.getTime() - Date.parse(r.publishedAt!)) / 86_400_000).toBeLessThan(grid.scores.assumedAgeDays!);
+    }
   });
 
   it('undated text does not crowd out the dated results: the first page still holds the relevant 2018 items', async () => {
