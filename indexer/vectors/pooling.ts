@@ -11,6 +11,9 @@ import { sentenceTexts } from '../../lib/text/sentences';
 
 export type Pooling = 'mean' | 'mean-title' | 'title-mean';
 
+/** The pooling of every dense index: best on the SciFact dev split (indexer/README.md); an index records its own. */
+export const DENSE_POOLING: Pooling = 'mean-title';
+
 export interface SnippetText {
   text: string;
   /** JSON `[[start, end], ...]` or already parsed. */
