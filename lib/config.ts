@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { createError } from './errors';
+import { setConfiguredLogLevel } from './log';
 
 const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
@@ -317,7 +318,10 @@ let cached: Config | undefined;
 let processTuning: Tuning = {};
 /** Process-wide configuration, loaded once. */
 export function getConfig(): Config {
-  cached ??= loadConfig({ tuning: processTuning });
+  if (!cached) {
+    cached = loadConfig({ tuning: processTuning });
+    setConfiguredLogLevel(cached.logLevel);
+  }
   return cached;
 }
 /** For tests and commands that change the environment before use. */
