@@ -120,9 +120,7 @@ export const SETTINGS = {
     'ranking',
     'QUIN_HALF_LIFE_DAYS',
     365,
-    z
-      .union([z.literal('off'), z.literal('Infinity'), num(0.001)])
-      .transform((v) => (v === 'off' || v === 'Infinity' ? Infinity : Number(v))),
+    z.union([z.literal('off'), num(0.001)]).transform((v): number | null => (v === 'off' ? null : Number(v))),
     'Half-life of the time decay in days (`off` disables it).',
   ),
   maxQueryChars: s('ranking', 'QUIN_MAX_QUERY_CHARS', 1000, int(10), 'Longest accepted query.'),

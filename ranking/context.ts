@@ -18,8 +18,8 @@ export interface RankingOptions {
   rrfK: number;
   /** Weight of the BM25 run in the fusion; the dense run gets 1 − bm25Weight. */
   bm25Weight: number;
-  /** Default half-life in days (Infinity = no decay). */
-  halfLifeDays: number;
+  /** Default half-life in days (null = no decay). */
+  halfLifeDays: number | null;
   maxQueryChars: number;
   /** Default results per article on a page (0 = no de-duplication). */
   perArticle: number;

@@ -28,8 +28,6 @@ export const PUBLIC_LIMITS: SearchLimits = { maxQueryChars: 1000, maxK: 100 };
 export const MAX_DEPTH = 5000;
 export const MAX_HALF_LIFE_DAYS = 36_500;
 
-const OFF_WORDS = new Set(['off', 'none', 'inf', 'infinity']);
-
 /** A YYYY-MM-DD day or an ISO instant (with offset); a Date becomes its ISO text. */
 const dateField = z.preprocess(
   (v) => (v instanceof Date ? (Number.isFinite(v.getTime()) ? v.toISOString() : 'invalid date') : v === '' || v === null ? undefined : v),
@@ -50,10 +48,10 @@ const boolField = z.preprocess(
   z.boolean(),
 );
 
-/** `off` (or none/inf/infinity, null, Infinity) turns the decay off; else a positive number of days. */
+/** `off` in a URL or JSON (null from code) turns the decay off; else a positive number of days. */
 const halfLifeField = z.preprocess(
   (v) => {
-    if (v === null || v === Infinity || (typeof v === 'string' && OFF_WORDS.has(v.trim().toLowerCase()))) return 'off';
+    if (v === null || (typeof v === 'string' && v.trim().toLowerCase() === 'off')) return 'off';
     if (v === '') return undefined;
     return typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
   },
