@@ -1,7 +1,7 @@
 /**
  * `quin eval tune-fusion`: retrieves each claim once from both indexes, then scores every fusion
  * setting on the claims it fits on and reports the best of each method with its dev score, at the
- * evaluation depth and at the product's retrieval depth (QUIN_RETRIEVE_K); and cross-validates the
+ * evaluation depth and at the product's retrieval depth (RETRIEVE_K); and cross-validates the
  * product's score-fusion weight in k folds.
  *
  * It fits on the held-out part of the train split (eval/splits.ts, trainPart): the shipped static

@@ -108,7 +108,7 @@ export function searchRequestFields(limits: SearchLimits = PUBLIC_LIMITS) {
     coverage: boolField.optional().describe('Also return the matching articles per week.'),
     perArticle: numberField(z.number().int().min(0).max(1000))
       .optional()
-      .describe('Results per article (0 = no de-duplication). Default: QUIN_PER_ARTICLE.'),
+      .describe('Results per article (0 = no de-duplication). Default: 1.'),
     mode: z.enum(['hybrid', 'bm25', 'dense']).optional().describe('Retrieval: both indexes (default) or one.'),
     rerank: boolField.optional().describe('Use the reranker when one is configured (default true).'),
     evidenceTop: numberField(z.number().int().min(0).max(limits.maxK))
