@@ -126,10 +126,8 @@ export function benchConfig(dir: string, base: Config): Config {
       cacheDir: base.encoder === 'static' ? path.join(dir, 'cache') : base.cacheDir,
       encoder: base.encoder,
       encoderModel: base.encoderModel,
-      faissFactory: base.faissFactory,
-      faissExactMax: base.faissExactMax,
-      faissNprobe: base.faissNprobe,
     },
+    tuning: base.tuning,
   });
 }
 

@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  DEFAULT_WINDOW,
   addFeed,
   extractArticle,
   importCorpus,
@@ -82,10 +83,10 @@ function benchConfig(dataDir: string): Config {
       dataDir,
       allowPrivateHosts: true,
       hostDelayMs: 0,
-      maxArticlesPerFeedRun: 100_000,
       fetchTimeoutMs: 60_000,
       logLevel: 'warn',
     },
+    tuning: { maxArticlesPerFeedRun: 100_000 },
   });
 }
 
@@ -147,7 +148,7 @@ async function importBench(dir: string): Promise<Row[]> {
   const config = benchConfig(dataDir);
   await migrate(config);
   const db = createDb(config);
-  const window = { size: config.snippetSentences, stride: config.snippetStride, minChars: config.snippetMinChars };
+  const window = DEFAULT_WINDOW;
   try {
     const first = await importCorpus(db, 'reuters', dir, { window, progress: false });
     const again = await importCorpus(db, 'reuters', dir, { window, progress: false });

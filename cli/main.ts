@@ -48,6 +48,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     process.stderr.write(`quin: ${describeError(err)}\n`);
+    // QUIN_DEBUG: a developer switch (stack traces of unexpected errors), not a setting.
     if (!isQuinError(err) && process.env.QUIN_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
     return 1;
   } finally {

@@ -16,6 +16,7 @@ import { EVAL_SECTIONS, findRuns } from './runs';
 import type { Split } from './splits';
 import { scifactSubset, type SubsetSpec } from './subset';
 import { fileSha256, openWorkspace } from './workspace';
+import { DEFAULT_WINDOW } from '../crawler';
 
 export interface EvaluateOptions {
   dataset: DatasetName;
@@ -57,7 +58,7 @@ function prepareCorpus(
       queries,
       corpusFile,
       format: 'jsonl',
-      window: { size: opts.base.snippetSentences, stride: opts.base.snippetStride, minChars: 1 },
+      window: { ...DEFAULT_WINDOW, minChars: 1 },
     };
   }
   const corpusFile = opts.corpusFile!;

@@ -16,7 +16,7 @@ import type { EvalRun } from './runs';
 export const EVAL_DEPTH = 1000;
 /**
  * Snippets taken from each index in evaluation: deep enough that 1000 distinct documents come back
- * (SciFact has ~3.2 snippets per abstract). The product default (QUIN_RETRIEVE_K, 500) is shallower;
+ * (SciFact has ~3.2 snippets per abstract). The product default (RETRIEVE_K, 500) is shallower;
  * the top 10 barely depends on it (docs/evaluation.md).
  */
 export const EVAL_RETRIEVE_K = 4000;

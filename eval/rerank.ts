@@ -1,6 +1,6 @@
 /**
  * The reranking runs of `quin eval` (added to EVAL_RUNS): hybrid score fusion, then the reranking
- * stage over the top QUIN_RERANK_DEPTH candidates. The model is the configured reranker, else our own
+ * stage over the top candidates (the depth combo.json was fitted for, else RERANK_DEFAULT_DEPTH). The model is the configured reranker, else our own
  * models/quin-reranker, so the stage is evaluated even where the default configuration leaves it off.
  */
 import type { Config } from '../lib/config';
@@ -36,13 +36,16 @@ function rerankRun(name: string, description: string, overrides: { depth?: numbe
 }
 
 export const RERANK_RUNS: EvalRun[] = [
-  rerankRun('hybrid+rerank', 'hybrid score fusion, then the reranker over the top QUIN_RERANK_DEPTH, mixed with QUIN_RERANK_WEIGHT', {}),
   rerankRun(
-    'hybrid+rerank_only',
-    'as hybrid+rerank with weight 1 and no combination layer: the reranker alone orders the top QUIN_RERANK_DEPTH',
-    { weight: 1, combo: false },
+    'hybrid+rerank',
+    'hybrid score fusion, then the reranker over the top candidates, combined by its combo.json (else the RERANK_WEIGHT mix)',
+    {},
   ),
-  rerankRun('hybrid+rerank_mix', 'as hybrid+rerank without the combination layer (combo.json): the plain QUIN_RERANK_WEIGHT mix', {
+  rerankRun('hybrid+rerank_only', 'as hybrid+rerank with weight 1 and no combination layer: the reranker alone orders the top candidates', {
+    weight: 1,
+    combo: false,
+  }),
+  rerankRun('hybrid+rerank_mix', 'as hybrid+rerank without the combination layer (combo.json): the plain RERANK_WEIGHT mix', {
     combo: false,
   }),
   rerankRun('hybrid+rerank@100', 'as hybrid+rerank over the top 100', { depth: 100 }),

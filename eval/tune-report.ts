@@ -9,7 +9,7 @@ export interface TuneTable {
 
 export interface TuneCv extends CvResult {
   k: number;
-  /** Snippets per index the folds were scored at (the product's QUIN_RETRIEVE_K). */
+  /** Snippets per index the folds were scored at (the product's RETRIEVE_K). */
   depth: number;
   /** nDCG@10 of the chosen weight on the dev claims, per depth. */
   dev: Record<number, number | null>;

@@ -1,7 +1,7 @@
 /**
  * `quin eval tune-fusion`: retrieves each claim once from both indexes, then scores every fusion
  * setting on the claims it fits on and reports the best of each method with its dev score, at the
- * evaluation depth and at the product's retrieval depth (QUIN_RETRIEVE_K); and cross-validates the
+ * evaluation depth and at the product's retrieval depth (RETRIEVE_K); and cross-validates the
  * product's score-fusion weight in k folds.
  *
  * It fits on the held-out part of the train split (eval/splits.ts, trainPart): the shipped static
@@ -17,6 +17,8 @@ import { trainPart } from './splits';
 import { formatTuneReport, type TuneReport } from './tune-report';
 import { atDepth, bestOnTrain, collectRuns, crossValidateWeight, ndcgOf, scoreGrid, settingsGrid, type RawRuns } from './tune';
 import { openWorkspace, fileSha256 } from './workspace';
+import { DEFAULT_WINDOW } from '../crawler';
+import { RETRIEVE_K } from '../ranking';
 
 export interface TuneOptions {
   claimsFile: string;
@@ -92,7 +94,7 @@ export async function tuneFusion(opts: TuneOptions): Promise<TuneReport> {
     const scratch = opts.workspaceRoot ?? path.join(opts.base.cacheDir, 'eval');
     const file = path.join(scratch, 'corpora', `climate-fever-${fileSha256(opts.climateFile).slice(0, 12)}.jsonl`);
     writeClimateCorpus(claims, file);
-    const window = { size: opts.base.snippetSentences, stride: opts.base.snippetStride, minChars: 1 };
+    const window = { ...DEFAULT_WINDOW, minChars: 1 };
     const cf = await corpusRuns(opts, 'climate-fever', { file, format: 'jsonl', window }, parts(queries, 'climate-fever', fitOn));
     fit = [...fit, ...cf.fit];
     dev = [...dev, ...cf.dev];
@@ -100,7 +102,7 @@ export async function tuneFusion(opts: TuneOptions): Promise<TuneReport> {
   }
   const docOf = new Map<number, string>(); // every run carries its own corpus's map
   const grid = settingsGrid(opts.step);
-  const depths = [...new Set([opts.depth, opts.base.retrieveK])];
+  const depths = [...new Set([opts.depth, RETRIEVE_K])];
   const tables = depths.map((depth) => {
     const scores = scoreGrid(atDepth(fit, depth), atDepth(dev, depth), docOf, grid);
     const best = {
@@ -115,7 +117,7 @@ export async function tuneFusion(opts: TuneOptions): Promise<TuneReport> {
   });
   // The product's weight: k-fold CV over the fit claims at the depth the product retrieves.
   const k = opts.folds ?? 0;
-  const cv = k > 1 ? crossValidateWeight(atDepth(fit, opts.base.retrieveK), docOf, k, opts.step) : null;
+  const cv = k > 1 ? crossValidateWeight(atDepth(fit, RETRIEVE_K), docOf, k, opts.step) : null;
   const cvDev = cv
     ? Object.fromEntries(
         depths.map((depth) => [
@@ -130,6 +132,6 @@ export async function tuneFusion(opts: TuneOptions): Promise<TuneReport> {
     fitOn: `${fitOn === 'holdout' ? 'the held-out part of the train split' : 'the train split'}: ${datasets.join(', ')}`,
     encoder: sci.encoder,
     tables,
-    cv: cv ? { k, depth: opts.base.retrieveK, ...cv, dev: cvDev! } : null,
+    cv: cv ? { k, depth: RETRIEVE_K, ...cv, dev: cvDev! } : null,
   });
 }

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importCorpus } from '../crawler';
+import { DEFAULT_WINDOW, importCorpus } from '../crawler';
 import { closeSearchIndexes, openSearchIndexes, runIndex } from '../indexer';
 import { createTestDb, type TestDb } from '../testing/db';
 import { SHARED_MISSING, sharedData } from '../testing/shared-data';
@@ -24,7 +24,7 @@ describe.skipIf(!news)(`undated text among corpora of different ages (demo corpo
 
   beforeAll(async () => {
     t = await createTestDb({ encoder: 'static' });
-    const window = { size: t.config.snippetSentences, stride: t.config.snippetStride, minChars: t.config.snippetMinChars };
+    const window = DEFAULT_WINDOW;
     const load = (format: string, p: string) => importCorpus(t.db, format, p, { window, progress: false });
     await load('bbc', path.join(news!, 'bbc', 'tech'));
     await load('huffpost', path.join(news!, 'huffpost', 'news_category_subset.json'));

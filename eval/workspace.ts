@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { importCorpus } from '../crawler';
+import { DEFAULT_WINDOW, importCorpus } from '../crawler';
 import { loadConfig, type Config } from '../lib/config';
 import { createError } from '../lib/errors';
 import { createDb, type Db } from '../lib/db/client';
@@ -86,7 +86,7 @@ function encoderKey(config: Config): string {
 
 export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace> {
   const base = opts.base;
-  const window = opts.window ?? { size: base.snippetSentences, stride: base.snippetStride, minChars: base.snippetMinChars };
+  const window = opts.window ?? DEFAULT_WINDOW;
   const corpora = opts.corpora ?? (opts.corpusFile && opts.format ? [{ format: opts.format, path: opts.corpusFile }] : []);
   if (!corpora.length) throw createError('INVALID_INPUT', 'a workspace needs at least one corpus');
   const hashes = corpora.map((c) => ({ format: c.format, sha256: contentSha256(c.path) }));

@@ -13,6 +13,7 @@ import type { Bm25Backend, Bm25Location } from './bm25/backend';
 import { ElasticsearchIndex } from './bm25/elasticsearch';
 import { FTS_FILE_NAME, Fts5Index } from './bm25/fts5';
 import { DenseReader } from './dense/dense-index';
+import { denseTuning } from './dense/sync';
 import { configuredEncoderId, createEncoder, encoderFromId, rebuildEstimate } from './encoders';
 import { readState } from './state';
 import { indexesDir } from './files';
@@ -32,16 +33,30 @@ export function ftsFilePath(dataDir: string): string {
   return path.join(indexesDir(dataDir), FTS_FILE_NAME);
 }
 
+/**
+ * BM25 weight of the title field relative to the text (FTS5 column weight, Elasticsearch boost):
+ * chosen on our SciFact dev split (indexer/README.md). Changing it changes the FTS5 file's ranking.
+ */
+export const BM25_TITLE_WEIGHT = 1.5;
+/**
+ * From this many snippets `quin index` keeps an exact in-memory copy of the FTS5 postings, which
+ * answers unfiltered BM25 queries with the same results several times faster; below it FTS5 is fast
+ * enough and the copy not worth its memory (docs/benchmarks.md).
+ */
+export const BM25_IMPACT_MIN = 20_000;
+/** One Elasticsearch request: a bulk batch of INDEX_BATCH_SIZE snippets with vectors fits well within it. */
+export const ELASTICSEARCH_TIMEOUT_MS = 30_000;
+
 /** The configured BM25 backend; every caller uses it through Bm25Backend only. */
 export function openBm25(config: Config): Bm25Backend {
-  const fts = { titleWeight: config.bm25TitleWeight, impactMin: config.bm25ImpactMin };
+  const fts = { titleWeight: BM25_TITLE_WEIGHT, impactMin: BM25_IMPACT_MIN };
   switch (bm25Location(config)) {
     case 'elasticsearch':
       return new ElasticsearchIndex({
         url: config.elasticsearchUrl!,
         index: config.elasticsearchIndex,
-        titleBoost: config.bm25TitleWeight,
-        timeoutMs: config.elasticsearchTimeoutMs,
+        titleBoost: BM25_TITLE_WEIGHT,
+        timeoutMs: ELASTICSEARCH_TIMEOUT_MS,
       });
     case 'fts5':
       return new Fts5Index(sqlitePath(config), 'content', fts);
@@ -53,7 +68,7 @@ export function openBm25(config: Config): Bm25Backend {
 /** The dense reader, or null when FAISS cannot serve (binding missing, index of another encoder). */
 async function openDense(db: Db, config: Config, encoder: Encoder): Promise<DenseReader | null> {
   try {
-    return await DenseReader.open(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim, nprobe: config.faissNprobe });
+    return await DenseReader.open(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim, nprobe: denseTuning(config).faissNprobe });
   } catch (e) {
     if (!isQuinError(e)) throw e;
     log.warn(`dense index unavailable, searching with BM25 only: ${e.message}`);
@@ -123,8 +138,8 @@ function keyOf(config: Config): string {
     config.elasticsearchUrl ?? '',
     config.elasticsearchIndex,
     config.elasticsearchDense,
-    config.bm25TitleWeight,
     config.cacheDir,
+    JSON.stringify(config.tuning),
   ].join('|');
 }
 

@@ -18,7 +18,7 @@ const ids: Record<string, { articleId: number; snippetIds: number[] }> = {};
 
 beforeAll(async () => {
   // A high compaction ratio so that tombstones stay until the compaction test asks for it.
-  t = await createTestDb({ indexBatchSize: 2, faissCompactRatio: 0.9 });
+  t = await createTestDb({ tuning: { indexBatchSize: 2, faissCompactRatio: 0.9 } });
   for (const a of TOPICS) ids[a.key] = await addArticle(t.db, a);
 }, 120_000);
 afterAll(async () => {
@@ -144,7 +144,7 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
   }, 120_000);
 
   it('compacts tombstones past the ratio, and verify still agrees', async () => {
-    const stats = await runIndex(t.db, { ...t.config, faissCompactRatio: 0.01 }, quiet);
+    const stats = await runIndex(t.db, { ...t.config, tuning: { ...t.config.tuning, faissCompactRatio: 0.01 } }, quiet);
     expect('rebuilt' in stats.dense && stats.dense.rebuilt).toMatch(/compaction/);
     // A cached encoder reads every vector back; the static encoder computes them (never cached).
     if (t.config.encoder !== 'static') expect(stats.dense).toMatchObject({ sentencesEmbedded: 0 });
@@ -200,7 +200,7 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
   });
 
   it('rebuilds when the pooling changes (the old index serves until then)', async () => {
-    const config = { ...t.config, densePooling: 'mean' as const };
+    const config = { ...t.config, tuning: { ...t.config.tuning, densePooling: 'mean' as const } };
     const stats = await runIndex(t.db, config, quiet);
     expect('rebuilt' in stats.dense && stats.dense.rebuilt).toMatch(/pooling changed/);
     expect((await verifyIndexes(t.db, config)).ok).toBe(true);
@@ -223,22 +223,22 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
     await closeLoadedModels();
   }, 60_000);
 
-  it('stays exact past QUIN_FAISS_EXACT_MAX until IVF can be trained, builds any factory string, and falls back to exact for an untrainable IVF', async () => {
-    const auto = { ...t.config, faissExactMax: 3 };
+  it('stays exact past FAISS_EXACT_MAX until IVF can be trained, builds any factory string, and falls back to exact for an untrainable IVF', async () => {
+    const auto = { ...t.config, tuning: { ...t.config.tuning, faissExactMax: 3 } };
     expect(chooseFactory(auto, 4)).toBe('IVF1024,Flat');
     expect(chooseFactory(auto, 1_000_000)).toBe('IVF1024,Flat');
     const first = await runIndex(t.db, auto, quiet);
     expect(first.dense).toMatchObject({ factory: 'Flat' }); // IVF1024 needs 1024 training vectors
-    const hnsw = { ...t.config, faissFactory: 'HNSW32' };
+    const hnsw = { ...t.config, tuning: { ...t.config.tuning, faissFactory: 'HNSW32' } };
     const stats = await runIndex(t.db, hnsw, quiet);
     expect(stats.dense).toMatchObject({ factory: 'HNSW32' });
-    expect('rebuilt' in stats.dense && stats.dense.rebuilt).toMatch(/QUIN_FAISS_FACTORY changed/);
+    expect('rebuilt' in stats.dense && stats.dense.rebuilt).toMatch(/the FAISS factory changed/);
     expect((await verifyIndexes(t.db, hnsw)).ok).toBe(true);
     await closeSearchIndexes();
     const ix = await openSearchIndexes(hnsw, t.db);
     expect(await articleOf((await denseTop(ix, 'electricity for rural communities'))[0]!)).toBe(ids.solar!.articleId);
 
-    const ivf = { ...t.config, faissFactory: 'IVF64,Flat' };
+    const ivf = { ...t.config, tuning: { ...t.config.tuning, faissFactory: 'IVF64,Flat' } };
     const again = await runIndex(t.db, ivf, { ...quiet, rebuild: true });
     expect(again.dense).toMatchObject({ factory: 'Flat' }); // 64 centroids need ≥ 64 vectors: exact until then
     expect((await verifyIndexes(t.db, ivf)).ok).toBe(true);

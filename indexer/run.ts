@@ -10,9 +10,8 @@ import { createLogger } from '../lib/log';
 import { createProgress, type Progress } from '../lib/progress';
 import type { Bm25SyncStats, SnippetVectorSource } from './bm25/backend';
 import type { SnippetToIndex } from './state';
-import type { Pooling } from './vectors/pooling';
 import { snippetVectors } from './vectors/snippet-vectors';
-import { syncDense, type DenseSyncStats } from './dense/sync';
+import { EMBED_BATCH_SIZE, denseTuning, syncDense, type DenseSyncStats } from './dense/sync';
 import { faissAvailable } from './dense/faiss-native';
 import { createEncoder } from './encoders';
 import { acquireIndexLock } from './files';
@@ -79,8 +78,8 @@ export async function runIndex(db: Db, config: Config, opts: RunIndexOptions = {
       try {
         const of = async (rows: readonly SnippetToIndex[]) =>
           (
-            await snippetVectors(rows, encoder, cache, config.densePooling as Pooling, {
-              batchSize: config.embedBatchSize,
+            await snippetVectors(rows, encoder, cache, denseTuning(config).densePooling, {
+              batchSize: EMBED_BATCH_SIZE,
               signal: opts.signal,
             })
           ).vectors;
@@ -88,7 +87,7 @@ export async function runIndex(db: Db, config: Config, opts: RunIndexOptions = {
       } finally {
         cache.close();
       }
-      dense = { skipped: 'the vectors are in Elasticsearch (QUIN_ES_DENSE)' };
+      dense = { skipped: 'the vectors are in Elasticsearch (elasticsearchDense)' };
     } else if (!faissAvailable()) {
       bm25 = await syncBm25(config, db, opts, factory);
       dense = { skipped: 'FAISS binding not built (bash scripts/setup.d/40-faiss.sh)' };
@@ -139,7 +138,7 @@ async function syncBm25(
   const t = tracker(factory, `BM25 (${bm25.location})`, 'snippets');
   try {
     const stats = await bm25.sync(db, {
-      batchSize: config.indexBatchSize,
+      batchSize: denseTuning(config).indexBatchSize,
       signal: opts.signal,
       rebuild: opts.rebuild,
       onProgress: (d, n) => t.update(d, n),

@@ -10,7 +10,7 @@ import type { Db } from '../lib/db/client';
 import { isQuinError } from '../lib/errors';
 import { loadDense, type LoadedDense } from './dense/dense-index';
 import { faissAvailable } from './dense/faiss-native';
-import { DENSE_FILE_PREFIX } from './dense/sync';
+import { DENSE_FILE_PREFIX, denseTuning } from './dense/sync';
 import { idProblems, sampleIds } from './diff';
 import { createEncoder } from './encoders';
 import { indexesDir, sha256File } from './files';
@@ -123,7 +123,7 @@ async function verifyDense(db: Db, config: Config, dbIds: number[], opts: Verify
   }
   let d: LoadedDense | null;
   try {
-    d = await loadDense(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim, nprobe: config.faissNprobe });
+    d = await loadDense(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim, nprobe: denseTuning(config).faissNprobe });
   } catch (e) {
     if (!isQuinError(e)) throw e;
     check.problems.push(e.message);

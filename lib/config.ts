@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { createError } from './errors';
+import { setConfiguredLogLevel } from './log';
 
 const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
@@ -82,43 +83,7 @@ export const SETTINGS = {
   connectTimeoutMs: s('crawler', 'QUIN_CONNECT_TIMEOUT_MS', 10_000, int(100), 'TCP/TLS connect timeout.'),
   fetchTimeoutMs: s('crawler', 'QUIN_FETCH_TIMEOUT_MS', 30_000, int(100), 'Total timeout of one request, body included.'),
   maxResponseBytes: s('crawler', 'QUIN_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, int(1024), 'Response size cap (after decompression).'),
-  maxRedirects: s('crawler', 'QUIN_MAX_REDIRECTS', 5, int(0, 20), 'Redirects followed per request.'),
   feedIntervalMinutes: s('crawler', 'QUIN_FEED_INTERVAL_MINUTES', 60, int(1), 'Default polling interval of a new feed.'),
-  backoffMaxMinutes: s('crawler', 'QUIN_BACKOFF_MAX_MINUTES', 24 * 60, int(1), 'Cap of the exponential backoff of a failing feed.'),
-  brokenAfterFailures: s(
-    'crawler',
-    'QUIN_BROKEN_AFTER_FAILURES',
-    5,
-    int(1),
-    'Consecutive failures after which a feed is marked broken (it is still retried).',
-  ),
-  maxArticlesPerFeedRun: s('crawler', 'QUIN_MAX_ARTICLES_PER_RUN', 50, int(1), 'New items fetched per feed per check.'),
-  maxNewItemsPerCheck: s(
-    'crawler',
-    'QUIN_MAX_NEW_ITEMS_PER_CHECK',
-    500,
-    int(1),
-    "New items a feed's check takes in, newest first; the rest are taken in at the following checks.",
-  ),
-  maxItemAttempts: s('crawler', 'QUIN_MAX_ITEM_ATTEMPTS', 3, int(1), 'Checks in which a feed item whose article failed is tried again.'),
-  minArticleChars: s(
-    'crawler',
-    'QUIN_MIN_ARTICLE_CHARS',
-    250,
-    int(0),
-    "Extracted page text shorter than this falls back to the feed item's own text when that is longer.",
-  ),
-  feedLeaseSeconds: s(
-    'crawler',
-    'QUIN_FEED_LEASE_SECONDS',
-    600,
-    int(5),
-    'Lease a crawler process holds on a feed while checking it (renewed as it goes).',
-  ),
-  snippetSentences: s('crawler', 'QUIN_SNIPPET_SENTENCES', 5, int(1, 50), 'Sentences per snippet window.'),
-  snippetStride: s('crawler', 'QUIN_SNIPPET_STRIDE', 3, int(1, 50), 'Sentences between the starts of two windows.'),
-  snippetMinChars: s('crawler', 'QUIN_SNIPPET_MIN_CHARS', 40, int(0), 'Windows shorter than this are dropped.'),
-
   // --- indexer -----------------------------------------------------------------------------
   elasticsearchUrl: s('indexer', 'ELASTICSEARCH_URL', undefined, optionalString, 'Use Elasticsearch for BM25 instead of SQLite FTS5.'),
   elasticsearchIndex: s(
@@ -142,52 +107,6 @@ export const SETTINGS = {
     optionalString,
     "The encoder's model folder: for `onnx` a sentence-transformers folder (model.onnx, tokenizer.json, config.json), for `static` another table than models/quin-static-retrieval (model.bin, e.g. models/quin-static, the table distilled from USE-lite).",
   ),
-  faissFactory: s(
-    'indexer',
-    'QUIN_FAISS_FACTORY',
-    'auto',
-    z.string().min(1),
-    'FAISS index: `auto` (exact up to QUIN_FAISS_EXACT_MAX, `IVF1024,Flat` above; chosen by measurement, docs/benchmarks.md) or any factory string.',
-  ),
-  faissExactMax: s('indexer', 'QUIN_FAISS_EXACT_MAX', 50_000, int(0), 'Largest corpus indexed exactly when the factory is `auto`.'),
-  faissNprobe: s(
-    'indexer',
-    'QUIN_FAISS_NPROBE',
-    64,
-    int(1, 65_536),
-    'IVF indexes: inverted lists searched per query (more: better recall, slower; 64 of 1024 kept 84% of the exact top 10 with the default encoder on the demo corpora, docs/benchmarks.md).',
-  ),
-  indexBatchSize: s('indexer', 'QUIN_INDEX_BATCH', 512, int(1), 'Snippets per indexing batch (one checkpoint per batch).'),
-  bm25ImpactMin: s(
-    'indexer',
-    'QUIN_BM25_IMPACT_MIN',
-    20_000,
-    int(0),
-    'FTS5 only: from this many snippets `quin index` keeps an exact in-memory copy of the BM25 postings beside the FTS5 file, which answers unfiltered BM25 queries with the same results several times faster (docs/benchmarks.md).',
-  ),
-  bm25TitleWeight: s(
-    'indexer',
-    'QUIN_BM25_TITLE_WEIGHT',
-    1.5,
-    num(0, 100),
-    'BM25 weight of the title field relative to the text (FTS5 column weight, Elasticsearch boost); chosen on the SciFact dev split.',
-  ),
-  densePooling: s(
-    'indexer',
-    'QUIN_DENSE_POOLING',
-    'mean-title',
-    z.enum(['mean', 'mean-title', 'title-mean']),
-    'How a snippet vector is made from its sentence vectors: `mean-title` (mean of the sentences and the title; best on the SciFact dev split), `mean` (sentences only), `title-mean` (half title, half mean of the sentences).',
-  ),
-  embedBatchSize: s('indexer', 'QUIN_EMBED_BATCH', 32, int(1, 4096), 'Sentences per encoder call (sorted by length first).'),
-  faissCompactRatio: s(
-    'indexer',
-    'QUIN_FAISS_COMPACT_RATIO',
-    0.2,
-    num(0, 1),
-    'Rebuild the FAISS index when this fraction of its vectors belongs to deleted snippets.',
-  ),
-  elasticsearchTimeoutMs: s('indexer', 'QUIN_ES_TIMEOUT_MS', 30_000, int(100), 'Timeout of one Elasticsearch request.'),
   elasticsearchDense: s(
     'indexer',
     'QUIN_ES_DENSE',
@@ -197,29 +116,14 @@ export const SETTINGS = {
   ),
 
   // --- ranking -----------------------------------------------------------------------------
-  retrieveK: s('ranking', 'QUIN_RETRIEVE_K', 500, int(1, 5000), 'Candidates taken from each index.'),
-  fusion: s('ranking', 'QUIN_FUSION', 'score', z.enum(['rrf', 'score']), 'Fusion of BM25 and dense runs.'),
-  rrfK: s('ranking', 'QUIN_RRF_K', 60, int(1), 'k of Reciprocal Rank Fusion.'),
   halfLifeDays: s(
     'ranking',
     'QUIN_HALF_LIFE_DAYS',
     365,
-    z
-      .union([z.literal('off'), z.literal('Infinity'), num(0.001)])
-      .transform((v) => (v === 'off' || v === 'Infinity' ? Infinity : Number(v))),
+    z.union([z.literal('off'), num(0.001)]).transform((v): number | null => (v === 'off' ? null : Number(v))),
     'Half-life of the time decay in days (`off` disables it).',
   ),
   maxQueryChars: s('ranking', 'QUIN_MAX_QUERY_CHARS', 1000, int(10), 'Longest accepted query.'),
-  perArticleLimit: s('ranking', 'QUIN_PER_ARTICLE', 1, int(0), 'Results per article on a page (0 = no de-duplication).'),
-  fusionBm25Weight: s(
-    'ranking',
-    'QUIN_FUSION_BM25_WEIGHT',
-    undefined,
-    num(0, 1).optional(),
-    "Weight of the BM25 run in the fusion (the dense run gets 1 − this). Unset = the weight fitted for the dense index's encoder (its model folder's fusion.json, by cross-validation on our SciFact train split, docs/evaluation.md), else 0.8.",
-  ),
-  evidenceSentences: s('ranking', 'QUIN_EVIDENCE_SENTENCES', 2, int(0, 20), 'Evidence sentences returned per result.'),
-
   // --- models ------------------------------------------------------------------------------
   rerankerModel: s(
     'models',
@@ -240,63 +144,6 @@ export const SETTINGS = {
   ortProvider: s('models', 'QUIN_ORT_PROVIDER', 'cpu', z.enum(['cpu', 'cuda']), 'onnxruntime execution provider.'),
   hfEndpoint: s('models', 'HF_ENDPOINT', 'https://huggingface.co', url, 'Hugging Face hub endpoint for `quin models pull`.'),
   hfToken: s('models', 'HF_TOKEN', undefined, optionalString, 'Hugging Face access token for gated or private repos (`quin models pull`).'),
-  modelBatchSize: s('models', 'QUIN_MODEL_BATCH', 32, int(1, 1024), 'Inputs per onnxruntime call (encoder, reranker, NLI).'),
-  rerankDepth: s(
-    'models',
-    'QUIN_RERANK_DEPTH',
-    undefined,
-    int(1, 1000).optional(),
-    "Fused candidates the reranker reads (the rest keep their order below them). Unset = the depth the model folder's combination layer (combo.json) was fitted for (ours: 100), else 50 (chosen by evaluation and latency, docs/models.md).",
-  ),
-  rerankWeight: s(
-    'models',
-    'QUIN_RERANK_WEIGHT',
-    0.5,
-    num(0, 1),
-    "Weight of the reranker's score against the fused score (min-max normalised per query); chosen on the SciFact dev split.",
-  ),
-  rerankCombo: s(
-    'models',
-    'QUIN_RERANK_COMBO',
-    true,
-    bool,
-    "Use the reranker folder's combo.json (feature-combination layer fitted on SciFact train, docs/models.md) instead of the plain weighted mix when it has one.",
-  ),
-  verdictDepth: s(
-    'models',
-    'QUIN_VERDICT_DEPTH',
-    undefined,
-    int(1, 100).optional(),
-    "Top results whose evidence sentences are read for a verdict; unset = what the NLI folder's verdict.json was fitted on (ours: docs/models.md), else 5.",
-  ),
-  verdictSentences: s(
-    'models',
-    'QUIN_VERDICT_SENTENCES',
-    undefined,
-    int(1, 10).optional(),
-    "Evidence sentences per result read for a verdict; unset = verdict.json's, else 2.",
-  ),
-  verdictCommit: s(
-    'models',
-    'QUIN_VERDICT_COMMIT',
-    undefined,
-    num(0, 1).optional(),
-    'Calibrated probability a SUPPORTED verdict needs (and REFUTED, unless QUIN_VERDICT_COMMIT_REFUTED is set); below it NOT ENOUGH EVIDENCE. Unset = the threshold chosen for precision in verdict.json, else 0.5.',
-  ),
-  verdictCommitRefuted: s(
-    'models',
-    'QUIN_VERDICT_COMMIT_REFUTED',
-    undefined,
-    num(0, 1).optional(),
-    'Calibrated probability a REFUTED verdict needs (a wrong "Refuted" costs a reader more than an abstention). Unset = verdict.json\'s, else QUIN_VERDICT_COMMIT.',
-  ),
-  verdictMixed: s(
-    'models',
-    'QUIN_VERDICT_MIXED',
-    undefined,
-    num(0, 1).optional(),
-    "MIXED when sentences on both sides reach this stance probability and neither side commits alone; unset = verdict.json's, else 0.8.",
-  ),
   // --- web ---------------------------------------------------------------------------------
   host: s('web', 'HOST', '127.0.0.1', z.string().min(1), 'Address the web server listens on.'),
   port: s('web', 'PORT', 3000, int(1, 65535), 'Port the web server listens on.'),
@@ -358,10 +205,43 @@ export const SETTINGS = {
 } satisfies Record<string, Setting>;
 
 type Settings = typeof SETTINGS;
+
+/**
+ * Values fixed in code that tests and measurement tools (bench/, eval/) vary: not settings (no
+ * environment variable, no config-file key, not in the reference). Each default is a constant next
+ * to the code that reads it, with the reason for its value; an absent field means that constant.
+ */
+export interface Tuning {
+  /** crawler/http/client.ts MAX_REDIRECTS */
+  maxRedirects?: number;
+  /** crawler/crawl/check-feed.ts MAX_ARTICLES_PER_CHECK */
+  maxArticlesPerFeedRun?: number;
+  /** crawler/crawl/check-feed.ts MAX_NEW_ITEMS_PER_CHECK */
+  maxNewItemsPerCheck?: number;
+  /** crawler/schedule/next-check.ts BACKOFF_MAX_MINUTES */
+  backoffMaxMinutes?: number;
+  /** crawler/schedule/next-check.ts BROKEN_AFTER_FAILURES */
+  brokenAfterFailures?: number;
+  /** indexer/dense/sync.ts INDEX_BATCH_SIZE (also the Elasticsearch batches) */
+  indexBatchSize?: number;
+  /** indexer/dense/sync.ts FAISS_COMPACT_RATIO */
+  faissCompactRatio?: number;
+  /** indexer/dense/sync.ts FAISS_FACTORY ('auto' or a FAISS factory string) */
+  faissFactory?: string;
+  /** indexer/dense/sync.ts FAISS_EXACT_MAX */
+  faissExactMax?: number;
+  /** indexer/dense/dense-index.ts FAISS_NPROBE */
+  faissNprobe?: number;
+  /** indexer/vectors/pooling.ts DENSE_POOLING */
+  densePooling?: 'mean' | 'mean-title' | 'title-mean';
+}
+
 export type Config = { [K in keyof Settings]: z.output<Settings[K]['schema']> } & {
   /** Resolved: absolute data dir and database URL. */
   databaseUrlResolved: string;
   databaseProvider: 'sqlite' | 'postgres';
+  /** Code constants varied by tests and tools (see Tuning); `{}` in production. */
+  tuning: Tuning;
 };
 
 export interface LoadConfigOptions {
@@ -371,6 +251,8 @@ export interface LoadConfigOptions {
   overrides?: Partial<Record<keyof Settings, unknown>>;
   configFile?: string | null;
   cwd?: string;
+  /** Code constants to vary (tests, benchmarks); never read from the environment or the config file. */
+  tuning?: Tuning;
 }
 
 function readConfigFile(file: string | null | undefined, env: Record<string, string | undefined>, cwd: string): Record<string, unknown> {
@@ -426,21 +308,31 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   const dbUrl = (out.databaseUrl as string | undefined) ?? `file:${path.join(dataDir, 'quin.db')}`;
   out.databaseUrlResolved = dbUrl.startsWith('file:') ? `file:${path.resolve(cwd, dbUrl.slice(5))}` : dbUrl;
   out.databaseProvider = dbUrl.startsWith('file:') ? 'sqlite' : 'postgres';
+  out.tuning = { ...opts.tuning };
   return out as Config;
 }
 
 let cached: Config | undefined;
+let processTuning: Tuning = {};
 /** Process-wide configuration, loaded once. */
 export function getConfig(): Config {
-  cached ??= loadConfig();
+  if (!cached) {
+    cached = loadConfig({ tuning: processTuning });
+    setConfiguredLogLevel(cached.logLevel);
+  }
   return cached;
 }
 /** For tests and commands that change the environment before use. */
 export function resetConfig(): void {
   cached = undefined;
 }
+/** The tuning of getConfig() in this process (testing/quin-entry.ts, for the crash tests' child processes). */
+export function setProcessTuning(tuning: Tuning): void {
+  processTuning = { ...tuning };
+  cached = undefined;
+}
 
-/** The configuration reference as a Markdown table (kept in the README; a test checks they agree). */
+/** The configuration reference as a Markdown table (kept in docs/operations.md; a test checks they agree). */
 export function configReferenceMarkdown(): string {
   const rows = ['| Setting (env) | Config-file key | Default | Description |', '| --- | --- | --- | --- |'];
   for (const [key, st] of Object.entries(SETTINGS) as [string, Setting][]) {

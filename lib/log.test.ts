@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from './log';
+import { createLogger, setConfiguredLogLevel } from './log';
 
 const env = { ...process.env };
 afterEach(() => {
   process.env = { ...env };
+  setConfiguredLogLevel(undefined);
   vi.restoreAllMocks();
 });
 
@@ -44,5 +45,18 @@ describe('log (pino)', () => {
     process.env.QUIN_LOG_LEVEL = 'debug';
     log.debug('now shown');
     expect(lines).toEqual(['INFO  [worker:index] started tasks=crawl,index note="two words"\n', 'DEBUG [worker:index] now shown\n']);
+  });
+
+  it("takes the configured level (the config file's logLevel) when QUIN_LOG_LEVEL is not set", () => {
+    process.env.QUIN_LOG_FORMAT = 'text';
+    delete process.env.QUIN_LOG_LEVEL;
+    setConfiguredLogLevel('error');
+    const lines = capture();
+    const log = createLogger('web');
+    log.warn('not shown');
+    log.error('shown');
+    process.env.QUIN_LOG_LEVEL = 'warn';
+    log.warn('the environment wins');
+    expect(lines).toEqual(['ERROR [web] shown\n', 'WARN  [web] the environment wins\n']);
   });
 });

@@ -1,9 +1,13 @@
 /**
  * Structured logging with pino. Lines go to stderr so that `--json` output on stdout stays clean.
  * On a terminal the format is human-readable (`INFO  [scope] message key=value`); otherwise one JSON
- * object a line (`{"level","t","scope",...fields,"msg"}`: easy to grep and to ship). QUIN_LOG_LEVEL /
- * QUIN_LOG_FORMAT override; read directly from the environment, at each line, so that logging works
- * before (and while) the configuration is validated.
+ * object a line (`{"level","t","scope",...fields,"msg"}`: easy to grep and to ship).
+ *
+ * The level is the `logLevel` setting (lib/config.ts): QUIN_LOG_LEVEL is read at each line, so that
+ * logging works before (and while) the configuration is validated, and the config file's value takes
+ * over once getConfig() has loaded it (the environment still wins, as for every setting).
+ * QUIN_LOG_FORMAT (`json` | `text`) is a developer switch, not a setting: it forces one format where
+ * the terminal check guesses wrong (tests, the e2e server log).
  */
 import pino from 'pino';
 
@@ -18,9 +22,15 @@ export interface Logger {
   child(scope: string): Logger;
 }
 
+let configuredLevel: LogLevel | undefined;
+/** The `logLevel` setting as the configuration resolved it (file included); called by getConfig(). */
+export function setConfiguredLogLevel(level: LogLevel | undefined): void {
+  configuredLevel = level;
+}
+
 function currentLevel(): LogLevel {
-  const v = (process.env.QUIN_LOG_LEVEL ?? 'info').toLowerCase();
-  return v in ORDER ? (v as LogLevel) : 'info';
+  const v = (process.env.QUIN_LOG_LEVEL ?? '').toLowerCase();
+  return v in ORDER ? (v as LogLevel) : (configuredLevel ?? 'info');
 }
 
 function useJson(): boolean {

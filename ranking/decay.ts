@@ -1,7 +1,7 @@
 /**
  * Time decay, pure: r' = r · 2^(−age/h) (Quin's time-aware ranking). r must be ≥ 0 so that the decay
  * can only lower a score. Policy for the edge cases (docs/evaluation.md#time-decay):
- * - h = Infinity (or null): no decay, factor 1.
+ * - h = null: no decay, factor 1 (`halfLifeDays=off` in a URL, `off` in the configuration).
  * - unknown publication date (imported corpora without dates, a page with no usable date): the text
  *   is neither new nor old, so it is ranked as if it were as old as the dated results it competes
  *   with for the first page — the median age of the REFERENCE_RESULTS dated matches with the best
@@ -22,7 +22,7 @@ export function ageDays(publishedAt: Date, asOf: Date): number {
 }
 
 export function factorForAge(days: number, halfLifeDays: number | null): number {
-  if (halfLifeDays === null || !Number.isFinite(halfLifeDays) || !Number.isFinite(days)) return 1;
+  if (halfLifeDays === null || !Number.isFinite(days)) return 1;
   return Math.pow(2, -Math.max(0, days) / halfLifeDays);
 }
 
@@ -82,7 +82,7 @@ export function recencyOf(
   halfLifeDays: number | null,
   reference: number | null,
 ): Recency {
-  if (halfLifeDays === null || !Number.isFinite(halfLifeDays)) return { factor: 1, basis: 'off', assumedAgeDays: null };
+  if (halfLifeDays === null) return { factor: 1, basis: 'off', assumedAgeDays: null };
   if (c.publishedAt && Number.isFinite(c.publishedAt.getTime()))
     return { factor: recencyFactor(c.publishedAt, asOf, halfLifeDays), basis: 'published', assumedAgeDays: null };
   const days = assumedAge(reference, c.createdAt, asOf);
@@ -92,11 +92,4 @@ export function recencyOf(
 export function decayed(relevance: number, factor: number): number {
   const r = Number.isFinite(relevance) ? Math.max(0, relevance) : 0;
   return r * factor;
-}
-
-/** The request's half-life, else the configured one; null means "off" (null or Infinity). */
-export function resolveHalfLife(requested: number | null | undefined, fallback: number): number | null {
-  const h = requested === undefined ? fallback : requested;
-  if (h === null || !Number.isFinite(h)) return null;
-  return h;
 }

@@ -7,7 +7,7 @@ export { searchRequestSchema, searchResponseSchema, PUBLIC_LIMITS, MAX_DEPTH, ty
 export { parseRequest, requestError, requestSchemaFor, limitsOf, toInstant, PARAM_LABELS, type RequestIssue } from './request';
 export { minMax, minMaxScaler } from './normalize';
 export { openSearchContext, type OpenContextOptions } from './open';
-export { rankingOptions, EVAL_PAGE_SIZE, type RankingOptions, type SearchContext, type FusionMethod } from './context';
+export { rankingOptions, EVAL_PAGE_SIZE, RETRIEVE_K, type RankingOptions, type SearchContext, type FusionMethod } from './context';
 export { analyzeQuery, bm25Terms, detectKind, isStatement, STOP_WORDS } from './query';
 export { fuseRrf, fuseScores, singleRun, type FusedCandidate, type Normalization } from './fusion';
 export { recencyFactor, recencyOf, medianAge, referenceAge } from './decay';

@@ -88,9 +88,10 @@ describe('resolveRequest', () => {
     // maxAgeDays counts back from asOf, so it never empties the range by itself.
     expect(resolveRequest({ q: 'x', asOf: '2024-03-10', maxAgeDays: 0 }, opts, now).from!.toISOString()).toBe('2024-03-10T00:00:00.000Z');
   });
-  it('turns the decay off with null, Infinity or "off"', () => {
+  it('turns the decay off with "off" (null from code); the configured default otherwise', () => {
     expect(resolveRequest({ q: 'x', halfLifeDays: null }, opts, now).halfLifeDays).toBeNull();
-    expect(resolveRequest({ q: 'x', halfLifeDays: Infinity }, opts, now).halfLifeDays).toBeNull();
+    expect(resolveRequest({ q: 'x' }, opts, now).halfLifeDays).toBe(opts.halfLifeDays);
+    expect(resolveRequest({ q: 'x' }, { ...opts, halfLifeDays: null }, now).halfLifeDays).toBeNull();
     expect(resolveRequest({ q: 'x', halfLifeDays: 'off' }, opts, now).halfLifeDays).toBeNull();
     expect(resolveRequest({ q: 'x', halfLifeDays: 30 }, opts, now).halfLifeDays).toBe(30);
   });

@@ -9,7 +9,6 @@
 import type { ZodError } from 'zod';
 import { createError, type QuinError } from '../lib/errors';
 import type { RankingOptions } from './context';
-import { resolveHalfLife } from './decay';
 import { searchRequestSchema, type SearchLimits, type SearchParams, type SearchRequest, type SearchRequestSchema } from './schema';
 
 export interface ResolvedRequest {
@@ -209,7 +208,7 @@ export function resolveRequest(req: SearchRequest, opts: RankingOptions, now: Da
     k: p.k,
     page: p.page,
     asOf,
-    halfLifeDays: p.halfLifeDays === 'off' ? null : resolveHalfLife(p.halfLifeDays, opts.halfLifeDays),
+    halfLifeDays: p.halfLifeDays === undefined ? opts.halfLifeDays : p.halfLifeDays === 'off' ? null : p.halfLifeDays,
     from,
     to,
     sources: p.sources?.length ? new Set(p.sources) : null,

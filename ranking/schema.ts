@@ -28,8 +28,6 @@ export const PUBLIC_LIMITS: SearchLimits = { maxQueryChars: 1000, maxK: 100 };
 export const MAX_DEPTH = 5000;
 export const MAX_HALF_LIFE_DAYS = 36_500;
 
-const OFF_WORDS = new Set(['off', 'none', 'inf', 'infinity']);
-
 /** A YYYY-MM-DD day or an ISO instant (with offset); a Date becomes its ISO text. */
 const dateField = z.preprocess(
   (v) => (v instanceof Date ? (Number.isFinite(v.getTime()) ? v.toISOString() : 'invalid date') : v === '' || v === null ? undefined : v),
@@ -50,10 +48,10 @@ const boolField = z.preprocess(
   z.boolean(),
 );
 
-/** `off` (or none/inf/infinity, null, Infinity) turns the decay off; else a positive number of days. */
+/** `off` in a URL or JSON (null from code) turns the decay off; else a positive number of days. */
 const halfLifeField = z.preprocess(
   (v) => {
-    if (v === null || v === Infinity || (typeof v === 'string' && OFF_WORDS.has(v.trim().toLowerCase()))) return 'off';
+    if (v === null || (typeof v === 'string' && v.trim().toLowerCase() === 'off')) return 'off';
     if (v === '') return undefined;
     return typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
   },
@@ -110,7 +108,7 @@ export function searchRequestFields(limits: SearchLimits = PUBLIC_LIMITS) {
     coverage: boolField.optional().describe('Also return the matching articles per week.'),
     perArticle: numberField(z.number().int().min(0).max(1000))
       .optional()
-      .describe('Results per article (0 = no de-duplication). Default: QUIN_PER_ARTICLE.'),
+      .describe('Results per article (0 = no de-duplication). Default: 1.'),
     mode: z.enum(['hybrid', 'bm25', 'dense']).optional().describe('Retrieval: both indexes (default) or one.'),
     rerank: boolField.optional().describe('Use the reranker when one is configured (default true).'),
     evidenceTop: numberField(z.number().int().min(0).max(limits.maxK))

@@ -107,7 +107,15 @@ supervisor = new Supervisor({
     });
   },
 });
-const env = { ...process.env, QUIN_DATA_DIR: info.dataDir, HOST: info.host, PORT: String(info.port) };
+// The settings the web server reads before any TypeScript loads, as the configuration resolved them
+// (config file included): it reads these variables only.
+const env = {
+  ...process.env,
+  QUIN_DATA_DIR: info.dataDir,
+  HOST: info.host,
+  PORT: String(info.port),
+  QUIN_TRUST_PROXY: String(getConfig().trustProxy),
+};
 
 function banner(url) {
   const lines = [

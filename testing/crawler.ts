@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { loadConfig, type Config, type LoadConfigOptions } from '../lib/config';
+import { loadConfig, type Config, type LoadConfigOptions, type Tuning } from '../lib/config';
 
 export const TEST_CRAWLER_OVERRIDES = {
   allowPrivateHosts: true,
@@ -17,8 +17,9 @@ export const TEST_CRAWLER_OVERRIDES = {
   contactUrl: 'https://example.org/quin-tests',
 } satisfies LoadConfigOptions['overrides'];
 
-export function testCrawlerConfig(overrides: LoadConfigOptions['overrides'] = {}): Config {
-  return loadConfig({ env: {}, configFile: null, overrides: { ...TEST_CRAWLER_OVERRIDES, ...overrides } });
+export function testCrawlerConfig(overrides: LoadConfigOptions['overrides'] & { tuning?: Tuning } = {}): Config {
+  const { tuning, ...settings } = overrides;
+  return loadConfig({ env: {}, configFile: null, overrides: { ...TEST_CRAWLER_OVERRIDES, ...settings }, tuning });
 }
 
 let gc: (() => void) | undefined;

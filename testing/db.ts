@@ -7,9 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { loadConfig, type Config, type LoadConfigOptions } from '../lib/config';
+import { loadConfig, type Config, type LoadConfigOptions, type Tuning } from '../lib/config';
 import { createDb, type Db } from '../lib/db/client';
 import { migrate } from '../lib/db/migrate';
+
+/** Settings to override, and code constants to vary (`tuning`). */
+export type TestOverrides = LoadConfigOptions['overrides'] & { tuning?: Tuning };
 
 export interface TestDb {
   db: Db;
@@ -31,8 +34,9 @@ function pgAdminUrl(): string {
   return url;
 }
 
-/** Overrides for loadConfig, e.g. crawler timeouts. */
-export async function createTestDb(overrides: LoadConfigOptions['overrides'] = {}): Promise<TestDb> {
+/** Overrides for loadConfig, e.g. crawler timeouts; `tuning` varies code constants (lib/config.ts Tuning). */
+export async function createTestDb(overrides: TestOverrides = {}): Promise<TestDb> {
+  const { tuning, ...settings } = overrides;
   const dataDir = tempDir();
   const provider = testProvider();
   let dbName: string | undefined;
@@ -50,7 +54,8 @@ export async function createTestDb(overrides: LoadConfigOptions['overrides'] = {
   const config = loadConfig({
     env: {},
     configFile: null,
-    overrides: { dataDir, databaseUrl, cacheDir: path.join(dataDir, 'cache'), ...overrides },
+    overrides: { dataDir, databaseUrl, cacheDir: path.join(dataDir, 'cache'), ...settings },
+    tuning,
   });
   await migrate(config);
   const db = createDb(config);

@@ -42,5 +42,5 @@ async function searchState(parsed: PageQuery, client: string): Promise<SearchPag
 export async function loadSearchPage(parsed: PageQuery, client: string): Promise<SearchPageData> {
   const { config, db } = await services();
   const [state, sources] = await Promise.all([searchState(parsed, client), topSources(db).catch(() => [])]);
-  return { state, sources, defaultHalfLife: Number.isFinite(config.halfLifeDays) ? config.halfLifeDays : null };
+  return { state, sources, defaultHalfLife: config.halfLifeDays };
 }

@@ -65,7 +65,7 @@ export default async function StoriesPage({ searchParams }: Props) {
       <h1 className="visually-hidden">{query.q ? `Stories for “${query.q.slice(0, 200)}”` : 'Stories'}</h1>
       <SearchBar q={query.q} maxLength={limits.maxQueryChars} />
       <div className="search-layout">
-        <Filters query={query} sources={sources} defaultHalfLife={Number.isFinite(config.halfLifeDays) ? config.halfLifeDays : null} />
+        <Filters query={query} sources={sources} defaultHalfLife={config.halfLifeDays} />
         <section aria-labelledby="results-h" id="results">
           <SearchStatus />
           {parsed.ok ? <SearchTools query={parsed.query} view="stories" /> : null}

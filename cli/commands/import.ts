@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { importCorpus, IMPORT_FORMATS } from '../../crawler';
+import { DEFAULT_WINDOW, importCorpus, IMPORT_FORMATS } from '../../crawler';
 import { getConfig } from '../../lib/config';
 import { getDb } from '../../lib/db/client';
 import { printJson } from '../output';
@@ -25,7 +25,7 @@ Formats (importing the same corpus again adds nothing):
       const config = getConfig();
       const db = await getDb(config);
       const summary = await importCorpus(db, format, path, {
-        window: { size: config.snippetSentences, stride: config.snippetStride, minChars: config.snippetMinChars },
+        window: DEFAULT_WINDOW,
       });
       if (opts.json) printJson(summary);
       else

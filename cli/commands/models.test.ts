@@ -57,11 +57,10 @@ describe('quin models', () => {
     }
   });
 
-  it("lists the verdict and rerank settings in force and why: verdict.json, combo.json, or the operator's setting", async () => {
+  it('lists the verdict and rerank settings in force and why: verdict.json, combo.json or the default', async () => {
     const repoModels = path.join(__dirname, '..', '..', 'models');
     const fitted = JSON.parse(fs.readFileSync(path.join(repoModels, 'quin-nli', 'verdict.json'), 'utf8')) as { sentences: number };
     const combo = JSON.parse(fs.readFileSync(path.join(repoModels, 'quin-reranker', 'combo.json'), 'utf8')) as { depth: number };
-    for (const k of Object.keys(process.env)) if (k.startsWith('QUIN_VERDICT_') || k.startsWith('QUIN_RERANK')) delete process.env[k];
     const modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-cli-models-'));
     Object.assign(process.env, {
       QUIN_MODELS_DIR: modelsDir,
@@ -78,24 +77,17 @@ describe('quin models', () => {
     };
 
     const folder = await list();
-    expect(folder('nli', 'QUIN_VERDICT_SENTENCES')).toEqual({
-      setting: 'QUIN_VERDICT_SENTENCES',
+    expect(folder('nli', 'sentences per result')).toEqual({
+      setting: 'sentences per result',
       value: fitted.sentences,
       origin: 'verdict.json',
     });
-    expect(folder('nli', 'QUIN_VERDICT_COMMIT')?.origin).toBe('verdict.json');
-    expect(folder('reranker', 'QUIN_RERANK_DEPTH')).toEqual({ setting: 'QUIN_RERANK_DEPTH', value: combo.depth, origin: 'combo.json' });
-
-    Object.assign(process.env, { QUIN_VERDICT_COMMIT: '0.7', QUIN_RERANK_DEPTH: '30' });
-    const operator = await list();
-    expect(operator('nli', 'QUIN_VERDICT_COMMIT')).toEqual({ setting: 'QUIN_VERDICT_COMMIT', value: 0.7, origin: 'setting' });
-    expect(operator('nli', 'QUIN_VERDICT_SENTENCES')?.origin).toBe('verdict.json');
-    // An operator's explicit depth beats the depth the combination layer was fitted on, and the listing says so.
-    expect(operator('reranker', 'QUIN_RERANK_DEPTH')).toEqual({ setting: 'QUIN_RERANK_DEPTH', value: 30, origin: 'setting' });
+    expect(folder('nli', 'commit')?.origin).toBe('verdict.json');
+    expect(folder('reranker', 'rerank depth')).toEqual({ setting: 'rerank depth', value: combo.depth, origin: 'combo.json' });
 
     const text = await run(['models', 'list']);
-    expect(text.out).toContain('  QUIN_VERDICT_COMMIT = 0.7 (setting)');
-    expect(text.out).toContain(`  QUIN_VERDICT_SENTENCES = ${fitted.sentences} (verdict.json)`);
-    expect(text.out).toContain(`QUIN_RERANK_DEPTH=30 overrides combo.json's ${combo.depth}`);
+    expect(text.out).toContain(`  sentences per result = ${fitted.sentences} (verdict.json)`);
+    expect(text.out).toContain(`  rerank depth = ${combo.depth} (combo.json)`);
+    expect(text.out).toContain('combo.json combines the scores');
   });
 });

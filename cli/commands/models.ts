@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { getConfig, type Config } from '../../lib/config';
+import { getConfig } from '../../lib/config';
 import { describeError } from '../../lib/errors';
 import { readModelFolder, resolveModelDir, type ModelFolder, type ModelRole } from '../../lib/models';
 import { pullModel } from '../../lib/models/hub';
@@ -15,7 +15,7 @@ import { printJson, printTable } from '../output';
 import { nliSettingsInForce, rerankerSettingsInForce, type RoleSettings } from './model-settings';
 
 const ROLE_SETTING: Record<ModelRole, string> = { encoder: 'QUIN_ENCODER_MODEL', reranker: 'QUIN_RERANKER_MODEL', nli: 'QUIN_NLI_MODEL' };
-const FOLDER_SETTINGS: Partial<Record<ModelRole, (config: Config, folder: ModelFolder) => RoleSettings>> = {
+const FOLDER_SETTINGS: Partial<Record<ModelRole, (folder: ModelFolder) => RoleSettings>> = {
   nli: nliSettingsInForce,
   reranker: rerankerSettingsInForce,
 };
@@ -118,7 +118,7 @@ export function register(program: Command): void {
           const dir = roles[role];
           if (!dir || dir.startsWith('error: ')) return [role, null];
           try {
-            return [role, FOLDER_SETTINGS[role]!(config, read.get(dir) ?? readModelFolder(dir))];
+            return [role, FOLDER_SETTINGS[role]!(read.get(dir) ?? readModelFolder(dir))];
           } catch (e) {
             return [role, { settings: [], note: describeError(e) }];
           }

@@ -65,7 +65,7 @@ export function register(program: Command): void {
     .option('--max-age-days <days>', 'only snippets at most this many days older than --as-of (or now)')
     .option('--source <name...>', 'only these sources (exact names, as `quin stats` lists them)')
     .option('--sort <order>', 'relevance (time-aware, default) or newest')
-    .option('--per-article <n>', 'results per article (0 = no de-duplication; default QUIN_PER_ARTICLE)')
+    .option('--per-article <n>', 'results per article (0 = no de-duplication; default 1)')
     .option('--mode <mode>', 'hybrid (default), bm25 or dense')
     .option('--no-rerank', 'skip the reranker')
     .option('--no-verdict', 'skip the verdict')

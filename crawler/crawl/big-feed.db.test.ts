@@ -1,5 +1,5 @@
 /**
- * A feed listing more new items than one check takes in (QUIN_MAX_NEW_ITEMS_PER_CHECK): the newest
+ * A feed listing more new items than one check takes in (MAX_NEW_ITEMS_PER_CHECK): the newest
  * are taken in first, the rest at the following checks (the document is read again, not answered
  * 304), and nothing is taken twice. Runs on SQLite and PostgreSQL.
  */
@@ -19,7 +19,7 @@ let t: TestDb;
 let site: NewsSite;
 
 beforeAll(async () => {
-  t = await createTestDb({ ...TEST_CRAWLER_OVERRIDES, maxNewItemsPerCheck: CAP, maxArticlesPerFeedRun: 5 });
+  t = await createTestDb({ ...TEST_CRAWLER_OVERRIDES, tuning: { maxNewItemsPerCheck: CAP, maxArticlesPerFeedRun: 5 } });
   site = await startNewsSite();
   // Oldest first in the document: the check must still take the newest first.
   const items = Array.from({ length: N }, (_, i) => ({

@@ -11,8 +11,8 @@ import { errorCode, errorStatus, errorText, recordEvent } from '../store/events'
 import type { FeedItem, ParsedFeed } from '../feeds/parser';
 import { parseMaxAge, type FetchResponse } from '../http';
 import { processItem } from './item-article';
-import { renewLease } from '../schedule/lease';
-import { nextCheck } from '../schedule/next-check';
+import { FEED_LEASE_SECONDS, renewLease } from '../schedule/lease';
+import { BACKOFF_MAX_MINUTES, BROKEN_AFTER_FAILURES, nextCheck } from '../schedule/next-check';
 import { transaction, type Tx } from '../store/db-retry';
 import { storable } from '../text/storable';
 
@@ -78,7 +78,17 @@ function itemRow(feed: Feed, it: FeedItem, now: Date) {
 }
 
 /**
- * Remembers the items not seen before (as pending), at most `maxNewItemsPerCheck` of them, newest
+ * New items one check takes in, newest first (the rest at the following checks): a feed listing
+ * 100,000 new items must not hold the crawl or its memory (docs/benchmarks.md, big feed).
+ */
+export const MAX_NEW_ITEMS_PER_CHECK = 500;
+/** Pages fetched per feed per check: at the host delay, about a minute of one host's time. */
+export const MAX_ARTICLES_PER_CHECK = 50;
+/** Checks in which an item whose page failed is tried again (a flaky page gets a second and third chance, a dead one stops). */
+export const MAX_ITEM_ATTEMPTS = 3;
+
+/**
+ * Remembers the items not seen before (as pending), at most MAX_NEW_ITEMS_PER_CHECK of them, newest
  * first: a feed that lists 100,000 new items is taken in over several checks instead of holding the
  * crawl (and its memory) in one. Known items are looked up chunk by chunk, newest first, until the
  * cap is reached. One transaction with the feed's validators and counters. Returns the new items and
@@ -91,7 +101,7 @@ async function rememberItems(
   res: FetchResponse,
 ): Promise<{ added: number; capped: boolean }> {
   const now = ctx.now();
-  const cap = ctx.config.maxNewItemsPerCheck;
+  const cap = ctx.config.tuning.maxNewItemsPerCheck ?? MAX_NEW_ITEMS_PER_CHECK;
   const ordered = newestFirst(parsed.items);
   return transaction(ctx.db, async (tx) => {
     const fresh: FeedItem[] = [];
@@ -141,14 +151,14 @@ async function rememberItems(
 /** Items still to fetch: new ones, and failed ones that have attempts left; newest first. */
 async function pendingItems(ctx: CrawlContext, feed: Feed): Promise<FeedItemRow[]> {
   return ctx.db.feedItem.findMany({
-    where: { feedId: feed.id, OR: [{ status: 'pending' }, { status: 'failed', attempts: { lt: ctx.config.maxItemAttempts } }] },
+    where: { feedId: feed.id, OR: [{ status: 'pending' }, { status: 'failed', attempts: { lt: MAX_ITEM_ATTEMPTS } }] },
     orderBy: [{ firstSeenAt: 'desc' }, { publishedAt: 'desc' }, { id: 'asc' }],
-    take: ctx.config.maxArticlesPerFeedRun,
+    take: ctx.config.tuning.maxArticlesPerFeedRun ?? MAX_ARTICLES_PER_CHECK,
   });
 }
 
 async function fetchArticles(ctx: CrawlContext, feed: Feed, totals: FeedRunResult): Promise<void> {
-  const leaseMs = ctx.config.feedLeaseSeconds * 1000;
+  const leaseMs = FEED_LEASE_SECONDS * 1000;
   let renewedAt = Date.now();
   for (const item of await pendingItems(ctx, feed)) {
     if (ctx.signal?.aborted) break;
@@ -159,7 +169,7 @@ async function fetchArticles(ctx: CrawlContext, feed: Feed, totals: FeedRunResul
     } else if (r.status === 'failed') totals.articlesFailed++;
     else if (r.status === 'deferred') totals.articlesDeferred++;
     if (Date.now() - renewedAt > leaseMs / 3) {
-      if (!(await renewLease(ctx.db, feed.id, ctx.owner, ctx.config.feedLeaseSeconds))) {
+      if (!(await renewLease(ctx.db, feed.id, ctx.owner, FEED_LEASE_SECONDS))) {
         ctx.log.warn('lost the lease on a feed; leaving it to its new holder', { feed: feed.url });
         break;
       }
@@ -210,7 +220,10 @@ function eventOf(r: FeedRunResult) {
 }
 
 function backoff(ctx: CrawlContext) {
-  return { backoffMaxMinutes: ctx.config.backoffMaxMinutes, brokenAfterFailures: ctx.config.brokenAfterFailures };
+  return {
+    backoffMaxMinutes: ctx.config.tuning.backoffMaxMinutes ?? BACKOFF_MAX_MINUTES,
+    brokenAfterFailures: ctx.config.tuning.brokenAfterFailures ?? BROKEN_AFTER_FAILURES,
+  };
 }
 
 async function recordFailure(ctx: CrawlContext, feed: Feed, r: FeedRunResult, err: unknown): Promise<FeedRunResult> {
@@ -253,7 +266,7 @@ async function recordFailure(ctx: CrawlContext, feed: Feed, r: FeedRunResult, er
 async function recordPaused(ctx: CrawlContext, feed: Feed, r: FeedRunResult, err: QuinError): Promise<FeedRunResult> {
   const now = ctx.now();
   const retryAfterMs = typeof err.details?.retryAfterMs === 'number' ? err.details.retryAfterMs : 0;
-  const waitMs = Math.min(ctx.config.backoffMaxMinutes * 60_000, Math.max(retryAfterMs, 60_000));
+  const waitMs = Math.min(backoff(ctx).backoffMaxMinutes * 60_000, Math.max(retryAfterMs, 60_000));
   const result: FeedRunResult = { ...r, outcome: 'paused', errorCode: err.code, error: errorText(err) };
   await transaction(ctx.db, async (tx) => {
     await tx.feed.updateMany({

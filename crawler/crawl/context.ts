@@ -5,7 +5,7 @@ import { createLogger, type Logger } from '../../lib/log';
 import { createHttpClient, type HttpClient } from '../http';
 import { parseThread, type ParseThread } from '../feeds/parse-thread';
 import { newLeaseOwner } from '../schedule/lease';
-import type { WindowOptions } from '../text/snippets';
+import { DEFAULT_WINDOW, type WindowOptions } from '../text/snippets';
 
 export type Feed = Models.FeedModel;
 export type FeedItemRow = Models.FeedItemModel;
@@ -32,10 +32,6 @@ export interface ContextOptions {
   now?: () => Date;
 }
 
-export function windowOf(config: Pick<Config, 'snippetSentences' | 'snippetStride' | 'snippetMinChars'>): WindowOptions {
-  return { size: config.snippetSentences, stride: config.snippetStride, minChars: config.snippetMinChars };
-}
-
 export function createContext(db: Db, config: Config, opts: ContextOptions = {}): CrawlContext {
   return {
     db,
@@ -46,6 +42,6 @@ export function createContext(db: Db, config: Config, opts: ContextOptions = {})
     signal: opts.signal,
     log: opts.log ?? createLogger('crawl'),
     now: opts.now ?? (() => new Date()),
-    window: windowOf(config),
+    window: DEFAULT_WINDOW,
   };
 }

@@ -29,7 +29,12 @@ let site: NewsSite;
 
 beforeAll(async () => {
   // Generous timeouts: the pages are served by this same process, which is busy extracting.
-  t = await createTestDb({ ...TEST_CRAWLER_OVERRIDES, fetchTimeoutMs: 20_000, connectTimeoutMs: 10_000, maxArticlesPerFeedRun: 100 });
+  t = await createTestDb({
+    ...TEST_CRAWLER_OVERRIDES,
+    fetchTimeoutMs: 20_000,
+    connectTimeoutMs: 10_000,
+    tuning: { maxArticlesPerFeedRun: 100 },
+  });
   site = await startNewsSite();
 });
 afterAll(async () => {
@@ -297,7 +302,7 @@ describe(`scheduling, leases and admin verbs (${provider})`, () => {
   it('marks a feed that keeps failing as broken, keeps it listed and still schedules it at the cap', async () => {
     site.route('/flaky.rss', send('down', { status: 503, headers: { 'Retry-After': '120' } }));
     const feed = await addFeed(t.db, site.url('/flaky.rss'), { intervalMinutes: 30 });
-    const config = { ...t.config, brokenAfterFailures: 2, backoffMaxMinutes: 90 };
+    const config = { ...t.config, tuning: { ...t.config.tuning, brokenAfterFailures: 2, backoffMaxMinutes: 90 } };
     const first = await runCrawlOnce(t.db, config, { feedIds: [feed.id] });
     expect(first).toMatchObject({ failed: 1 });
     let row = await t.db.feed.findUniqueOrThrow({ where: { id: feed.id } });

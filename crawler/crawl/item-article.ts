@@ -56,6 +56,12 @@ interface ChosenText {
  * The page's text when it is long enough; otherwise whichever of page and item text is longer
  * (the item's own text is marked as a fallback). Null when neither has any text. Pure.
  */
+/**
+ * Page text shorter than this falls back to the item's own text when that is longer: below a few
+ * sentences the extractor has usually caught a cookie banner or a teaser, not the article.
+ */
+export const MIN_ARTICLE_CHARS = 250;
+
 export function chooseText(pageText: string, itemText: string | null, itemSource: string | null, minChars: number): ChosenText | null {
   const item = (itemText ?? '').trim();
   const page = pageText.trim();
@@ -147,7 +153,7 @@ export async function processItem(ctx: CrawlContext, feed: Feed, item: FeedItemR
 
   const { page, event, error } = item.link ? await fetchPage(ctx, feed, item.link) : { page: null, event: null, error: null };
   if (error && notAsked(error)) return { status: 'deferred', articleId: null, snippets: 0, fallback: false, error: errorText(error) };
-  const chosen = chooseText(page?.text ?? '', item.fallbackText, item.fallbackSource, ctx.config.minArticleChars);
+  const chosen = chooseText(page?.text ?? '', item.fallbackText, item.fallbackSource, MIN_ARTICLE_CHARS);
   if (!chosen) {
     const why = error
       ? `page unusable (${errorText(error)}) and the item has no text of its own`

@@ -71,7 +71,6 @@ beforeAll(async () => {
     QUIN_ALLOW_PRIVATE_HOSTS: 'true',
     QUIN_HOST_DELAY_MS: '0',
     QUIN_FETCH_TIMEOUT_MS: '20000',
-    QUIN_MAX_ARTICLES_PER_RUN: '100',
     QUIN_LOG_LEVEL: 'warn',
     QUIN_PROGRESS: 'plain',
   };

@@ -12,7 +12,7 @@ import type { Db } from '../../lib/db/client';
 import { describeError, isQuinError } from '../../lib/errors';
 import { createContext, type ContextOptions, type CrawlContext, type Feed } from './context';
 import { crawlFeed, type FeedRunResult } from './check-feed';
-import { acquireLease, dueFeeds, reclaimDeadLeases, releaseLease } from '../schedule/lease';
+import { FEED_LEASE_SECONDS, acquireLease, dueFeeds, reclaimDeadLeases, releaseLease } from '../schedule/lease';
 
 export interface CrawlOptions extends ContextOptions {
   /** Check exactly these feeds now, due or not (paused feeds excepted). */
@@ -88,7 +88,7 @@ async function checkOne(
   onFeed?: (r: FeedRunResult) => void,
 ): Promise<void> {
   if (ctx.signal?.aborted) return;
-  if (!(await acquireLease(ctx.db, feed.id, { owner: ctx.owner, seconds: ctx.config.feedLeaseSeconds, now: ctx.now(), force }))) {
+  if (!(await acquireLease(ctx.db, feed.id, { owner: ctx.owner, seconds: FEED_LEASE_SECONDS, now: ctx.now(), force }))) {
     summary.busy++;
     return;
   }

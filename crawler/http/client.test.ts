@@ -125,7 +125,7 @@ describe('HTTP transport', () => {
   });
 
   it('limits the number of redirects', async () => {
-    const strict = createHttpClient(testCrawlerConfig({ maxRedirects: 1 }));
+    const strict = createHttpClient(testCrawlerConfig({ tuning: { maxRedirects: 1 } }));
     const err = await failure(strict.fetch({ url: server.url('/r1'), expect: 'feed' }));
     expect(err.code).toBe('FETCH_REDIRECTS');
   });

@@ -32,7 +32,7 @@ export type HttpConfig = Pick<
   | 'connectTimeoutMs'
   | 'fetchTimeoutMs'
   | 'maxResponseBytes'
-  | 'maxRedirects'
+  | 'tuning'
   | 'contactUrl'
   | 'userAgent'
 >;
@@ -69,6 +69,8 @@ export interface HttpClient {
   close(): Promise<void>;
 }
 
+/** Redirects followed per request: browsers stop at 20, but a news page needs at most a few (http→https, canonical host, a tracker). */
+export const MAX_REDIRECTS = 5;
 const ROBOTS_MAX_BYTES = 512 * 1024;
 const ROBOTS_TTL_MS = 24 * 3600_000;
 const ROBOTS_FAILURE_TTL_MS = 5 * 60_000;
@@ -206,6 +208,7 @@ export class Transport implements HttpClient {
     let url = parseFetchUrl(req.url);
     const visited = new Set([url.href]);
     const redirects: string[] = [];
+    const maxRedirects = this.config.tuning.maxRedirects ?? MAX_REDIRECTS;
     for (;;) {
       assertLiteralAllowed(url.hostname, this.config.allowPrivateHosts, this.addresses);
       this.queue.assertNotPaused(url);
@@ -222,8 +225,8 @@ export class Transport implements HttpClient {
         const next = parseFetchUrl(new URL(location, url).href);
         if (visited.has(next.href))
           throw createError('FETCH_REDIRECTS', `redirect loop: ${[...redirects, next.href].join(' → ')}`, { status: raw.status });
-        if (redirects.length >= this.config.maxRedirects) {
-          throw createError('FETCH_REDIRECTS', `more than ${this.config.maxRedirects} redirects (last: ${next.href})`, {
+        if (redirects.length >= maxRedirects) {
+          throw createError('FETCH_REDIRECTS', `more than ${maxRedirects} redirects (last: ${next.href})`, {
             status: raw.status,
           });
         }

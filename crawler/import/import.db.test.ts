@@ -9,6 +9,7 @@ import { createTestDb, type TestDb } from '../../testing/db';
 import { sharedData, SHARED_MISSING } from '../../testing/shared-data';
 import { importCorpus } from '.';
 import { parseReutersSgml, reflow } from './reuters';
+import { DEFAULT_WINDOW } from '../text/snippets';
 import fs from 'node:fs';
 
 const fixture = (...p: string[]) => path.join(__dirname, '..', 'testdata', 'import', ...p);
@@ -22,7 +23,7 @@ afterAll(() => t?.cleanup());
 
 const importOf = (format: string, p: string) =>
   importCorpus(t.db, format, p, {
-    window: { size: t.config.snippetSentences, stride: t.config.snippetStride, minChars: t.config.snippetMinChars },
+    window: DEFAULT_WINDOW,
     progress: false,
   });
 

@@ -40,6 +40,13 @@ export async function reclaimDeadLeases(db: Db, now = new Date()): Promise<numbe
   return freed;
 }
 
+/**
+ * The lease a crawler process holds on a feed while checking it, renewed as it goes (every third of
+ * it): long enough that a slow feed is not taken over while it is worked on, short enough that a
+ * killed process's feeds are checked again within minutes.
+ */
+export const FEED_LEASE_SECONDS = 600;
+
 export interface AcquireOptions {
   owner: string;
   seconds: number;

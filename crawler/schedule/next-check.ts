@@ -7,6 +7,11 @@
  *   "broken": it stays listed with its error and is still retried at the cap, never dropped.
  */
 
+/** Cap of a failing feed's backoff: a day, so a feed that comes back is read again within a day. */
+export const BACKOFF_MAX_MINUTES = 24 * 60;
+/** Failures in a row after which a feed shows as broken (still retried at the cap): a few hours of an hourly feed. */
+export const BROKEN_AFTER_FAILURES = 5;
+
 export interface ScheduleInput {
   now: Date;
   intervalMinutes: number;

@@ -20,6 +20,11 @@ export interface SnippetDraft {
   sentenceSpans: [number, number][];
 }
 
+/**
+ * The snippet window: part of the index format (snippets, their vectors and the fitted models were
+ * all made with it), so a product constant, not a setting. 5 sentences as in Quin; stride 3 so that
+ * neighbours share 2 sentences; windows under 40 characters are bylines and captions.
+ */
 export const DEFAULT_WINDOW: WindowOptions = { size: 5, stride: 3, minChars: 40 };
 
 /**

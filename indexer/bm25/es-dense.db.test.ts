@@ -1,5 +1,5 @@
 /**
- * Scale-out: Elasticsearch holding both indexes (QUIN_ES_DENSE) — BM25 as before and the snippet
+ * Scale-out: Elasticsearch holding both indexes (elasticsearchDense) — BM25 as before and the snippet
  * vectors in a dense_vector field searched with kNN — against the local stand-in server (no
  * Elasticsearch can run here). The vectors must be the ones FAISS would hold, so kNN answers what
  * exact search over the same vectors answers.
@@ -9,7 +9,7 @@ import { createTestDb, type TestDb } from '../../testing/db';
 import { closeSearchIndexes, createEncoder, openSearchIndexes, runIndex, verifyIndexes } from '../index';
 import { openSentenceStore } from '../vectors/store';
 import { snippetVectors } from '../vectors/snippet-vectors';
-import type { Pooling } from '../vectors/pooling';
+import { DENSE_POOLING } from '../vectors/pooling';
 import { snippetRows } from '../state';
 import { addArticle, TOPICS } from '../test-corpus';
 import { startFakeElasticsearch, type FakeElasticsearch } from './es-test-server';
@@ -20,7 +20,12 @@ const indexName = 'quin-dense';
 
 beforeAll(async () => {
   es = await startFakeElasticsearch();
-  t = await createTestDb({ elasticsearchUrl: es.url, elasticsearchIndex: indexName, elasticsearchDense: true, indexBatchSize: 4 });
+  t = await createTestDb({
+    elasticsearchUrl: es.url,
+    elasticsearchIndex: indexName,
+    elasticsearchDense: true,
+    tuning: { indexBatchSize: 4 },
+  });
   for (const a of TOPICS) await addArticle(t.db, a);
 }, 60_000);
 afterAll(async () => {
@@ -37,7 +42,7 @@ async function exactTop(query: Float32Array, k: number): Promise<number[]> {
     await snippetRows(t.db, ids),
     encoder,
     openSentenceStore(t.config.cacheDir, encoder),
-    t.config.densePooling as Pooling,
+    DENSE_POOLING,
   );
   const scored = ids.map((id, i) => [id, vectors[i]!.reduce((s, v, j) => s + v * query[j]!, 0)] as const);
   return scored
@@ -46,7 +51,7 @@ async function exactTop(query: Float32Array, k: number): Promise<number[]> {
     .map(([id]) => id);
 }
 
-describe('Elasticsearch holding the vectors too (QUIN_ES_DENSE)', () => {
+describe('Elasticsearch holding the vectors too (elasticsearchDense)', () => {
   it('indexes every snippet with its vector, skips FAISS, and kNN answers as exact search does', async () => {
     const stats = await runIndex(t.db, t.config, { progress: false });
     expect(stats.dense).toEqual({ skipped: expect.stringMatching(/Elasticsearch/) });

@@ -13,7 +13,7 @@ const indexName = 'quin-test';
 
 beforeAll(async () => {
   es = await startFakeElasticsearch();
-  t = await createTestDb({ elasticsearchUrl: es.url, elasticsearchIndex: indexName, indexBatchSize: 3 });
+  t = await createTestDb({ elasticsearchUrl: es.url, elasticsearchIndex: indexName, tuning: { indexBatchSize: 3 } });
   for (const a of TOPICS) await addArticle(t.db, a);
 }, 60_000);
 afterAll(async () => {

@@ -49,7 +49,7 @@ export type FtsMode = 'content' | 'file';
 
 export interface Fts5Options {
   titleWeight: number;
-  /** `sync` keeps the BM25 accelerator from this many rows on (QUIN_BM25_IMPACT_MIN); default never. */
+  /** `sync` keeps the BM25 accelerator from this many rows on (BM25_IMPACT_MIN); default never. */
   impactMin?: number;
   /** The BM25 accelerator's file (bm25/impact.ts); default: beside the FTS5 database file. */
   impactFile?: string;

@@ -42,11 +42,17 @@ export function buildPositionMap(
   return { positions, tombstones: ntotal - live };
 }
 
+/**
+ * IVF indexes: inverted lists searched per query. 64 of 1024 kept 84% of the exact top 10 with the
+ * default encoder on the demo corpora (32: 75%, 128: 91%) at twice the work of 32 (docs/benchmarks.md).
+ */
+export const FAISS_NPROBE = 64;
+
 /** What a reader expects of the index on disk, and how it searches it. */
 export interface DenseExpect {
   encoderId: string;
   dim: number;
-  /** IVF indexes: inverted lists searched per query (QUIN_FAISS_NPROBE). */
+  /** IVF indexes: inverted lists searched per query (FAISS_NPROBE). */
   nprobe?: number;
 }
 

@@ -116,13 +116,13 @@ export class GuardedIndex {
 
   static create(dim: number, factory: string): GuardedIndex {
     if (!Number.isInteger(dim) || dim < 1 || dim > MAX_DIM) throw createError('INVALID_INPUT', `FAISS: bad dimension ${dim}`);
-    if (!FACTORY_RE.test(factory)) throw createError('CONFIG_INVALID', `QUIN_FAISS_FACTORY: "${factory}" is not a FAISS factory string`);
+    if (!FACTORY_RE.test(factory)) throw createError('CONFIG_INVALID', `FAISS factory: "${factory}" is not a FAISS factory string`);
     const faiss = loadFaiss();
     let native: NativeIndex;
     try {
       native = faiss.Index.fromFactory(dim, factory, faiss.MetricType.METRIC_INNER_PRODUCT);
     } catch (e) {
-      throw createError('CONFIG_INVALID', `QUIN_FAISS_FACTORY: FAISS rejected "${factory}": ${(e as Error).message}`);
+      throw createError('CONFIG_INVALID', `FAISS factory: FAISS rejected "${factory}": ${(e as Error).message}`);
     }
     return new GuardedIndex(native, dim, factory);
   }

@@ -11,7 +11,7 @@
  * A kill before 2 leaves the state naming the old, intact file (the new one is a stray, deleted at the
  * next start); a kill after 2 leaves a stray old file. Deletions need no file change: deleting a
  * snippet deletes its entry (foreign key, same transaction), its position becomes a tombstone, and a
- * rebuild compacts once tombstones pass QUIN_FAISS_COMPACT_RATIO. A rebuild (compaction, new encoder
+ * rebuild compacts once tombstones pass FAISS_COMPACT_RATIO. A rebuild (compaction, new encoder
  * or pooling, index type change) builds a complete new file and replaces the whole map in one commit;
  * until then the old index keeps serving.
  */
@@ -26,26 +26,48 @@ import { indexesDir, removeStrayFiles, sha256File } from '../files';
 import { allSnippetIds, chunks, commitDenseCheckpoint, readState, snippetRows, type IndexStateRow } from '../state';
 import type { Encoder } from '../types';
 import type { SentenceStore } from '../vectors/store';
-import type { Pooling } from '../vectors/pooling';
+import { DENSE_POOLING, type Pooling } from '../vectors/pooling';
 import { snippetVectors } from '../vectors/snippet-vectors';
-import { loadDense, type LoadedDense } from './dense-index';
+import { FAISS_NPROBE, loadDense, type LoadedDense } from './dense-index';
 import { GuardedIndex, minTrainingPoints } from './faiss-native';
 import { calibrateFloor, floorFits, readFloor, writeFloor } from './floor-calibration';
 
 const log = createLogger('index:dense');
 
 export const DENSE_FILE_PREFIX = 'dense-';
-/** Snippets embedded and added per step (progress granularity); checkpoints are per QUIN_INDEX_BATCH. */
+/** Snippets embedded and added per step (progress granularity); checkpoints are per INDEX_BATCH_SIZE. */
 const STEP = 64;
 const CHECKPOINT_MIN_SECONDS = 30;
 /** A checkpoint rewrites the whole file: at most ~10% of the run goes into them (1 GB at 1M snippets). */
 const CHECKPOINT_COST_SHARE = 10;
 
-export type DenseConfig = Pick<
-  Config,
-  'dataDir' | 'faissFactory' | 'faissExactMax' | 'faissCompactRatio' | 'indexBatchSize' | 'embedBatchSize' | 'densePooling'
-> &
-  Partial<Pick<Config, 'faissNprobe'>>;
+export type DenseConfig = Pick<Config, 'dataDir' | 'tuning'>;
+
+/** Snippets per indexing batch: one checkpoint (and one Elasticsearch bulk request) per batch. */
+export const INDEX_BATCH_SIZE = 512;
+/** Sentences per encoder call (sorted by length first): past 32 the static and ONNX encoders gain nothing. */
+export const EMBED_BATCH_SIZE = 32;
+/**
+ * FAISS index: `auto` is exact up to FAISS_EXACT_MAX snippets and `IVF1024,Flat` above (chosen by
+ * measurement, chooseFactory below and docs/benchmarks.md); tests and benchmarks try other factory strings.
+ */
+export const FAISS_FACTORY = 'auto';
+export const FAISS_EXACT_MAX = 50_000;
+/** Rebuild the FAISS index when a fifth of its vectors belong to deleted snippets: a rebuild costs about one full indexing pass. */
+export const FAISS_COMPACT_RATIO = 0.2;
+
+/** The dense index's constants, with what tests and benchmarks vary (Config.tuning). */
+export function denseTuning(config: Pick<Config, 'tuning'>) {
+  const t = config.tuning;
+  return {
+    indexBatchSize: t.indexBatchSize ?? INDEX_BATCH_SIZE,
+    faissFactory: t.faissFactory ?? FAISS_FACTORY,
+    faissExactMax: t.faissExactMax ?? FAISS_EXACT_MAX,
+    faissCompactRatio: t.faissCompactRatio ?? FAISS_COMPACT_RATIO,
+    faissNprobe: t.faissNprobe ?? FAISS_NPROBE,
+    densePooling: (t.densePooling ?? DENSE_POOLING) as Pooling,
+  };
+}
 
 export interface DenseSyncOptions {
   signal?: AbortSignal;
@@ -80,18 +102,19 @@ interface Built {
 }
 
 /**
- * The FAISS factory string for a corpus of n snippets. `auto`: exact up to QUIN_FAISS_EXACT_MAX, then
+ * The FAISS factory string for a corpus of n snippets. `auto`: exact up to FAISS_EXACT_MAX, then
  * IVF-Flat with 1024 lists (exact distances within the lists searched; trains in about a minute and
- * builds in minutes where HNSW32 takes hours at 1M on two cores (QUIN_FAISS_NPROBE lists searched: with
+ * builds in minutes where HNSW32 takes hours at 1M on two cores (FAISS_NPROBE lists searched: with
  * the default static encoder on the 86,799 demo snippets, 32 / 64 / 128 lists kept 75 / 84 / 91 % of
  * the exact top 10 of 200 claims, docs/benchmarks.md); with a pre-release table at 300k snippets, nprobe 32 kept
  * 95.6% of the exact top 100 at p50 1.9 ms, and 4096 lists did worse at the same nprobe —
  * docs/benchmarks.md). One list count for every size keeps the share of the index searched, and so
  * the recall, the same as a corpus grows, and the index is trained once.
  */
-export function chooseFactory(config: Pick<Config, 'faissFactory' | 'faissExactMax'>, n: number): string {
-  if (config.faissFactory !== 'auto') return config.faissFactory;
-  return n <= config.faissExactMax ? 'Flat' : 'IVF1024,Flat';
+export function chooseFactory(config: Pick<Config, 'tuning'>, n: number): string {
+  const { faissFactory, faissExactMax } = denseTuning(config);
+  if (faissFactory !== 'auto') return faissFactory;
+  return n <= faissExactMax ? 'Flat' : 'IVF1024,Flat';
 }
 
 interface Ctx {
@@ -109,8 +132,8 @@ function aborted(ctx: Ctx): boolean {
 
 async function vectorsFor(ctx: Ctx, ids: number[]) {
   const rows = await snippetRows(ctx.db, ids);
-  const r = await snippetVectors(rows, ctx.encoder, ctx.cache, ctx.config.densePooling as Pooling, {
-    batchSize: ctx.config.embedBatchSize,
+  const r = await snippetVectors(rows, ctx.encoder, ctx.cache, denseTuning(ctx.config).densePooling, {
+    batchSize: EMBED_BATCH_SIZE,
     signal: ctx.opts.signal,
   });
   ctx.stats.sentencesEmbedded += r.embed.embedded;
@@ -137,7 +160,7 @@ async function checkpoint(
     encoderId: ctx.encoder.id,
     dim: ctx.encoder.dim,
     factory: index.factory,
-    pooling: ctx.config.densePooling,
+    pooling: denseTuning(ctx.config).densePooling,
     file,
     fileSha256: sha256File(path.join(dir, file)),
     fileBytes,
@@ -164,16 +187,17 @@ function rebuildReason(
   }
   if (state.encoderId !== ctx.encoder.id || state.dim !== ctx.encoder.dim)
     return `encoder changed (${state.encoderId} → ${ctx.encoder.id})`;
-  if (state.pooling !== ctx.config.densePooling) return `pooling changed (${state.pooling} → ${ctx.config.densePooling})`;
+  if (state.pooling !== denseTuning(ctx.config).densePooling)
+    return `pooling changed (${state.pooling} → ${denseTuning(ctx.config).densePooling})`;
   if (loadError) return `index file unusable: ${loadError}`;
   if (!loaded) return null;
   const wanted = chooseFactory(ctx.config, liveIds);
   if (wanted !== loaded.index.factory && liveIds >= minTrainingPoints(wanted)) {
-    if (ctx.config.faissFactory !== 'auto') return `QUIN_FAISS_FACTORY changed (${loaded.index.factory} → ${wanted})`;
-    if (wanted !== 'Flat') return `${liveIds} snippets call for ${wanted} (was ${loaded.index.factory}; QUIN_FAISS_FACTORY=auto)`;
+    if (denseTuning(ctx.config).faissFactory !== 'auto') return `the FAISS factory changed (${loaded.index.factory} → ${wanted})`;
+    if (wanted !== 'Flat') return `${liveIds} snippets call for ${wanted} (was ${loaded.index.factory})`;
   }
   const ratio = loaded.index.ntotal ? loaded.tombstones / loaded.index.ntotal : 0;
-  if (loaded.tombstones > 0 && ratio > ctx.config.faissCompactRatio)
+  if (loaded.tombstones > 0 && ratio > denseTuning(ctx.config).faissCompactRatio)
     return `compaction (${loaded.tombstones} of ${loaded.index.ntotal} vectors deleted)`;
   return null;
 }
@@ -190,7 +214,7 @@ async function extend(ctx: Ctx, state: IndexStateRow | null, loaded: LoadedDense
   let lastCheckpoint = Date.now();
   let checkpointMs = 0;
   let done = 0;
-  for (const step of chunks(todo, Math.min(STEP, ctx.config.indexBatchSize))) {
+  for (const step of chunks(todo, Math.min(STEP, denseTuning(ctx.config).indexBatchSize))) {
     await yieldToEventLoop();
     if (aborted(ctx)) break;
     const got = await vectorsFor(ctx, step).catch((e: unknown) => {
@@ -208,7 +232,7 @@ async function extend(ctx: Ctx, state: IndexStateRow | null, loaded: LoadedDense
     failpoint('dense:after-add');
     const waited = Date.now() - lastCheckpoint;
     const due =
-      pending.length >= ctx.config.indexBatchSize &&
+      pending.length >= denseTuning(ctx.config).indexBatchSize &&
       (pending.length >= index.ntotal / 20 || waited > Math.max(CHECKPOINT_MIN_SECONDS * 1000, CHECKPOINT_COST_SHARE * checkpointMs));
     if (due) {
       const t = Date.now();
@@ -289,14 +313,14 @@ const SALAD_SNIPPETS = 300;
 async function calibrate(ctx: Ctx, built: Built, dbIds: number[]): Promise<boolean> {
   const dir = indexesDir(ctx.config.dataDir);
   const live = built.index.ntotal - built.deadCount;
-  if (live === 0 || floorFits(readFloor(dir), ctx.encoder.id, ctx.config.densePooling, live)) return false;
+  if (live === 0 || floorFits(readFloor(dir), ctx.encoder.id, denseTuning(ctx.config).densePooling, live)) return false;
   const t = Date.now();
-  if (ctx.config.faissNprobe) built.index.setSearchParam('nprobe', ctx.config.faissNprobe);
+  if (denseTuning(ctx.config).faissNprobe) built.index.setSearchParam('nprobe', denseTuning(ctx.config).faissNprobe);
   const step = Math.max(1, Math.floor(dbIds.length / SALAD_SNIPPETS));
   const rows = await snippetRows(ctx.db, dbIds.filter((_, i) => i % step === 0).slice(0, SALAD_SNIPPETS));
   const floor = await calibrateFloor({
     encoderId: ctx.encoder.id,
-    pooling: ctx.config.densePooling,
+    pooling: denseTuning(ctx.config).densePooling,
     ntotal: live,
     embed: (texts) => ctx.encoder.embed(texts),
     best: (v) => {
@@ -339,7 +363,7 @@ export async function syncDense(
   removeStrayFiles(indexesDir(config.dataDir), DENSE_FILE_PREFIX, state?.file ?? null);
   let loaded: LoadedDense | null = null;
   let loadError: string | null = null;
-  const compatible = state?.encoderId === encoder.id && state?.dim === encoder.dim && state?.pooling === config.densePooling;
+  const compatible = state?.encoderId === encoder.id && state?.dim === encoder.dim && state?.pooling === denseTuning(config).densePooling;
   if (compatible) {
     try {
       loaded = await loadDense(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim });

@@ -6,7 +6,8 @@
  */
 import type { Config } from '../../lib/config';
 import { createError } from '../../lib/errors';
-import { loadRoleModel } from '../../lib/models';
+import { loadRoleModel, resolveModelDir } from '../../lib/models';
+import { readFusion } from './static/encoder';
 import type { Encoder } from '../types';
 
 type OnnxConfig = Parameters<typeof loadRoleModel>[1];
@@ -20,10 +21,14 @@ export async function createOnnxEncoder(config: OnnxConfig & Pick<Config, 'encod
   }
   const model = await loadRoleModel('encoder', config);
   if (!model) throw createError('MODEL_UNAVAILABLE', `QUIN_ENCODER_MODEL=${config.encoderModel}: no encoder loaded`);
+  // BM25's fusion weight fitted for this model, when its folder has a fusion.json (as for a static table).
+  const dir = resolveModelDir('encoder', config);
+  const fusion = dir ? readFusion(dir) : undefined;
   return {
     id: model.id,
     dim: model.dim,
     embed: (texts: string[]) => model.embed(texts),
     // The registry owns the session (shared with other roles); closeLoadedModels() releases it.
+    ...(fusion === undefined ? {} : { fusionBm25Weight: fusion }),
   };
 }

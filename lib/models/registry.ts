@@ -30,7 +30,7 @@ export const DEFAULT_MODELS: Record<ModelRole, string | null> = {
   nli: 'quin-nli',
 };
 
-type RegistryConfig = Pick<Config, 'encoderModel' | 'rerankerModel' | 'nliModel' | 'modelsDir' | 'ortThreads' | 'ortProvider' | 'modelBatchSize'>;
+type RegistryConfig = Pick<Config, 'encoderModel' | 'rerankerModel' | 'nliModel' | 'modelsDir' | 'ortThreads' | 'ortProvider'>;
 
 function settingOf(role: ModelRole, config: RegistryConfig): string | undefined {
   return role === 'encoder' ? config.encoderModel : role === 'reranker' ? config.rerankerModel : config.nliModel;
@@ -54,8 +54,14 @@ export function resolveModelDir(role: ModelRole, config: RegistryConfig, cwd = p
   return found;
 }
 
+/**
+ * Inputs per onnxruntime call (encoder, reranker, NLI): batches are sorted by length and padded per
+ * batch, and past 32 rows a call on CPU gains nothing while a long outlier pads more rows.
+ */
+export const MODEL_BATCH_SIZE = 32;
+
 export function runtimeOptions(config: RegistryConfig): TextModelOptions {
-  return { threads: config.ortThreads, provider: config.ortProvider, batchSize: config.modelBatchSize };
+  return { threads: config.ortThreads, provider: config.ortProvider, batchSize: MODEL_BATCH_SIZE };
 }
 
 // One loaded model per folder and role per process: sessions are expensive to open.

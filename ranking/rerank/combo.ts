@@ -21,7 +21,7 @@ export interface ComboWeights {
   model: number;
   /** Weights of the features by name (absent = 0). */
   features: Partial<Record<keyof Features | ArticleFeature, number>>;
-  /** Candidates it was fitted to rerank (replaces QUIN_RERANK_DEPTH while it is used). */
+  /** Candidates it was fitted to rerank (replaces RERANK_DEFAULT_DEPTH while it is used). */
   depth?: number;
 }
 

@@ -1,6 +1,6 @@
 /**
  * ranking/rerank: the reranking stage, built from the configured reranker model (the model registry
- * in lib/models: QUIN_RERANKER_MODEL, default per DEFAULT_MODELS) and QUIN_RERANK_DEPTH / QUIN_RERANK_WEIGHT.
+ * in lib/models: QUIN_RERANKER_MODEL, default per DEFAULT_MODELS) and the depth and weight below (the folder's combo.json, when it has one, decides both).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,22 +26,18 @@ export function readComboWeights(dir: string): ComboWeights | null {
   }
 }
 
-/** Candidates reranked without an explicit setting or a fitted combination layer. */
+/**
+ * Candidates reranked when the model folder has no combination layer (combo.json) fitted for a depth
+ * of its own: chosen by evaluation and latency (docs/models.md).
+ */
 export const RERANK_DEFAULT_DEPTH = 50;
+/**
+ * Weight of the model's score against the fused score (min-max normalised per query) in the plain
+ * mix, chosen on our SciFact dev split. Not read when the folder's combo.json combines the scores.
+ */
+export const RERANK_WEIGHT = 0.5;
 
-export type RerankConfig = Pick<
-  Config,
-  | 'rerankerModel'
-  | 'rerankDepth'
-  | 'rerankWeight'
-  | 'rerankCombo'
-  | 'encoderModel'
-  | 'nliModel'
-  | 'modelsDir'
-  | 'ortThreads'
-  | 'ortProvider'
-  | 'modelBatchSize'
->;
+export type RerankConfig = Pick<Config, 'rerankerModel' | 'encoderModel' | 'nliModel' | 'modelsDir' | 'ortThreads' | 'ortProvider'>;
 
 /** The stage, or null when no reranker is configured (QUIN_RERANKER_MODEL=none, or no default model). */
 export async function createRerankStage(
@@ -52,11 +48,11 @@ export async function createRerankStage(
   const model = await loadRoleModel('reranker', cfg);
   if (!model) return null;
   const dir = resolveModelDir('reranker', cfg);
-  const combo = overrides.combo !== false && config.rerankCombo && dir ? readComboWeights(dir) : null;
-  // The combination layer reranks as many candidates as it was fitted on.
+  const combo = overrides.combo !== false && dir ? readComboWeights(dir) : null;
+  // The combination layer reranks as many candidates as it was fitted on (an evaluation may ask for another depth).
   return new CrossEncoderRerankStage(model, {
-    depth: overrides.depth ?? config.rerankDepth ?? combo?.depth ?? RERANK_DEFAULT_DEPTH,
-    weight: overrides.weight ?? config.rerankWeight,
+    depth: overrides.depth ?? combo?.depth ?? RERANK_DEFAULT_DEPTH,
+    weight: overrides.weight ?? RERANK_WEIGHT,
     combo,
   });
 }

@@ -34,21 +34,7 @@ export { decide, claimFeatures, CLAIM_FEATURES, AggregatorFile, type Aggregator,
 export { Lexicon } from './align/lexicon';
 export { sameClaim, sameFrom, SAME_CLAIM_COVERAGE, type SameClaim } from './same-claim';
 
-export type VerdictConfig = Pick<
-  Config,
-  | 'nliModel'
-  | 'verdictDepth'
-  | 'verdictSentences'
-  | 'verdictCommit'
-  | 'verdictCommitRefuted'
-  | 'verdictMixed'
-  | 'encoderModel'
-  | 'rerankerModel'
-  | 'modelsDir'
-  | 'ortThreads'
-  | 'ortProvider'
-  | 'modelBatchSize'
->;
+export type VerdictConfig = Pick<Config, 'nliModel' | 'encoderModel' | 'rerankerModel' | 'modelsDir' | 'ortThreads' | 'ortProvider'>;
 
 /** Without a fitted verdict.json: read 8 results × 5 sentences, judge the best 6; commit at 0.5 (either side); MIXED when both sides reach 0.8. */
 export const VERDICT_DEFAULTS = { depth: 8, sentences: 5, judged: 6, commit: 0.5, mixed: 0.8 } as const;
@@ -79,24 +65,20 @@ export function sharedLexicon(file = LEXICON_FILE): Lexicon {
   return lexicon;
 }
 
-/** The settings in force and where each comes from (explicit setting > the folder's verdict.json > built-in default). */
-export function verdictSettings(
-  config: VerdictConfig,
-  agg: Aggregator | null,
-): VerdictSettings & { origin: Record<keyof VerdictSettings, string> } {
-  const pick = (fallback: [number, string], setting: number | undefined, fitted: number | undefined): [number, string] =>
-    setting !== undefined ? [setting, 'setting'] : fitted !== undefined ? [fitted, 'verdict.json'] : fallback;
-  const [depth, od] = pick([VERDICT_DEFAULTS.depth, 'default'], config.verdictDepth, agg?.depth);
-  const [sentences, os] = pick([VERDICT_DEFAULTS.sentences, 'default'], config.verdictSentences, agg?.sentences);
-  const [judged, oj] = pick([VERDICT_DEFAULTS.judged, 'default'], undefined, agg?.judged);
-  const [commit, oc] = pick([VERDICT_DEFAULTS.commit, 'default'], config.verdictCommit, agg?.commit);
-  // REFUTED's bar follows an explicit QUIN_VERDICT_COMMIT when neither it nor verdict.json sets its own.
-  const [commitRefuted, ocr] = pick(
-    [commit, oc],
-    config.verdictCommitRefuted,
-    config.verdictCommit === undefined ? agg?.commit_refuted : undefined,
-  );
-  const [mixed, om] = pick([VERDICT_DEFAULTS.mixed, 'default'], config.verdictMixed, agg?.mixed);
+/**
+ * The settings in force and where each comes from: the folder's verdict.json (fitted with the model),
+ * else the built-in default. An evaluation passes its own to createVerdictStage.
+ */
+export function verdictSettings(agg: Aggregator | null): VerdictSettings & { origin: Record<keyof VerdictSettings, string> } {
+  const pick = (fallback: [number, string], fitted: number | undefined): [number, string] =>
+    fitted !== undefined ? [fitted, 'verdict.json'] : fallback;
+  const [depth, od] = pick([VERDICT_DEFAULTS.depth, 'default'], agg?.depth);
+  const [sentences, os] = pick([VERDICT_DEFAULTS.sentences, 'default'], agg?.sentences);
+  const [judged, oj] = pick([VERDICT_DEFAULTS.judged, 'default'], agg?.judged);
+  const [commit, oc] = pick([VERDICT_DEFAULTS.commit, 'default'], agg?.commit);
+  // REFUTED's bar is SUPPORTED's unless verdict.json sets its own.
+  const [commitRefuted, ocr] = pick([commit, oc], agg?.commit_refuted);
+  const [mixed, om] = pick([VERDICT_DEFAULTS.mixed, 'default'], agg?.mixed);
   return {
     depth,
     sentences,
@@ -137,6 +119,6 @@ export async function createVerdictStage(
   const { model: _m, ...settings } = overrides;
   const dir = resolveModelDir('nli', cfg);
   const { stance, aggregator } = filesFor(dir ? fittedFiles(dir) : { stance: null, aggregator: null }, model.id);
-  const { origin: _o, ...resolved } = verdictSettings(config, aggregator);
+  const { origin: _o, ...resolved } = verdictSettings(aggregator);
   return new NliVerdictStage(new StanceJudge(model, sharedLexicon(), stance), { ...resolved, ...settings }, aggregator);
 }

@@ -4,7 +4,8 @@
 // by scripts/start.mjs; reports readiness to it over IPC. Runs the production build in .next/.
 //
 // Environment: HOST, PORT, QUIN_TRUST_PROXY (honour X-Forwarded-* from the proxy in front; without it
-// they are removed).
+// they are removed), as start.mjs resolved them from the configuration (lib/config.ts, config file
+// included).
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -84,8 +84,11 @@ export const FUSION_FILE = 'fusion.json';
 
 const Fusion = z.object({ bm25Weight: z.number().min(0).max(1) }).passthrough();
 
-/** BM25's fusion weight fitted for this table (`quin eval tune-fusion --folds 5 --write`), when the folder has one; MODEL_INVALID when damaged. */
-function readFusion(dir: string): number | undefined {
+/**
+ * BM25's fusion weight fitted for the encoder in `dir` (`quin eval tune-fusion --folds 5 --write` for
+ * a static table; an ONNX folder's fusion.json likewise), when the folder has one; MODEL_INVALID when damaged.
+ */
+export function readFusion(dir: string): number | undefined {
   const file = path.join(dir, FUSION_FILE);
   if (!fs.existsSync(file)) return undefined;
   const parsed = Fusion.safeParse(
