@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // The README's test command (`npm test`): runs every suite and ends with one line
 // `N passed, N failed` counted across all of them.
-//   1. unit + integration tests (vitest) against SQLite
+//   1. unit + integration tests (vitest) against SQLite — the loop a developer runs all day; files
+//      named *.slow.test.ts (whole corpora, 1 MB hostile inputs, kill -9 runs) are their own suite
+//   1b. the slow tests (vitest, SQLite)
 //   2. the database tests (*.db.test.ts) again against a real PostgreSQL server
 //   3. the end-to-end tests (Playwright + Chromium) against the production build
 //   0. static checks: typecheck, lint, formatting, the Python's lint and its parity tests (one test each)
-// Usage: node scripts/test.mjs [--only static|unit|pg|e2e]... [vitest file filters]
+// Usage: node scripts/test.mjs [--only static|unit|slow|pg|e2e]... [vitest file filters]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -87,7 +89,9 @@ if (want('static') && filters.length === 0) {
   }
 }
 
-if (want('unit')) runVitest('sqlite', filters, { QUIN_TEST_DB: 'sqlite' });
+const SLOW = '**/*.slow.*';
+if (want('unit')) runVitest('sqlite', filters.length ? filters : ['--exclude', SLOW], { QUIN_TEST_DB: 'sqlite' });
+if (want('slow') && filters.length === 0) runVitest('sqlite-slow', ['.slow.'], { QUIN_TEST_DB: 'sqlite' });
 
 if (want('pg')) {
   const pg = spawnSync('bash', [path.join(root, 'scripts/pg-test-server.sh')], { cwd: root, encoding: 'utf8' });

@@ -15,7 +15,15 @@ import { setupIsCurrent } from '../scripts/setup-stamp.mjs';
 export function quinArgv(args: string[]): string[] {
   const root = projectRoot();
   if (setupIsCurrent(root)) return [path.join(root, 'bin', 'quin.mjs'), ...args];
-  return ['--import', 'tsx', path.join(root, 'testing', 'quin-entry.ts'), ...args];
+  return tunedQuinArgv(args);
+}
+
+/**
+ * The argv that starts the same CLI code through testing/quin-entry.ts, which alone reads
+ * QUIN_TEST_TUNING: for a test that varies code constants in the child (batch sizes for failpoints).
+ */
+export function tunedQuinArgv(args: string[]): string[] {
+  return ['--import', 'tsx', path.join(projectRoot(), 'testing', 'quin-entry.ts'), ...args];
 }
 
 export interface QuinRun {

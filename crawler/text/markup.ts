@@ -6,7 +6,7 @@
  * patterns, but find each end once: a search that failed is never repeated from a later start, and
  * a search that succeeded is reused while it stays ahead. Pure.
  *
- * crawler/linear-time.test.ts runs every text function of the crawler on 1 MB of hostile input.
+ * crawler/linear-time.slow.test.ts runs every text function of the crawler on 1 MB of hostile input.
  */
 
 /** The first match of `pattern` at or after `from`; calls with a non-decreasing `from` scan the text once in all. */

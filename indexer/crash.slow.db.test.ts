@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../lib/paths';
 import { createTestDb, type TestDb } from '../testing/db';
-import { quinArgv } from '../testing/quin-cli';
+import { tunedQuinArgv } from '../testing/quin-cli';
 import { startFakeElasticsearch, type FakeElasticsearch } from './bm25/es-test-server';
 import { faissAvailable } from './dense/faiss-native';
 import { addArticle, changeArticle, type TestArticle } from './test-corpus';
@@ -62,8 +62,9 @@ interface Ran {
 
 function quin(t: TestDb, args: string[], env: Record<string, string> = {}, killAfterMs?: number): Promise<Ran> {
   return new Promise((resolve) => {
-    // `node bin/quin.mjs …` (through the shared helper, which never lets a test set off a reinstall).
-    const child = spawn(process.execPath, quinArgv(args), {
+    // The CLI code through testing/quin-entry.ts: the child must read QUIN_TEST_TUNING (small batches,
+    // so that the failpoints of later batches are reached), which bin/quin.mjs never does.
+    const child = spawn(process.execPath, tunedQuinArgv(args), {
       cwd: projectRoot(),
       env: {
         ...process.env,
