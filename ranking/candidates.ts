@@ -106,23 +106,31 @@ export function collapseStories(
   texts: ReadonlyMap<number, SnippetText>,
   all: readonly Candidate[] = ranked,
 ): Candidate[] {
-  const storyOf = articleStories(all, texts);
-  const passageLeader = sameStory(ranked.map((c) => wordHashes(texts.get(c.snippetId)?.text ?? '')));
+  const hashes = (cs: readonly Candidate[]) => cs.map((c) => wordHashes(texts.get(c.snippetId)?.text ?? ''));
+  const passageLeader = sameStory(hashes(ranked));
+  const storyOf = articleStories([
+    [ranked, passageLeader],
+    [all, all === ranked ? passageLeader : sameStory(hashes(all))],
+  ]);
   const leaders = new Map<number, Candidate>();
   const out: Candidate[] = [];
   ranked.forEach((c, i) => {
     const story = storyOf(c.articleId);
     const lead = leaders.get(story);
-    if (!lead) leaders.set(story, c);
-    if (lead && lead.articleId !== c.articleId) lead.duplicates.push(c);
-    else if (passageLeader[i]! >= 0) ranked[passageLeader[i]!]!.duplicates.push(c);
+    if (!lead) {
+      leaders.set(story, c);
+      out.push(c);
+    } else if (lead.articleId !== c.articleId || passageLeader[i]! >= 0) lead.duplicates.push(c);
     else out.push(c);
   });
   return out;
 }
 
-/** The story of each article (a union of articles with near-duplicate passages), as a lookup. */
-function articleStories(all: readonly Candidate[], texts: ReadonlyMap<number, SnippetText>): (articleId: number) => number {
+/**
+ * The story of each article, as a lookup: articles joined whenever a passage of one is a
+ * near-duplicate of a passage of the other (each list with its sameStory leaders).
+ */
+function articleStories(runs: readonly (readonly [readonly Candidate[], readonly number[]])[]): (articleId: number) => number {
   const parent = new Map<number, number>();
   const find = (a: number): number => {
     let root = a;
@@ -130,11 +138,11 @@ function articleStories(all: readonly Candidate[], texts: ReadonlyMap<number, Sn
     parent.set(a, root);
     return root;
   };
-  const leaderOf = sameStory(all.map((c) => wordHashes(texts.get(c.snippetId)?.text ?? '')));
-  leaderOf.forEach((lead, i) => {
-    if (lead < 0) return;
-    const [a, b] = [find(all[i]!.articleId), find(all[lead]!.articleId)];
-    if (a !== b) parent.set(a, b);
-  });
+  for (const [cands, leaderOf] of runs)
+    leaderOf.forEach((lead, i) => {
+      if (lead < 0) return;
+      const [a, b] = [find(cands[i]!.articleId), find(cands[lead]!.articleId)];
+      if (a !== b) parent.set(a, b);
+    });
   return find;
 }

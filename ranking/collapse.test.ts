@@ -48,4 +48,12 @@ describe('collapseStories', () => {
     const t = new Map([a, b].map(([c, x]) => [c.snippetId, x]));
     expect(collapseStories([a[0], b[0]], t).map((c) => c.snippetId)).toEqual([a[0].snippetId, b[0].snippetId]);
   });
+
+  it('collapses two shown passages of one article that are near-duplicates of each other', () => {
+    const [a, b] = [cand(8, S.join(' '), 0.9), cand(8, S.slice(0, 4).join(' '), 0.8)];
+    const t = new Map([a, b].map(([c, x]) => [c.snippetId, x]));
+    const stories = collapseStories([a[0], b[0]], t);
+    expect(stories.map((c) => c.snippetId)).toEqual([a[0].snippetId]);
+    expect(stories[0]!.duplicates.map((c) => c.snippetId)).toEqual([b[0].snippetId]);
+  });
 });
