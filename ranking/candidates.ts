@@ -106,7 +106,9 @@ export function collapseStories(
   texts: ReadonlyMap<number, SnippetText>,
   all: readonly Candidate[] = ranked,
 ): Candidate[] {
-  const hashes = (cs: readonly Candidate[]) => cs.map((c) => wordHashes(texts.get(c.snippetId)?.text ?? ''));
+  // Each passage's words hashed once: the shown passages are among all the matches.
+  const words = new Map(all.map((c) => [c.snippetId, wordHashes(texts.get(c.snippetId)?.text ?? '')]));
+  const hashes = (cs: readonly Candidate[]) => cs.map((c) => words.get(c.snippetId) ?? wordHashes(texts.get(c.snippetId)?.text ?? ''));
   const passageLeader = sameStory(hashes(ranked));
   const storyOf = articleStories([
     [ranked, passageLeader],
