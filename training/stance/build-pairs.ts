@@ -1,5 +1,5 @@
 /**
- * The pair model's data: every labelled claim/evidence pair we have, in one file, with token ids
+ * The NLI model's data: every labelled claim/evidence pair we have, in one file, with token ids
  * from the product's own tokenizer (so that training and serving tokenize identically).
  *
  *   npx tsx training/stance/build-pairs.ts
@@ -10,16 +10,13 @@
  *
  * Sources: the shared sets (nli-sets.ts), SciFact rationales and Climate-FEVER evidence (training
  * split by eval/splits.ts), our news claims' deciding sentences, the generated news pairs
- * (generate.ts), and two kinds made here from the FEVER pairs:
+ * (generate.ts), and three kinds made here from the FEVER pairs:
  *   fever-nei  a FEVER claim against the evidence of another claim that shares most of its words
  *              (related, but not evidence: FEVER's own "not enough info" has no evidence to pair);
  *   fever-gen  a supported FEVER claim with one fact changed (rewrite.ts), against the same evidence
- *              → REFUTES, the way FEVER's annotators wrote its refuted claims.
- * and what our own search retrieves for the training claims (claims-dump.ts), which is what the verdict
- * reads in the product:
- *   scifact-retrieved  a SciFact train-split claim against retrieved sentences that are not its
- *                      rationales (neither: topical, even from a cited abstract, but not evidence);
- *   news-retrieved     a news claim of our train split against retrieved sentences of other articles.
+ *              → REFUTES, the way FEVER's annotators wrote its refuted claims;
+ *   fever-sym  a supported FEVER claim against its evidence with one of the claim's facts changed
+ *              → REFUTES: the same claim with both labels, as FEVER-Symmetric pairs them.
  * FNC-1's and ARC's "unrelated" pairs are sampled (they are most of those sets and easy). Deterministic.
  */
 import fs from 'node:fs';
@@ -27,18 +24,15 @@ import path from 'node:path';
 import { splitOf } from '../../eval/splits';
 import { TextTokenizer } from '../../lib/models/tokenizer';
 import { climateNliPairs, scifactNliPairs } from '../prepare';
-import { rng, sciClaims, sciCorpus, shared, shuffle } from '../data';
-import type { DumpedClaim } from './claims-dump';
+import { rng, shared, shuffle } from '../data';
 import { NEWS_PAIRS, newsClaims } from './pairs';
-import { contradictRewrite, namesIn } from './rewrite';
+import { contradictRewrite, namesIn, refutingEvidence } from './rewrite';
 import { hashSplit, sharedPairs, type NliPairRow, type PairLabel } from './nli-sets';
 import type { StancePair } from './generate';
 
 const OUT = path.resolve('.cache/training/stance');
 const MAX_LEN = 128;
 const SEED = 20261126;
-/** Retrieved non-evidence sentences taken per training claim. */
-const RETRIEVED_PER_CLAIM = 6;
 /** Sampled "unrelated" pairs per split (the rest add nothing a few thousand do not). */
 const UNRELATED = { train: 4000, test: 3000 } as const;
 const FROM_NLI: PairLabel[] = ['SUPPORTS', 'REFUTES', 'NOT_ENOUGH_INFO'];
@@ -89,60 +83,6 @@ function* ownPairs(): Generator<NliPairRow> {
   else console.warn(`${NEWS_PAIRS} missing: run training/stance/generate.ts first for the generated news pairs`);
 }
 
-const norm = (s: string) =>
-  s
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase()
-    .replace(/[.!?]+$/, '');
-
-function dumped(name: string): DumpedClaim[] {
-  const file = path.join(OUT, `claims-${name}.jsonl`);
-  if (!fs.existsSync(file)) {
-    console.warn(`${file} missing (training/stance/claims-dump.ts ${name}): no retrieved negatives from it`);
-    return [];
-  }
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as DumpedClaim);
-}
-
-/** Retrieved sentences that are not evidence for the training claims (see the header). */
-function retrievedNegatives(rand: () => number): NliPairRow[] {
-  const out: NliPairRow[] = [];
-  const docs = new Map(sciCorpus().map((d) => [d.id, d.sentences]));
-  const rationale = new Map<string, Set<string>>();
-  for (const c of sciClaims()) {
-    const set = new Set<string>();
-    for (const [doc, sets] of Object.entries(c.evidence))
-      for (const e of sets) for (const i of e.sentences) set.add(norm(docs.get(Number(doc))?.[i] ?? ''));
-    rationale.set(`scifact:${c.id}`, set);
-  }
-  for (const c of dumped('scifact')) {
-    if (c.split !== 'train') continue;
-    const gold = rationale.get(c.id) ?? new Set();
-    const pool = [...new Set(c.results.flatMap((r) => r.sentences))].filter((s) => !gold.has(norm(s)));
-    for (const s of shuffle(pool, rand).slice(0, RETRIEVED_PER_CLAIM))
-      out.push({
-        set: 'scifact-retrieved',
-        split: 'train',
-        group: `scifact:${c.id.split(':')[1]}`,
-        label: 'NOT_ENOUGH_INFO',
-        claim: c.claim,
-        evidence: s,
-      });
-  }
-  for (const c of dumped('news')) {
-    if (c.split !== 'train') continue;
-    const pool = [...new Set(c.results.filter((r) => r.doc !== c.doc).flatMap((r) => r.sentences))];
-    for (const s of shuffle(pool, rand).slice(0, RETRIEVED_PER_CLAIM))
-      out.push({ set: 'news-retrieved', split: 'train', group: c.id, label: 'NOT_ENOUGH_INFO', claim: c.claim, evidence: s });
-  }
-  return out;
-}
-
 const contentWords = (s: string) =>
   new Set(
     (s.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? []).filter((w) => !/^(that|this|with|from|have|were|which|their|there)$/.test(w)),
@@ -159,6 +99,8 @@ function feverExtras(fever: readonly NliPairRow[], rand: () => number): NliPairR
   });
   const own = new Map<string, Set<string>>();
   for (const p of fever) (own.get(p.claim) ?? own.set(p.claim, new Set()).get(p.claim)!).add(p.evidence);
+  // Names to swap in come from all of FEVER's evidence (another name of the same kind, most likely).
+  const feverNames = [...new Set(evidences.flatMap(namesIn))];
   for (const c of shuffle(claims, rand)) {
     if (rand() < 0.5) {
       const score = new Map<number, number>();
@@ -183,6 +125,10 @@ function feverExtras(fever: readonly NliPairRow[], rand: () => number): NliPairR
       const changed = contradictRewrite(c.claim, namesIn(c.evidence), rand);
       if (changed && changed.text !== c.claim)
         out.push({ set: 'fever-gen', split: 'train', group: c.group, label: 'REFUTES', claim: changed.text, evidence: c.evidence });
+    }
+    if (c.label === 'SUPPORTS' && c.split === 'train') {
+      const against = refutingEvidence(c.evidence, c.claim, feverNames, rand);
+      if (against) out.push({ set: 'fever-sym', split: 'train', group: c.group, label: 'REFUTES', claim: c.claim, evidence: against.text });
     }
   }
   return out;
@@ -214,7 +160,6 @@ async function main() {
       rows.filter((r) => r.set === 'fever'),
       rand,
     ),
-    ...retrievedNegatives(rand),
   ].filter((r) => r.claim.trim() && r.evidence.trim());
   fs.mkdirSync(path.join(OUT, 'eval'), { recursive: true });
   const fd = fs.openSync(path.join(OUT, 'pairs.jsonl'), 'w');

@@ -3,6 +3,8 @@
  * .cache/training/stance/news-pairs.jsonl: for each sampled sentence S of an article,
  *   - a meaning-preserving rewrite of S → SUPPORTED (evidence S),
  *   - a rewrite of S with one fact changed → REFUTED (evidence S),
+ *   - the meaning-preserving rewrite against S with one of its facts changed → REFUTED (the same
+ *     claim with supporting and refuting evidence: the claim alone cannot tell the label),
  *   - a claim made from a sentence of ANOTHER article on the same topic → NEUTRAL (evidence S),
  *   - a claim made from S judged against another sentence of the same article that shares its words
  *     → NEUTRAL (topical overlap is not support).
@@ -18,7 +20,7 @@ import type { ArticleInput } from '../../crawler/store/articles';
 import { Lexicon } from '../../ranking/verdict/align/lexicon';
 import { tokenize } from '../../ranking/verdict/align/tokens';
 import { rng, shared, shuffle } from '../data';
-import { contradictRewrite, namesIn, supportRewrite, type Rand } from './rewrite';
+import { contradictRewrite, namesIn, refutingEvidence, supportRewrite, type Rand } from './rewrite';
 
 const SEED = 20261125;
 const PER_CORPUS = { bbc: 2400, reuters: 1400, huffpost: 900 } as const;
@@ -110,6 +112,9 @@ function pairsFor(s: Sent, article: readonly string[], names: readonly string[],
   if (sup) out.push({ ...base, rule: sup.rule, label: 'SUPPORTED', claim: sup.text, evidence: s.text });
   const con = contradictRewrite(s.text, names, rand);
   if (con) out.push({ ...base, rule: con.rule, label: 'REFUTED', claim: con.text, evidence: s.text });
+  // The supported claim again, against the sentence with one of its facts changed: the same claim both ways.
+  const against = sup && refutingEvidence(s.text, sup.text, names, rand);
+  if (against) out.push({ ...base, rule: against.rule, label: 'REFUTED', claim: sup!.text, evidence: against.text });
   if (rand() < 0.5) {
     const other = topics.nearest(s.text, (o) => o.doc !== s.doc);
     const claim = other && supportRewrite(other.text, rand);

@@ -566,3 +566,48 @@ export function contradictRewrite(sentence: string, names: readonly string[], ra
   for (const o of options) if ((r -= o.weight) <= 0) return { text: o.text, rule: o.rule };
   return { text: options.at(-1)!.text, rule: options.at(-1)!.rule };
 }
+
+// "did not say it began…" does not refute that it began: it only stops reporting it.
+const REPORTING_NEGATED = /\b(?:not|n't)\s+(?:say|said|says|tell|told|announce[sd]?|report(?:ed|s)?|claim(?:ed|s)?|confirm(?:ed|s)?|rather|expect(?:ed|s)?|think|thought|believe[sd]?)\b/i;
+const contentWordsOf = (s: string) => new Set((s.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !STOP_WORDS.has(w)));
+const STOP_WORDS = new Set('the and for with from that this was were are has have had not its his her their they she him them than then into onto over under about after before'.split(' '));
+
+/**
+ * A negation removes no word: it must negate what the claim states, i.e. a word of the claim (by its
+ * first four letters: "star" / "starred") within the six words after the "not".
+ */
+function negatesClaim(negated: string, said: ReadonlySet<string>): boolean {
+  const at = negated.search(/\bnot\b/);
+  if (at < 0) return false;
+  const stems = new Set([...said].map((w) => w.slice(0, 4)));
+  return [...contentWordsOf(negated.slice(at + 4).split(/\s+/).slice(0, 6).join(' '))].some((w) => stems.has(w.slice(0, 4)));
+}
+
+/**
+ * Evidence that refutes `claim`, made from evidence that supports it: one fact of the evidence
+ * changed (a number, a name, the direction, a negation), the rest of the sentence kept. The change
+ * must touch a word the claim states (a changed fact the claim does not rely on would still support
+ * it). With the original pair it makes a symmetric pair — the same claim with supporting and refuting
+ * evidence — so that the claim alone cannot tell the label (Schuster et al., 2019).
+ */
+export function refutingEvidence(evidence: string, claim: string, names: readonly string[], rand: Rand): Rewrite | null {
+  const said = contentWordsOf(claim);
+  const rules: [string, (s: string) => string | null][] = [
+    ['number', (s) => changeNumber(s, rand)],
+    // Only full names (two words or more): single capitalised words are too often a nationality or a common noun.
+    ['name', (s) => swapName(s, names.filter((n) => n.includes(' ')), rand)],
+    ['direction', (s) => reverseDirection(s, rand)],
+    ['negation', (s) => (NEGATED.test(s) ? removeNegation(s) : addNegation(s))],
+  ];
+  const options: Rewrite[] = [];
+  for (const [rule, f] of rules) {
+    const out = f(evidence);
+    if (!out || out === evidence || REPORTING_NEGATED.test(out)) continue;
+    const before = contentWordsOf(evidence);
+    const after = contentWordsOf(out);
+    const removed = [...before].filter((w) => !after.has(w));
+    const touches = rule === 'negation' ? negatesClaim(out, said) : removed.some((w) => said.has(w));
+    if (touches) options.push({ text: tidy(out), rule: `sym-${rule}` });
+  }
+  return options.length ? pick(options, rand) : null;
+}

