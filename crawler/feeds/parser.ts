@@ -9,7 +9,7 @@
  */
 import crypto from 'node:crypto';
 import { createError } from '../../lib/errors';
-import { decodeBody, type CharsetSource } from '../text/charset';
+import { charsetWarnings, decodeBody, type CharsetSource } from '../text/charset';
 import { isPlausibleDate, parseDate } from '../text/dates';
 import { looksLikeJson, parseJsonFeed } from './json-feed';
 import { findTags } from '../text/markup';
@@ -48,7 +48,8 @@ export interface ParsedFeed {
   charset: string;
   charsetSource: CharsetSource;
   items: FeedItem[];
-  /** What had to be forgiven to read the document (not well-formed XML read leniently, JSON items skipped). */
+  /** What had to be forgiven to read the document (a charset declaration overruled, invalid UTF-8 replaced, not
+   * well-formed XML read leniently, JSON items skipped). */
   warnings: string[];
 }
 
@@ -231,6 +232,6 @@ export async function parseFeed(body: Buffer, opts: ParseFeedOptions): Promise<P
     charset: decoded.charset,
     charsetSource: decoded.source,
     items,
-    warnings,
+    warnings: [...charsetWarnings(decoded), ...warnings],
   });
 }

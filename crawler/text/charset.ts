@@ -1,33 +1,59 @@
 /**
  * Bytes to text for feeds and pages, whatever charset they declare (or fail to). Order of evidence:
  * a byte-order mark; the HTTP Content-Type charset; the document's own declaration (XML declaration,
- * HTML <meta>); UTF-8 when the bytes are valid UTF-8; else windows-1252 (which decodes any byte,
- * and is what "ISO-8859-1" means on the web). A declared UTF-8 that is not valid UTF-8 is a wrong
- * declaration and is skipped; so is a declared single-byte charset when the bytes are valid,
- * non-ASCII UTF-8 (Latin-1 text is practically never valid UTF-8). Pure.
+ * HTML <meta>); UTF-8 when the bytes read as UTF-8; else windows-1252 (which decodes any byte, and
+ * is what "ISO-8859-1" means on the web).
+ *
+ * "Read as UTF-8" means that the bytes' valid non-ASCII UTF-8 characters outnumber their invalid
+ * sequences. A declared (or undeclared) UTF-8 document with a few stray bytes is UTF-8: each invalid
+ * sequence becomes U+FFFD where it stands, and the rest of the document keeps its accents (read
+ * wholesale as windows-1252, one 0xFF turned every "é" of every item into "Ã©"). A declared UTF-8
+ * whose bytes are mostly invalid is a wrong declaration (Latin-1 or windows-1251 text served as
+ * UTF-8) and is skipped; so is a declared single-byte charset when the bytes read as UTF-8 (Latin-1
+ * text practically never does). What was forgiven is reported (`charsetWarnings`). Pure, linear.
  */
 import iconv from 'iconv-lite';
 
-export type CharsetSource = 'bom' | 'header' | 'document' | 'utf8-valid' | 'fallback';
+export type CharsetSource = 'bom' | 'header' | 'document' | 'utf8-bytes' | 'fallback';
 
 export interface Decoded {
   text: string;
   charset: string;
   source: CharsetSource;
+  /** Invalid UTF-8 sequences that became U+FFFD (0 for other charsets). */
+  replaced: number;
+  /** A declaration that the bytes contradicted, and that was not used. */
+  overruled: { label: string; source: 'header' | 'document' } | null;
 }
 
-const utf8Strict = new TextDecoder('utf-8', { fatal: true });
+/** The bytes read as UTF-8 (invalid sequences as U+FFFD, as browsers do), and how well they fit. */
+interface Utf8Reading {
+  text: string;
+  /** Invalid sequences replaced. */
+  invalid: number;
+  /** Valid characters outside ASCII. */
+  valid: number;
+}
 
-function isValidUtf8(bytes: Buffer): boolean {
-  try {
-    utf8Strict.decode(bytes);
-    return true;
-  } catch {
-    return false;
+const utf8Lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+const ENCODED_FFFD = Buffer.from([0xef, 0xbf, 0xbd]);
+
+function readUtf8(bytes: Buffer): Utf8Reading {
+  const text = utf8Lenient.decode(bytes);
+  let fffd = 0;
+  let nonAscii = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    nonAscii++;
+    if (c === 0xfffd) fffd++;
   }
+  // A U+FFFD the document itself encodes (EF BF BD) is a valid character, not a replacement.
+  let encoded = 0;
+  for (let at = bytes.indexOf(ENCODED_FFFD); at !== -1; at = bytes.indexOf(ENCODED_FFFD, at + 3)) encoded++;
+  const invalid = fffd - encoded;
+  return { text, invalid, valid: nonAscii - invalid };
 }
-
-const hasNonAscii = (bytes: Buffer) => bytes.some((b) => b >= 0x80);
 
 function normalizeName(name: string): string | null {
   const n = name
@@ -58,26 +84,46 @@ export function declaredCharset(bytes: Buffer): string | null {
   return meta ? meta[1]! : null;
 }
 
-function decodeWith(bytes: Buffer, charset: string): string {
-  return charset === 'utf-8' ? bytes.toString('utf8') : iconv.decode(bytes, charset);
+/** More valid non-ASCII characters than invalid sequences (pure ASCII fits too). */
+const fitsUtf8 = (r: Utf8Reading) => r.invalid === 0 || r.valid > r.invalid;
+const isSingleByte = (charset: string) => !/^utf-|^(?:gb|big5|euc|shift|iso-2022)/.test(charset);
+
+/** The bytes in `charset` (for UTF-8, the reading already made when there is one). */
+function decodeAs(bytes: Buffer, charset: string, source: CharsetSource, overruled: Decoded['overruled'], utf8?: Utf8Reading): Decoded {
+  if (charset !== 'utf-8') return { text: iconv.decode(bytes, charset), charset, source, replaced: 0, overruled };
+  const r = utf8 ?? readUtf8(bytes);
+  return { text: r.text, charset, source, replaced: r.invalid, overruled };
 }
 
 export function decodeBody(bytes: Buffer, headerCharset: string | null | undefined): Decoded {
   const bom = bomCharset(bytes);
-  if (bom) return { text: decodeWith(bytes.subarray(bom.length), bom.charset), charset: bom.charset, source: 'bom' };
+  if (bom) return decodeAs(bytes.subarray(bom.length), bom.charset, 'bom', null);
 
-  const validUtf8 = isValidUtf8(bytes);
-  const candidates: [string | null, CharsetSource][] = [
-    [headerCharset ? normalizeName(headerCharset) : null, 'header'],
-    [normalizeName(declaredCharset(bytes) ?? ''), 'document'],
+  const utf8 = readUtf8(bytes);
+  const candidates: [string | null | undefined, 'header' | 'document'][] = [
+    [headerCharset, 'header'],
+    [declaredCharset(bytes), 'document'],
   ];
-  for (const [charset, source] of candidates) {
+  let overruled: Decoded['overruled'] = null;
+  for (const [label, source] of candidates) {
+    const charset = label ? normalizeName(label) : null;
     if (!charset) continue;
-    if (charset === 'utf-8' && !validUtf8) continue;
-    const singleByte = !/^utf-|^(?:gb|big5|euc|shift|iso-2022)/.test(charset);
-    if (singleByte && validUtf8 && hasNonAscii(bytes)) continue;
-    return { text: decodeWith(bytes, charset), charset, source };
+    const contradicted = charset === 'utf-8' ? !fitsUtf8(utf8) : isSingleByte(charset) && utf8.valid > utf8.invalid;
+    if (!contradicted) return decodeAs(bytes, charset, source, overruled, utf8);
+    overruled ??= { label: label!.trim(), source };
   }
-  if (validUtf8) return { text: bytes.toString('utf8'), charset: 'utf-8', source: 'utf8-valid' };
-  return { text: iconv.decode(bytes, 'windows-1252'), charset: 'windows-1252', source: 'fallback' };
+  if (fitsUtf8(utf8)) return decodeAs(bytes, 'utf-8', 'utf8-bytes', overruled, utf8);
+  return decodeAs(bytes, 'windows-1252', 'fallback', overruled);
+}
+
+/** What had to be forgiven to decode the bytes, in words for the feed's warning. */
+export function charsetWarnings(d: Decoded): string[] {
+  const out: string[] = [];
+  if (d.overruled) {
+    const where = d.overruled.source === 'header' ? 'the HTTP Content-Type' : 'the document';
+    out.push(`${where} declares charset ${d.overruled.label}, which the bytes are not: read as ${d.charset}`);
+  }
+  if (d.replaced > 0)
+    out.push(`${d.replaced} invalid UTF-8 byte sequence${d.replaced === 1 ? '' : 's'} replaced with U+FFFD (the rest read as UTF-8)`);
+  return out;
 }

@@ -12,6 +12,11 @@ describe('html-text', () => {
     expect(decodeEntities('co&shy;operate&zwnj;d &#0;&#xD800;x')).toBe('cooperated x');
   });
 
+  it('keeps a U+FFFD the text already holds (an invalid byte sequence was there)', () => {
+    expect(decodeEntities('Caf\ufffd &amp; b&#0;\ufffd')).toBe('Caf\ufffd & b\ufffd');
+    expect(htmlToText('<p>Zürich \ufffdtext</p>')).toBe('Zürich \ufffdtext');
+  });
+
   it('turns blocks into lines and drops scripts, styles and tags', () => {
     expect(htmlToText('<p>One&nbsp;two</p><script>alert(1)</script><ul><li>three</li></ul>')).toBe('One two\nthree');
     expect(inlineText('<b>Bold</b>\n title')).toBe('Bold title');

@@ -9,10 +9,16 @@ import { replaceComments, replaceElements, replaceTags } from './markup';
 /**
  * Every HTML5 named and numeric reference (the `entities` package), the terminating semicolon
  * required (a URL's "&copy=2" stays as written). Invisible formatting characters (soft hyphen,
- * zero-width joiners) and the replacement character of an invalid reference are dropped.
+ * zero-width joiners) and the replacement character of an invalid reference are dropped. A U+FFFD
+ * already in the text stays: it marks where the bytes held an invalid sequence (text/charset.ts),
+ * and the reader should see that something was there. (No reference spans one, so the text is
+ * decoded piece by piece between them.)
  */
 export function decodeEntities(s: string): string {
-  return decodeHTMLStrict(s).replace(/\u00ad|\u200b|\u200c|\u200d|\ufffd/g, '');
+  return s
+    .split('\ufffd')
+    .map((piece) => decodeHTMLStrict(piece).replace(/\u00ad|\u200b|\u200c|\u200d|\ufffd/g, ''))
+    .join('\ufffd');
 }
 
 const BLOCK = '\\/?(?:p|div|br|hr|li|ul|ol|h[1-6]|blockquote|pre|tr|table|section|article|header|footer|figure|figcaption|dd|dt)\\b';
