@@ -2,7 +2,17 @@
  * The crawler's public entry point: feeds → articles → snippets in the database.
  * Imports only lib/ (see the import rule in eslint.config.mjs and tests/architecture.test.ts).
  */
-export { addFeed, findFeed, normalizeFeedUrl, removeFeed, pauseFeed, resumeFeed, refreshFeedNow, setFeedInterval } from './feeds/manage';
+export {
+  addFeed,
+  findFeed,
+  normalizeFeedUrl,
+  removeFeed,
+  pauseFeed,
+  resumeFeed,
+  refreshFeedNow,
+  setFeedInterval,
+  setFeedTitle,
+} from './feeds/manage';
 export {
   crawlStats,
   listFeedHealth,

@@ -19,6 +19,7 @@ import {
   removeFeed,
   resumeFeed,
   setFeedInterval,
+  setFeedTitle,
   type FeedHealth,
   type FeedListImport,
 } from '../../crawler';
@@ -117,8 +118,7 @@ export async function changeFeed(
   const { db } = deps;
   if (change.intervalMinutes !== undefined) await setFeedInterval(db, id, change.intervalMinutes);
   // An empty title goes back to the one the feed gives itself (filled in at its next check).
-  if (change.title !== undefined)
-    await db.feed.update({ where: { id: (await findFeed(db, id)).id }, data: { title: change.title.trim() || null } });
+  if (change.title !== undefined) await setFeedTitle(db, id, change.title);
   if (change.action === 'pause') await pauseFeed(db, id);
   if (change.action === 'resume') await resumeFeed(db, id);
   if (change.action === 'refresh') await refreshFeedNow(db, id);

@@ -15,6 +15,8 @@ import {
   refreshFeedNow,
   removeFeed,
   resumeFeed,
+  setFeedInterval,
+  setFeedTitle,
   writeOpml,
   type FeedHealth,
 } from '../../crawler';
@@ -27,11 +29,19 @@ const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) :
 
 const cut = (s: string, n = 90) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-/** The problem column: the error of a feed failing now, or why a feed that is read is degraded (an old error of a healthy feed is history). */
-function errorCell(f: FeedHealth): string {
+/** The error of a feed failing now, or why a feed that is read is degraded (an old error of a healthy feed is history). */
+function errorText(f: FeedHealth): string | null {
   if (f.state === 'degraded') return cut(f.stateReason ?? '');
-  if (f.consecutiveFailures === 0 || !f.lastError) return '';
+  if (f.consecutiveFailures === 0 || !f.lastError) return null;
   return `${f.lastErrorCode ?? 'ERROR'}: ${cut(f.lastError.replace(/^[A-Z_]+: /, ''))}`;
+}
+
+/**
+ * The problem column: the error, then what had to be forgiven to read the last document, in full (a
+ * feed read with warnings is "ok" but not silently so: its warnings are not cut, they are the news).
+ */
+function problemCell(f: FeedHealth): string {
+  return [errorText(f), f.parseWarning ? `warning: ${f.parseWarning}` : null].filter(Boolean).join(' | ');
 }
 
 export function feedsTable(rows: FeedHealth[]): string {
@@ -50,7 +60,7 @@ export function feedsTable(rows: FeedHealth[]): string {
       f.articlesFailed,
       f.snippetsMade,
       f.url,
-      errorCell(f),
+      problemCell(f),
     ]),
   );
 }
@@ -123,10 +133,9 @@ export function register(program: Command): void {
       if (opts.title === undefined && opts.interval === undefined) throw createError('INVALID_INPUT', 'give --title and/or --interval');
       const db = await getDb(getConfig());
       const feed = await findFeed(db, idOrUrl);
-      const data: { title?: string | null; intervalMinutes?: number } = {};
-      if (opts.title !== undefined) data.title = opts.title.trim().slice(0, 300) || null;
-      if (opts.interval !== undefined) data.intervalMinutes = parseInterval(opts.interval, feed.intervalMinutes);
-      const updated = await db.feed.update({ where: { id: feed.id }, data });
+      if (opts.interval !== undefined) await setFeedInterval(db, feed.id, parseInterval(opts.interval, feed.intervalMinutes));
+      // Last, so that the row printed below is the one stored.
+      const updated = opts.title !== undefined ? await setFeedTitle(db, feed.id, opts.title) : await findFeed(db, feed.id);
       process.stdout.write(`feed ${updated.id}: "${updated.title ?? '(untitled)'}", every ${updated.intervalMinutes} min\n`);
     });
 

@@ -22,7 +22,7 @@ export interface FeedHealth {
   lastErrorCode: string | null;
   lastErrorAt: string | null;
   lastHttpStatus: number | null;
-  /** What had to be forgiven to read the last document (XML read leniently), or null. */
+  /** What had to be forgiven to read the last document (charset, invalid UTF-8, XML read leniently, new items capped), or null. */
   parseWarning: string | null;
   /** The feed's own polling hint (ttl, Cache-Control), minutes. */
   hintMinutes: number | null;

@@ -65,6 +65,18 @@ export async function refreshFeedNow(db: Db, idOrUrl: string | number) {
   return db.feed.update({ where: { id: feed.id }, data: { nextCheckAt: new Date() } });
 }
 
+/** Titles an admin gives a feed are at most this long. */
+export const MAX_TITLE_CHARS = 300;
+
+/**
+ * Sets a feed's display name, through the same text boundary as a crawled title. An empty name goes
+ * back to the title the feed gives itself (filled in at its next check).
+ */
+export async function setFeedTitle(db: Db, idOrUrl: string | number, title: string) {
+  const feed = await findFeed(db, idOrUrl);
+  return db.feed.update({ where: { id: feed.id }, data: { title: storableText(title).trim().slice(0, MAX_TITLE_CHARS) || null } });
+}
+
 export async function setFeedInterval(db: Db, idOrUrl: string | number, intervalMinutes: number) {
   if (!Number.isInteger(intervalMinutes) || intervalMinutes < 1)
     throw createError('INVALID_INPUT', `interval must be a whole number of minutes ≥ 1, got ${intervalMinutes}`);

@@ -87,6 +87,16 @@ describe('OPML import', () => {
       { url: 'javascript:alert(1)', reason: 'not an http(s) URL' },
     ]);
   });
+  it('drops control characters from titles, folders, addresses and the skipped list (raw or as references)', () => {
+    const doc = parseOpml(`<?xml version="1.0" encoding="UTF-8"?><opml version="2.0"><head><title>My\u009b feeds</title></head><body>
+      <outline text="World&#x9b;31m\u007f\u0085news"><outline text="BBC&#x9B;2J" title="BBC\u009d World\u0080" xmlUrl="https://b.example/rss" htmlUrl="https://b.example/&#x9b;"/></outline>
+      <outline text="x" xmlUrl="ftp://x.example/\u009b[2J"/></body></opml>`);
+    expect(doc.title).toBe('My feeds');
+    expect(doc.feeds).toEqual([
+      { xmlUrl: 'https://b.example/rss', title: 'BBC World', htmlUrl: 'https://b.example/', category: 'World31m news' },
+    ]);
+    expect(doc.skipped).toEqual([{ url: 'ftp://x.example/[2J', reason: 'not an http(s) URL' }]);
+  });
 });
 
 describe('hostile OPML is refused clearly', () => {

@@ -10,6 +10,7 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { createError } from '../../lib/errors';
 import { decodeBody } from '../text/charset';
+import { storableText } from '../text/storable';
 import { normalizeFeedUrl } from './manage';
 
 export const OPML_MAX_BYTES = 2 * 1024 * 1024;
@@ -39,12 +40,16 @@ export interface OpmlDocument {
 
 const bad = (message: string) => createError('INVALID_INPUT', `not a usable OPML file: ${message}`);
 
-/** Attribute names are matched case-insensitively (old exporters wrote xmlurl, XMLURL). */
+/**
+ * Attribute names are matched case-insensitively (old exporters wrote xmlurl, XMLURL). Values pass the
+ * crawler's text boundary here, where they are read: XML 1.0 allows DEL and the C1 controls (raw or as
+ * `&#x9b;`), and a file's titles are both stored and printed back (`quin feeds import` lists what it skipped).
+ */
 function attrs(tag: SaxesTagPlain): Map<string, string> {
-  return new Map(Object.entries(tag.attributes).map(([k, v]) => [k.toLowerCase(), String(v).trim()]));
+  return new Map(Object.entries(tag.attributes).map(([k, v]) => [k.toLowerCase(), storableText(String(v)).trim()]));
 }
 
-const clean = (s: string | undefined) => (s ? s.replace(/\s+/g, ' ').trim() : '') || null;
+const clean = (s: string | undefined) => (s ? storableText(s).replace(/\s+/g, ' ').trim() : '') || null;
 
 function httpUrl(raw: string): string | null {
   if (!/^https?:\/\//i.test(raw)) return null;

@@ -36,6 +36,19 @@ function Problem({ f, now }: { f: FeedHealth; now: Date }) {
   );
 }
 
+/** What had to be forgiven to read the last document: shown whatever the state (an "ok" feed may have it). */
+function Warning({ f }: { f: FeedHealth }) {
+  if (!f.parseWarning) return null;
+  return (
+    <details className="problem problem--warning" data-testid="feed-warning">
+      <summary>
+        <span className="problem__short">Warning: {f.parseWarning}</span>
+      </summary>
+      <p className="problem__full">{f.parseWarning}</p>
+    </details>
+  );
+}
+
 /** The feeds with their health, problems first (listFeedHealth's order) and highlighted. At phone widths each row is a card. */
 export function FeedsTable({ feeds, csrf, now, worker }: { feeds: FeedHealth[]; csrf: string; now: Date; worker: WorkerView }) {
   if (!feeds.length) return <p className="muted">No feeds here.</p>;
@@ -69,6 +82,7 @@ export function FeedsTable({ feeds, csrf, now, worker }: { feeds: FeedHealth[]; 
                 data-feed-url={f.url}
                 data-status={f.status}
                 data-state={f.state}
+                data-warning={f.parseWarning ? 'yes' : undefined}
               >
                 <td className="feed-cell" data-label="Feed">
                   <span className="feed-title">{f.title ?? 'Untitled feed'}</span>
@@ -87,6 +101,7 @@ export function FeedsTable({ feeds, csrf, now, worker }: { feeds: FeedHealth[]; 
                   </span>
                   {f.lastHttpStatus && f.lastHttpStatus !== 200 ? <span className="muted small"> HTTP {f.lastHttpStatus}</span> : null}
                   <Problem f={f} now={now} />
+                  <Warning f={f} />
                 </td>
                 <td className="checks-cell" data-label="Checks">
                   <span className="check-line">

@@ -61,7 +61,9 @@ export const feedHealth = z.object({
   parseWarning: z
     .string()
     .nullable()
-    .describe('What had to be forgiven to read the last document (XML that was not well-formed, read leniently), or null.'),
+    .describe(
+      'What had to be forgiven to read the last document, or null: a charset declaration the bytes contradict, invalid UTF-8 replaced (with the count), XML that was not well-formed read leniently, more new items than one check takes in. Shown beside the state (an ok feed may have one).',
+    ),
   hintMinutes: z.number().int().nullable().describe("The feed's own polling hint (RSS ttl, Cache-Control), minutes."),
   itemsSeen: z.number().int(),
   itemsNew: z.number().int(),
