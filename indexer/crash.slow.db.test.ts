@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../lib/paths';
 import { createTestDb, type TestDb } from '../testing/db';
 import { tunedQuinArgv } from '../testing/quin-cli';
-import { startFakeElasticsearch, type FakeElasticsearch } from './bm25/es-test-server';
+import { dropIndexes, sharedEs, uniqueIndex, type EsNode } from '../testing/es';
+import { ElasticsearchIndex } from './bm25/elasticsearch';
 import { faissAvailable } from './dense/faiss-native';
 import { addArticle, changeArticle, type TestArticle } from './test-corpus';
 
@@ -167,20 +168,22 @@ describe.skipIf(!faissAvailable())('kill -9 during quin index', () => {
 
 describe.skipIf(!faissAvailable())('kill -9 during quin index with Elasticsearch', () => {
   let t: TestDb;
-  let es: FakeElasticsearch;
+  let es: EsNode;
+  const indexName = uniqueIndex('crash-test');
   const articles = new Map<number, number>();
   beforeAll(async () => {
-    es = await startFakeElasticsearch(); // no Elasticsearch can run here: an ES-compatible local server
+    es = await sharedEs(); // a real node (testing/es.ts)
     t = await createTestDb();
     for (let i = 0; i < 10; i++) articles.set(i, (await addArticle(t.db, article(i))).articleId);
-  }, 60_000);
+  }, 300_000);
   afterAll(async () => {
     await t.cleanup();
-    await es.close();
+    await dropIndexes(es.url, indexName);
+    await es.remove();
   });
 
   it('keeps the ledger covering what Elasticsearch holds', async () => {
-    const env = { ELASTICSEARCH_URL: es.url, QUIN_ES_INDEX: 'crash-test' };
+    const env = { ELASTICSEARCH_URL: es.url, QUIN_ES_INDEX: indexName };
     let round = 0;
     for (const fp of ['es:after-pending:1', 'es:after-bulk:2', 'es:after-delete:1', 'es:after-bulk:1']) {
       await mutate(t, round++, articles);
@@ -193,7 +196,9 @@ describe.skipIf(!faissAvailable())('kill -9 during quin index with Elasticsearch
       expect(killed.signal, `${fp} was not reached:\n${killed.out}`).toBe('SIGKILL');
     }
     await verifyClean(t, env);
-    const docs = [...es.indices.get('crash-test')!.docs.keys()].map(Number).sort((a, b) => a - b);
+    const ix = new ElasticsearchIndex({ url: es.url, index: indexName, titleBoost: 1.5, timeoutMs: 10_000 });
+    const docs = await ix.ids();
+    await ix.close();
     const snippets = (await t.db.snippet.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((s) => s.id);
     expect(docs).toEqual(snippets);
   }, 600_000);

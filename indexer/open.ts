@@ -54,9 +54,12 @@ export function openBm25(config: Config): Bm25Backend {
     case 'elasticsearch':
       return new ElasticsearchIndex({
         url: config.elasticsearchUrl!,
+        apiKey: config.elasticsearchApiKey,
+        caFile: config.elasticsearchCaFile,
         index: config.elasticsearchIndex,
         titleBoost: BM25_TITLE_WEIGHT,
-        timeoutMs: ELASTICSEARCH_TIMEOUT_MS,
+        timeoutMs: config.tuning.elasticsearchTimeoutMs ?? ELASTICSEARCH_TIMEOUT_MS,
+        layout: { shards: config.elasticsearchShards, replicas: config.elasticsearchReplicas },
       });
     case 'fts5':
       return new Fts5Index(sqlitePath(config), 'content', fts);

@@ -85,13 +85,41 @@ export const SETTINGS = {
   maxResponseBytes: s('crawler', 'QUIN_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, int(1024), 'Response size cap (after decompression).'),
   feedIntervalMinutes: s('crawler', 'QUIN_FEED_INTERVAL_MINUTES', 60, int(1), 'Default polling interval of a new feed.'),
   // --- indexer -----------------------------------------------------------------------------
-  elasticsearchUrl: s('indexer', 'ELASTICSEARCH_URL', undefined, optionalString, 'Use Elasticsearch for BM25 instead of SQLite FTS5.'),
+  elasticsearchUrl: s(
+    'indexer',
+    'ELASTICSEARCH_URL',
+    undefined,
+    optionalString,
+    'Use Elasticsearch for BM25 instead of SQLite FTS5: `http(s)://[user:password@]host:9200`, or several nodes of one cluster separated by commas.',
+  ),
   elasticsearchIndex: s(
     'indexer',
     'QUIN_ES_INDEX',
     'quin-snippets',
     z.string().regex(/^[a-z0-9][a-z0-9_-]*$/),
     'Elasticsearch index name.',
+  ),
+  elasticsearchApiKey: s(
+    'indexer',
+    'ELASTICSEARCH_API_KEY',
+    undefined,
+    optionalString,
+    'Elasticsearch API key (the base64 `id:key` form), instead of a user and password in the URL.',
+  ),
+  elasticsearchCaFile: s(
+    'indexer',
+    'ELASTICSEARCH_CA_FILE',
+    undefined,
+    optionalString,
+    "PEM file of the CA that signed the cluster's HTTPS certificate (e.g. Elasticsearch's own `http_ca.crt`); unset: the system's CAs.",
+  ),
+  elasticsearchShards: s('indexer', 'QUIN_ES_SHARDS', 1, int(1, 1024), 'Primary shards of an Elasticsearch index `quin index` creates.'),
+  elasticsearchReplicas: s(
+    'indexer',
+    'QUIN_ES_REPLICAS',
+    'auto',
+    z.union([z.literal('auto'), int(0, 16)]),
+    'Replicas of an Elasticsearch index `quin index` creates: a number, or `auto` (one once the cluster has a second data node, none before).',
   ),
   encoder: s(
     'indexer',
@@ -224,6 +252,8 @@ export interface Tuning {
   brokenAfterFailures?: number;
   /** indexer/dense/sync.ts INDEX_BATCH_SIZE (also the Elasticsearch batches) */
   indexBatchSize?: number;
+  /** indexer/open.ts ELASTICSEARCH_TIMEOUT_MS */
+  elasticsearchTimeoutMs?: number;
   /** indexer/dense/sync.ts FAISS_COMPACT_RATIO */
   faissCompactRatio?: number;
   /** indexer/dense/sync.ts FAISS_FACTORY ('auto' or a FAISS factory string) */

@@ -5,6 +5,8 @@
 //      named *.slow.test.ts (whole corpora, 1 MB hostile inputs, kill -9 runs) are their own suite
 //   1b. the slow tests (vitest, SQLite)
 //   2. the database tests (*.db.test.ts) again against a real PostgreSQL server
+//   The Elasticsearch tests in 1, 1b and 2 run against one real node (scripts/es-node.sh), started
+//   here for the whole run and stopped at the end; a file run alone starts its own (testing/es.ts).
 //   3. the end-to-end tests (Playwright + Chromium) against the production build
 //   0. static checks: typecheck, lint, formatting, the Python's lint and its parity tests (one test each)
 // Usage: node scripts/test.mjs [--only static|unit|slow|pg|e2e]... [vitest file filters]
@@ -12,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { elasticsearchForTests } from './es-test-node.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'test-results');
@@ -89,9 +92,22 @@ if (want('static') && filters.length === 0) {
   }
 }
 
+// One Elasticsearch node for every suite; a start that fails counts as a failure here and in every
+// Elasticsearch test (scripts/es-test-node.mjs).
+const es = elasticsearchForTests(root);
+process.on('exit', () => es.stop());
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
+function startElasticsearch() {
+  const r = es.start();
+  lines.push(r.line);
+  if (r.failed) totals.failed += 1;
+  return r.env;
+}
+const esEnv = filters.length === 0 && (want('unit') || want('slow') || want('pg')) ? startElasticsearch() : {};
+
 const SLOW = '**/*.slow.*';
-if (want('unit')) runVitest('sqlite', filters.length ? filters : ['--exclude', SLOW], { QUIN_TEST_DB: 'sqlite' });
-if (want('slow') && filters.length === 0) runVitest('sqlite-slow', ['.slow.'], { QUIN_TEST_DB: 'sqlite' });
+if (want('unit')) runVitest('sqlite', filters.length ? filters : ['--exclude', SLOW], { QUIN_TEST_DB: 'sqlite', ...esEnv });
+if (want('slow') && filters.length === 0) runVitest('sqlite-slow', ['.slow.'], { QUIN_TEST_DB: 'sqlite', ...esEnv });
 
 if (want('pg')) {
   const pg = spawnSync('bash', [path.join(root, 'scripts/pg-test-server.sh')], { cwd: root, encoding: 'utf8' });
@@ -103,6 +119,7 @@ if (want('pg')) {
       .filter((l) => l.startsWith('postgres://'))
       .pop();
     runVitest('postgres', filters.length ? filters : ['.db.test.ts'], {
+      ...esEnv,
       QUIN_TEST_DB: 'postgres',
       QUIN_TEST_PG_URL: url ?? pg.stdout.trim(),
     });
@@ -112,6 +129,8 @@ if (want('pg')) {
     lines.push(`postgres: could not start a PostgreSQL server: ${(pg.stderr || pg.stdout).trim()}`);
   }
 }
+
+es.stop(); // before the end-to-end tests, which have no use for it
 
 if (want('e2e') && fs.existsSync(path.join(root, 'e2e/playwright.config.ts')) && filters.length === 0) {
   const out = path.join(outDir, 'playwright.json');

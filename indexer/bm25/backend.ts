@@ -36,6 +36,17 @@ export interface Bm25Status {
   indexed: number | null;
   pending: number | null;
   bytes: number | null;
+  /** Elasticsearch: the cluster's health and the index's (or why it could not be read). */
+  cluster?: EsClusterStatus | { error: string };
+}
+
+export interface EsClusterStatus {
+  name: string;
+  status: 'green' | 'yellow' | 'red';
+  nodes: number;
+  dataNodes: number;
+  /** Null until the index exists. */
+  index: { status: 'green' | 'yellow' | 'red'; shards: number; unassigned: number } | null;
 }
 
 export interface Bm25Verify {

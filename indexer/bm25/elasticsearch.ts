@@ -4,21 +4,34 @@
  * → INDEX_UNAVAILABLE naming the URL; an error response → INDEX_UNAVAILABLE with ES's own reason.
  * Documents are keyed by snippet id (`_id`), so re-sending a document or a delete is harmless.
  */
-import { Client, errors } from '@elastic/elasticsearch';
+import { type Client, errors } from '@elastic/elasticsearch';
 import { createError, isQuinError } from '../../lib/errors';
 import type { Db } from '../../lib/db/client';
 import { diffIds, idProblems, sampleIds } from '../diff';
 import { esLedger } from '../state';
 import type { DenseIndex, Hit, IndexFilter, SparseQuery } from '../types';
-import type { Bm25Backend, Bm25Status, Bm25SyncOptions, Bm25SyncStats, Bm25Verify } from './backend';
+import type { Bm25Backend, Bm25Status, Bm25SyncOptions, Bm25SyncStats, Bm25Verify, EsClusterStatus } from './backend';
+import { fts5Analyzer } from './es-analysis';
+import { esClient, redactUrl, type EsConnection } from './es-client';
 import { syncElasticsearch } from './sync';
-import { cosineOfKnnScore, ES_INDEX_SETTINGS, esMappings, knnBody, searchBody, VECTOR_FIELD, vectorMapping, type EsDoc } from './es-query';
+import {
+  cosineOfKnnScore,
+  esIndexSettings,
+  esMappings,
+  knnBody,
+  searchBody,
+  VECTOR_FIELD,
+  vectorMapping,
+  type EsDoc,
+  type EsLayout,
+} from './es-query';
 
-export interface EsOptions {
-  url: string;
+export interface EsOptions extends EsConnection {
   index: string;
+  /** Weight of the title's occurrences (BM25_TITLE_WEIGHT, as FTS5's column weight); at least 1. */
   titleBoost: number;
-  timeoutMs: number;
+  /** Shards and replicas of an index this creates. */
+  layout?: EsLayout;
 }
 
 /** How often the kNN view re-counts the documents it reports as its size. */
@@ -27,16 +40,6 @@ const COUNT_RECHECK_MS = 5000;
 /** Longest page of ids read back when listing what the index holds. */
 const ID_PAGE = 10_000;
 
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
-
 export class ElasticsearchIndex implements Bm25Backend {
   readonly backend = 'elasticsearch' as const;
   readonly location = 'elasticsearch' as const;
@@ -44,7 +47,7 @@ export class ElasticsearchIndex implements Bm25Backend {
   private ensured = false;
 
   constructor(private readonly opts: EsOptions) {
-    this.client = new Client({ node: opts.url, requestTimeout: opts.timeoutMs, maxRetries: 2 });
+    this.client = esClient(opts);
   }
 
   get index(): string {
@@ -56,7 +59,7 @@ export class ElasticsearchIndex implements Bm25Backend {
       return await fn();
     } catch (e) {
       if (isQuinError(e)) throw e;
-      const where = `Elasticsearch at ${redact(this.opts.url)}`;
+      const where = `Elasticsearch at ${redactUrl(this.opts.url)}`;
       if (e instanceof errors.ResponseError) {
         const body = e.meta.body as { error?: { type?: string; reason?: string } } | undefined;
         const reason = body?.error ? `${body.error.type ?? 'error'}: ${body.error.reason ?? ''}` : `HTTP ${e.meta.statusCode}`;
@@ -71,7 +74,7 @@ export class ElasticsearchIndex implements Bm25Backend {
   }
 
   /**
-   * Creates the index (English analyzer mapping; with `dim`, the vector field too) when it does not
+   * Creates the index (token fields, FTS5's k1 and b; with `dim`, the vector field too) when it does not
    * exist; adds the vector field to an existing index that lacks it (ES refuses a change of dims).
    */
   async ensureIndex(dim?: number): Promise<void> {
@@ -84,7 +87,8 @@ export class ElasticsearchIndex implements Bm25Backend {
       );
     if (!exists) {
       try {
-        await this.client.indices.create({ index, settings: ES_INDEX_SETTINGS, mappings: esMappings(dim) as never });
+        const settings = esIndexSettings(this.opts.layout ?? { shards: 1, replicas: 'auto' });
+        await this.client.indices.create({ index, settings, mappings: esMappings(dim) } as never);
       } catch (e) {
         // Another process created it first: fine.
         const type = e instanceof errors.ResponseError ? (e.meta.body as { error?: { type?: string } })?.error?.type : undefined;
@@ -96,7 +100,8 @@ export class ElasticsearchIndex implements Bm25Backend {
 
   async search(query: SparseQuery, k: number, filter?: IndexFilter): Promise<Hit[]> {
     if (!Number.isFinite(k) || k < 1) return [];
-    const body = searchBody(query, Math.min(Math.floor(k), 10_000), this.opts.titleBoost, filter);
+    const tokens = fts5Analyzer().queryTokens(query.terms);
+    const body = searchBody(tokens, Math.min(Math.floor(k), 10_000), this.opts.titleBoost, filter);
     const res = await this.call('search', () => this.client.search({ index: this.opts.index, ...body } as never));
     const hits = (res as { hits: { hits: { _id?: string; _score?: number | null }[] } }).hits.hits;
     return hits.filter((h) => h._id !== undefined).map((h) => ({ snippetId: Number(h._id), score: h._score ?? 0 }));
@@ -219,7 +224,29 @@ export class ElasticsearchIndex implements Bm25Backend {
 
   async status(db: Db, snippets: number): Promise<Bm25Status> {
     const done = await db.esEntry.count({ where: { state: 'done' } });
-    return { indexed: done, pending: Math.max(0, snippets - done), bytes: await this.sizeBytes() };
+    const cluster = await this.cluster().catch((e: Error) => ({ error: e.message }));
+    return { indexed: done, pending: Math.max(0, snippets - done), bytes: await this.sizeBytes(), cluster };
+  }
+
+  /**
+   * The cluster as the dashboard and /api/health show it: its health and this index's (yellow: a
+   * replica is not assigned, e.g. a node is down; red: a primary is missing, searches miss documents).
+   * `_cluster/health` rather than the client's ping()/info(): some distributions answer `GET /` with 405.
+   */
+  async cluster(): Promise<EsClusterStatus> {
+    const index = this.opts.index;
+    const c = await this.call('cluster health', () => this.client.cluster.health());
+    const exists = await this.call('index exists', () => this.client.indices.exists({ index }));
+    const i = exists ? await this.call('index health', () => this.client.cluster.health({ index })) : null;
+    return {
+      name: c.cluster_name,
+      status: c.status.toLowerCase() as EsClusterStatus['status'],
+      nodes: c.number_of_nodes,
+      dataNodes: c.number_of_data_nodes,
+      index: i
+        ? { status: i.status.toLowerCase() as EsClusterStatus['status'], shards: i.active_primary_shards, unassigned: i.unassigned_shards }
+        : null,
+    };
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,8 @@
 /**
  * Scale-out: Elasticsearch holding both indexes (elasticsearchDense) — BM25 as before and the snippet
- * vectors in a dense_vector field searched with kNN — against the local stand-in server (no
- * Elasticsearch can run here). The vectors must be the ones FAISS would hold, so kNN answers what
- * exact search over the same vectors answers.
+ * vectors in a dense_vector field searched with kNN — on a real node (testing/es.ts). The vectors
+ * must be the ones FAISS would hold, so kNN (HNSW, exact at this size) answers what exact search over
+ * the same vectors answers, and hybrid search goes through the same pipeline as with FAISS.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../../testing/db';
@@ -12,14 +12,14 @@ import { snippetVectors } from '../vectors/snippet-vectors';
 import { DENSE_POOLING } from '../vectors/pooling';
 import { snippetRows } from '../state';
 import { addArticle, TOPICS } from '../test-corpus';
-import { startFakeElasticsearch, type FakeElasticsearch } from './es-test-server';
+import { dropIndexes, rawClient, sharedEs, uniqueIndex, type EsNode } from '../../testing/es';
 
-let es: FakeElasticsearch;
+let es: EsNode;
 let t: TestDb;
-const indexName = 'quin-dense';
+const indexName = uniqueIndex('dense-test');
 
 beforeAll(async () => {
-  es = await startFakeElasticsearch();
+  es = await sharedEs();
   t = await createTestDb({
     elasticsearchUrl: es.url,
     elasticsearchIndex: indexName,
@@ -27,12 +27,28 @@ beforeAll(async () => {
     tuning: { indexBatchSize: 4 },
   });
   for (const a of TOPICS) await addArticle(t.db, a);
-}, 60_000);
+}, 300_000);
 afterAll(async () => {
   await closeSearchIndexes();
   await t.cleanup();
-  await es.close();
+  await dropIndexes(es.url, indexName);
+  await es.remove();
 });
+
+/** Every document's stored fields, by snippet id. */
+async function docs(): Promise<Map<number, { vector?: number[] }>> {
+  const client = rawClient(es.url);
+  await client.indices.refresh({ index: indexName });
+  // Elasticsearch 9 leaves vectors out of _source unless asked (index.mapping.exclude_source_vectors).
+  const res = await client.search<{ vector?: number[] }>({
+    index: indexName,
+    size: 1000,
+    query: { match_all: {} },
+    _source: { exclude_vectors: false },
+  } as never);
+  await client.close();
+  return new Map(res.hits.hits.map((h) => [Number(h._id), h._source!]));
+}
 
 /** Exact top k by inner product over the vectors the indexer would compute. */
 async function exactTop(query: Float32Array, k: number): Promise<number[]> {
@@ -55,11 +71,11 @@ describe('Elasticsearch holding the vectors too (elasticsearchDense)', () => {
   it('indexes every snippet with its vector, skips FAISS, and kNN answers as exact search does', async () => {
     const stats = await runIndex(t.db, t.config, { progress: false });
     expect(stats.dense).toEqual({ skipped: expect.stringMatching(/Elasticsearch/) });
-    const docs = [...es.indices.get(indexName)!.docs.values()];
-    expect(docs).toHaveLength(await t.db.snippet.count());
+    const held = [...(await docs()).values()];
+    expect(held).toHaveLength(await t.db.snippet.count());
     const ix = await openSearchIndexes(t.config, t.db);
-    expect(docs.every((d) => Array.isArray(d.vector) && d.vector.length === ix.encoder.dim)).toBe(true);
-    expect(ix.dense!.size()).toBe(docs.length);
+    expect(held.every((d) => Array.isArray(d.vector) && d.vector.length === ix.encoder.dim)).toBe(true);
+    expect(ix.dense!.size()).toBe(held.length);
     const [q] = await ix.encoder.embed(['electricity for rural villages from solar power']);
     const hits = await ix.dense!.search(q!, 3);
     expect(hits.map((h) => h.snippetId)).toEqual(await exactTop(q!, 3));
@@ -83,6 +99,6 @@ describe('Elasticsearch holding the vectors too (elasticsearchDense)', () => {
     const plain = { ...t.config, elasticsearchDense: false };
     const again = await runIndex(t.db, plain, { progress: false });
     expect(again.bm25.added).toBe(await t.db.snippet.count());
-    expect([...es.indices.get(indexName)!.docs.values()].some((d) => 'vector' in d)).toBe(false);
+    expect([...(await docs()).values()].some((d) => 'vector' in d)).toBe(false);
   }, 60_000);
 });

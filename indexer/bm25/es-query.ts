@@ -1,26 +1,46 @@
 /**
- * Elasticsearch request bodies (pure): the index definition and a safely built search. User text only
- * ever reaches a `multi_match` query, which analyzes it as plain text (no query syntax is parsed,
- * unlike `query_string`), so quotes, AND/OR, `*`, `:` or brackets are just characters.
+ * Elasticsearch request bodies (pure): the index definition and a safely built search. Documents and
+ * queries carry the embedded BM25's own tokens (bm25/es-analysis.ts), so the index needs only the
+ * `whitespace` analyzer that every distribution has, and scores with FTS5's k1 and b. User text only
+ * ever reaches a `combined_fields` query as those tokens (no query syntax is parsed, unlike
+ * `query_string`), so quotes, AND/OR, `*`, `:` or brackets never mean anything.
  */
 import { createError } from '../../lib/errors';
-import type { IndexFilter, SparseQuery } from '../types';
+import type { IndexFilter } from '../types';
 
-/** Longest query text sent (the analyzer drops stop words; ES caps boolean clauses at 1024). */
-export const MAX_ES_QUERY_CHARS = 4000;
-const WORDLIKE = /[\p{L}\p{N}]/u;
+/**
+ * What the documents hold and how they are analysed; part of the sync target (bm25/sync.ts), so an
+ * index written under another version (e.g. the `english` analyzer's) is dropped and written again.
+ */
+export const ES_MAPPING_VERSION = 'fts5-terms-1';
 
-export const ES_INDEX_SETTINGS = {
-  number_of_shards: 1,
-  analysis: { analyzer: { default: { type: 'english' } } },
-} as const;
+/** FTS5's bm25() constants (sqlite/ext/fts5/fts5_aux.c; bm25/impact.ts scores with the same). */
+export const FTS5_BM25 = { k1: 1.2, b: 0.75 } as const;
+
+export interface EsLayout {
+  shards: number;
+  /** A number, or 'auto': one replica once a second data node is there, none before (auto_expand_replicas 0-1). */
+  replicas: number | 'auto';
+}
+
+export function esIndexSettings(layout: EsLayout) {
+  return {
+    number_of_shards: layout.shards,
+    ...(layout.replicas === 'auto' ? { auto_expand_replicas: '0-1' } : { number_of_replicas: layout.replicas }),
+    // The default similarity, not a per-field one: combined_fields refuses per-field similarities.
+    similarity: { default: { type: 'BM25', ...FTS5_BM25 } },
+  };
+}
+
+/** Token strings split on spaces; frequencies only (no positions: no phrase is ever searched). */
+const TERMS_FIELD = { type: 'text', analyzer: 'whitespace', index_options: 'freqs' } as const;
 
 export const ES_MAPPINGS = {
   dynamic: 'strict',
   properties: {
     snippet_id: { type: 'long' },
-    title: { type: 'text', analyzer: 'english' },
-    text: { type: 'text', analyzer: 'english' },
+    title: TERMS_FIELD,
+    text: TERMS_FIELD,
     source: { type: 'keyword' },
     published_at: { type: 'date' },
   },
@@ -40,6 +60,7 @@ export function vectorMapping(dim: number) {
 
 export interface EsDoc {
   snippet_id: number;
+  /** The title's and the text's tokens, space-separated (bm25/es-analysis.ts). */
   title: string;
   text: string;
   source: string;
@@ -78,16 +99,6 @@ export function vectorField(v: Float32Array | undefined): number[] | undefined {
   return n > 0 ? Array.from(v) : undefined;
 }
 
-/** The text to analyze: the user's text, else the word tokens; never empty. */
-export function queryText(query: SparseQuery): string {
-  const text = typeof query.text === 'string' ? query.text.trim() : '';
-  const fromText = text && WORDLIKE.test(text) ? text : '';
-  const fromTerms = (query.terms ?? []).filter((t) => typeof t === 'string' && WORDLIKE.test(t)).join(' ');
-  const chosen = (fromText || fromTerms).slice(0, MAX_ES_QUERY_CHARS);
-  if (!chosen) throw createError('QUERY_UNUSABLE', 'the query has no searchable words');
-  return chosen;
-}
-
 function isoDate(d: Date | undefined, name: string): string | undefined {
   if (d === undefined) return undefined;
   if (!(d instanceof Date) || Number.isNaN(d.getTime())) throw createError('INVALID_INPUT', `filter ${name} is not a valid date`);
@@ -103,26 +114,43 @@ export function filterClauses(filter: IndexFilter | undefined): object[] {
   return clauses;
 }
 
-/** The search request body: BM25 over title (boosted) and text, filters as non-scoring clauses. */
-export function searchBody(query: SparseQuery, k: number, titleBoost: number, filter?: IndexFilter) {
+/**
+ * The search request body: BM25 over title and text as one field (`combined_fields`, BM25F: the
+ * title's occurrences weighted, as FTS5's column weights weigh them in one score), any token
+ * matching (FTS5's `"a" OR "b"`), filters as non-scoring clauses. `tokens` come from
+ * Fts5Analyzer.queryTokens; none is QUERY_UNUSABLE, as FTS5 says.
+ */
+export function searchBody(tokens: readonly string[], k: number, titleWeight: number, filter?: IndexFilter) {
+  if (tokens.length === 0) throw createError('QUERY_UNUSABLE', 'the query has no searchable words');
+  // combined_fields accepts only weights ≥ 1 (they multiply term frequencies).
+  if (!(titleWeight >= 1)) throw createError('CONFIG_INVALID', `Elasticsearch title weight must be ≥ 1 (got ${titleWeight})`);
   return {
     size: k,
     _source: false,
     track_total_hits: false,
     query: {
       bool: {
-        must: [{ multi_match: { query: queryText(query), fields: [`title^${titleBoost}`, 'text'], type: 'most_fields', operator: 'or' } }],
+        must: [{ combined_fields: { query: tokens.join(' '), fields: [`title^${titleWeight}`, 'text'], operator: 'or' } }],
         filter: filterClauses(filter),
       },
     },
   };
 }
 
-export function toEsDoc(row: { id: number; title: string; text: string; source: string; publishedAt: Date | null }): EsDoc {
+export interface EsRow {
+  id: number;
+  title: string;
+  text: string;
+  source: string;
+  publishedAt: Date | null;
+}
+
+/** A document from a snippet row and its analysed title and text (Fts5Analyzer.analyze). */
+export function toEsDoc(row: EsRow, analysed: { title: string; text: string }): EsDoc {
   return {
     snippet_id: row.id,
-    title: row.title,
-    text: row.text,
+    title: analysed.title,
+    text: analysed.text,
     source: row.source,
     published_at: row.publishedAt ? row.publishedAt.toISOString() : null,
   };

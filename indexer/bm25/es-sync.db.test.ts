@@ -2,34 +2,43 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../../testing/db';
 import { closeSearchIndexes, openSearchIndexes, runIndex, verifyIndexes } from '../index';
 import { addArticle, TOPICS } from '../test-corpus';
+import { dropIndexes, rawClient, sharedEs, uniqueIndex, type EsNode } from '../../testing/es';
 import { ElasticsearchIndex } from './elasticsearch';
-import { toEsDoc } from './es-query';
-import { startFakeElasticsearch, type FakeElasticsearch } from './es-test-server';
+import { analysedDocs } from './es-analysis';
 
-// Elasticsearch cannot run here: a local server answering as its REST API documents stands in for it.
-let es: FakeElasticsearch;
+// A real node (testing/es.ts); this file's indexes carry a name of their own.
+let es: EsNode;
 let t: TestDb;
-const indexName = 'quin-test';
+const indexName = uniqueIndex('sync-test');
 
 beforeAll(async () => {
-  es = await startFakeElasticsearch();
+  es = await sharedEs();
   t = await createTestDb({ elasticsearchUrl: es.url, elasticsearchIndex: indexName, tuning: { indexBatchSize: 3 } });
   for (const a of TOPICS) await addArticle(t.db, a);
-}, 60_000);
+}, 300_000);
 afterAll(async () => {
   await closeSearchIndexes();
   await t.cleanup();
-  await es.close();
+  await dropIndexes(es.url, indexName);
+  await es.remove();
 });
 
-const esIds = () => [...es.indices.get(indexName)!.docs.keys()].map(Number).sort((a, b) => a - b);
+/** What an index holds, read by the backend itself after a refresh. */
+async function idsIn(name: string): Promise<number[]> {
+  const ix = new ElasticsearchIndex({ url: es.url, index: name, titleBoost: 1.5, timeoutMs: 10_000 });
+  await ix.refresh();
+  const ids = await ix.ids();
+  await ix.close();
+  return ids;
+}
+const esIds = () => idsIn(indexName);
 const dbIds = async () => (await t.db.snippet.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((s) => s.id);
 
 describe('Elasticsearch kept in step through the ledger', () => {
   it('indexes every snippet, and search goes through Elasticsearch', async () => {
     const stats = await runIndex(t.db, t.config, { progress: false });
     expect(stats.bm25).toMatchObject({ backend: 'elasticsearch', added: (await dbIds()).length });
-    expect(esIds()).toEqual(await dbIds());
+    expect(await esIds()).toEqual(await dbIds());
     const ix = await openSearchIndexes(t.config, t.db);
     expect(ix.bm25.backend).toBe('elasticsearch');
     const hits = await ix.bm25.search({ text: 'solar panels in villages', terms: ['solar', 'panels', 'villages'] }, 3);
@@ -42,7 +51,9 @@ describe('Elasticsearch kept in step through the ledger', () => {
     const [gone, kept] = await t.db.article.findMany({ take: 2, orderBy: { id: 'asc' }, include: { snippets: true } });
     // A crash after "pending" and before the bulk request, for a snippet ES does not have…
     await t.db.esEntry.update({ where: { snippetId: kept!.snippets[0]!.id }, data: { state: 'pending' } });
-    es.indices.get(indexName)!.docs.delete(String(kept!.snippets[0]!.id));
+    const client = rawClient(es.url);
+    await client.delete({ index: indexName, id: String(kept!.snippets[0]!.id), refresh: true });
+    await client.close();
     // …and a crash after a bulk index whose snippet was deleted since.
     await t.db.esEntry.update({ where: { snippetId: gone!.snippets[0]!.id }, data: { state: 'pending' } });
     await t.db.article.delete({ where: { id: gone!.id } });
@@ -50,23 +61,23 @@ describe('Elasticsearch kept in step through the ledger', () => {
     expect(before.ok).toBe(false);
     expect(before.checks[0]!.problems.join('\n')).toMatch(/missing[\s\S]*no longer exist[\s\S]*not confirmed/);
     await runIndex(t.db, t.config, { progress: false });
-    expect(esIds()).toEqual(await dbIds());
+    expect(await esIds()).toEqual(await dbIds());
     expect(await t.db.esEntry.count({ where: { state: { not: 'done' } } })).toBe(0);
     expect((await verifyIndexes(t.db, t.config)).checks[0]).toMatchObject({ ok: true, problems: [] });
   }, 60_000);
 
   it('starts over when the index name changes, and --rebuild drops the index', async () => {
-    const config = { ...t.config, elasticsearchIndex: 'quin-other' };
-    await new ElasticsearchIndex({ url: es.url, index: 'quin-other', titleBoost: 1, timeoutMs: 5000 }).bulk(
-      [toEsDoc({ id: 999_999, title: 'orphan', text: 'left from another run', source: 'x', publishedAt: null })],
-      [],
-    );
+    const other = `${indexName}-other`;
+    const config = { ...t.config, elasticsearchIndex: other };
+    const orphan = new ElasticsearchIndex({ url: es.url, index: other, titleBoost: 1.5, timeoutMs: 10_000 });
+    await orphan.bulk(analysedDocs([{ id: 999_999, title: 'orphan', text: 'left from another run', source: 'x', publishedAt: null }]), []);
+    await orphan.close();
     await runIndex(t.db, config, { progress: false });
     const problems = (await verifyIndexes(t.db, config)).checks[0]!.problems;
     expect(problems.length).toBeGreaterThan(0);
     for (const p of problems) expect(p).toMatch(/999999/);
     await runIndex(t.db, config, { progress: false, rebuild: true });
-    expect([...es.indices.get('quin-other')!.docs.keys()].map(Number).sort((a, b) => a - b)).toEqual(await dbIds());
+    expect(await idsIn(other)).toEqual(await dbIds());
     expect((await verifyIndexes(t.db, config)).checks[0]!.ok).toBe(true);
   }, 60_000);
 });

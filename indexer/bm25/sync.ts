@@ -18,7 +18,8 @@ import { yieldToEventLoop } from '../event-loop';
 import { failpoint } from '../failpoint';
 import { allSnippetIds, chunks, esForget, esLedger, esMarkDone, esMarkPending, readState, snippetRows, writeEsState } from '../state';
 import type { ElasticsearchIndex } from './elasticsearch';
-import { toEsDoc, vectorField } from './es-query';
+import { analysedDocs } from './es-analysis';
+import { ES_MAPPING_VERSION, vectorField } from './es-query';
 import type { Fts5Index } from './fts5';
 
 const log = createLogger('index:bm25');
@@ -52,9 +53,10 @@ export async function syncElasticsearch(
 ): Promise<Bm25SyncStats> {
   const started = Date.now();
   const state = await readState(db, 'elasticsearch');
-  // The target names the encoder when ES holds the vectors: another encoder re-indexes everything.
-  const index = `${target.url.replace(/\/\/[^@/]*@/, '//')}#${target.index}`;
-  const where = `${index}${opts.vectors ? `#${opts.vectors.id}` : ''}`;
+  // The target names the documents' layout, and the encoder when ES holds the vectors: another
+  // layout or encoder re-indexes everything.
+  const index = `${target.url.replace(/\/\/[^@/]*@/g, '//')}#${target.index}`;
+  const where = `${index}#${ES_MAPPING_VERSION}${opts.vectors ? `#${opts.vectors.id}` : ''}`;
   let ledger = await esLedger(db);
   if (opts.rebuild || (state && state.file !== where)) {
     // Another cluster or index name: what the ledger says is about a different index. The same index
@@ -95,8 +97,9 @@ export async function syncElasticsearch(
     const found = new Set(rows.map((r) => r.id));
     const vanished = part.filter((id) => !found.has(id)); // deleted since the diff
     const vectors = opts.vectors ? await opts.vectors.of(rows) : [];
+    const docs = analysedDocs(rows);
     await es.bulk(
-      rows.map((r, i) => ({ ...toEsDoc(r), ...(opts.vectors ? { vector: vectorField(vectors[i]) } : {}) })),
+      docs.map((d, i) => ({ ...d, ...(opts.vectors ? { vector: vectorField(vectors[i]) } : {}) })),
       vanished,
     );
     failpoint('es:after-bulk');

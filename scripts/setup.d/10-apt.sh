@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # System packages: FAISS + BLAS (faiss-node's binding links Debian's static libfaiss), Chromium (e2e
 # tests), PostgreSQL (the second database the tests run against), numpy and pytest for the training
-# scripts' parity tests (training/tests). Installed only when missing.
+# scripts' parity tests (training/tests), Maven and unzip (the Elasticsearch node of the tests comes
+# from Maven Central: scripts/es-node.sh). Installed only when missing.
 set -euo pipefail
-PKGS=(libfaiss-dev libopenblas-dev liblapack-dev chromium postgresql fonts-dejavu-core python3-numpy python3-pytest)
+PKGS=(libfaiss-dev libopenblas-dev liblapack-dev chromium postgresql fonts-dejavu-core python3-numpy python3-pytest maven unzip)
 [ "${QUIN_SKIP_APT:-}" = "1" ] && { echo "  QUIN_SKIP_APT=1: not installing ${PKGS[*]}"; exit 0; }
 missing=()
 for p in "${PKGS[@]}"; do
