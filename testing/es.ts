@@ -26,6 +26,8 @@ export interface EsNode {
   start(): Promise<void>;
   /** Stops it (SIGTERM, then SIGKILL after 30 s) and waits for it to exit. */
   stop(): Promise<void>;
+  /** SIGKILL: a node that dies at once (its acknowledged writes are in its translog). */
+  kill(): void;
   /** SIGSTOP / SIGCONT: a node that stops answering without closing its connections. */
   freeze(): void;
   thaw(): void;
@@ -61,6 +63,7 @@ export async function ownEsNode(opts: { dir?: string; port?: number; settings?: 
     async stop() {
       await script(['stop', dir]);
     },
+    kill: () => process.kill(pid(), 'SIGKILL'),
     freeze: () => process.kill(pid(), 'SIGSTOP'),
     thaw: () => process.kill(pid(), 'SIGCONT'),
     async remove() {
@@ -76,7 +79,10 @@ export async function sharedEs(): Promise<EsNode> {
   const url = process.env.QUIN_TEST_ES_URL;
   if (!url) return ownEsNode();
   const refuse = () => Promise.reject(new Error('the shared Elasticsearch node is not for stopping: use ownEsNode()'));
-  return { url, dir: null, start: refuse, stop: refuse, freeze: refuse, thaw: refuse, remove: async () => undefined };
+  const never = () => {
+    throw new Error('the shared Elasticsearch node is not for stopping: use ownEsNode()');
+  };
+  return { url, dir: null, start: refuse, stop: refuse, kill: never, freeze: never, thaw: never, remove: async () => undefined };
 }
 
 /** An index name no other test file uses on a shared node. */
