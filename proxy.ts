@@ -9,6 +9,8 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { getConfig } from './lib/config';
 import { authContext, sessionOf } from './lib/web/auth';
 import { searchGate } from './lib/web/load-shed';
+import { processMetrics } from './lib/web/metrics';
+import { searchShed } from './lib/web/shed-log';
 import { clientKey, searchRateLimiter } from './lib/web/rate-limit';
 
 const ADMIN_PAGE = /^\/admin(\/|$)/;
@@ -59,6 +61,8 @@ function refusedSearchPage(req: NextRequest, nonce: string): NextResponse | null
   // A page renders more than its search (filters, fact-checks): it is not queued behind busy slots.
   if (rate.allowed && !gate.busy()) return null;
   const [status, title, wait] = rate.allowed ? [503, 'Busy', gate.retryAfterSeconds()] : [429, 'Too many searches', rate.retryAfterSeconds];
+  if (status === 503) searchShed(`a search page refused before rendering (${gate.stats().active} searches running)`);
+  else processMetrics().searches.inc({ outcome: 'rate_limited' });
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Quin</title><meta name="viewport" content="width=device-width,initial-scale=1"></head><body><main><h1>${title}</h1><p>${
     status === 429 ? 'You have searched often in the last minute.' : 'The service is answering as many searches as it can.'
   } Try again in ${wait} s.</p><p><a href="/">Home</a></p></main></body></html>`;

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { createError, isQuinError } from '../../lib/errors';
 import { searchGate } from '../../lib/web/load-shed';
 import { processMetrics } from '../../lib/web/metrics';
+import { searchShed } from '../../lib/web/shed-log';
 import {
   parseRequest,
   PUBLIC_LIMITS,
@@ -64,7 +65,9 @@ export async function runSearch(q: SearchParams): Promise<SearchResponse> {
     m.searches.inc({ outcome: 'ok' });
     return response;
   } catch (e) {
-    m.searches.inc({ outcome: isQuinError(e, 'OVERLOADED') ? 'shed' : isQuinError(e) && e.status < 500 ? 'invalid' : 'error' });
+    // A refusal is counted and logged here, where it is made (once a minute at most: lib/web/shed-log.ts).
+    if (isQuinError(e, 'OVERLOADED')) searchShed(e.message);
+    else m.searches.inc({ outcome: isQuinError(e) && e.status < 500 ? 'invalid' : 'error' });
     throw e;
   } finally {
     m.searchLatency.observe((performance.now() - t0) / 1000);

@@ -71,10 +71,14 @@ export function errorBody(err: unknown): { status: number; body: ApiErrorBody } 
   return { status: 500, body: { error: { code: 'INTERNAL', message: 'internal error' } } };
 }
 
-/** An error as a JSON response. Unexpected errors are logged here, with their stack, and only here. */
+/**
+ * An error as a JSON response. Unexpected errors are logged here, with their stack, and only here. A
+ * search refused as busy (OVERLOADED) is expected under load: it was counted and logged where it was
+ * refused (shed-log.ts), without a stack.
+ */
 export function errorResponse(err: unknown, headers?: HeadersInit): Response {
   const { status, body } = errorBody(err);
-  if (status >= 500)
+  if (status >= 500 && !isQuinError(err, 'OVERLOADED'))
     log.error('request failed', { code: body.error.code, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   return jsonResponse(body, { status, headers });
 }

@@ -34,7 +34,7 @@ function create(): ProcessMetrics {
     }),
     searches: new Counter({
       name: 'quin_search_requests_total',
-      help: 'Searches answered, by outcome (ok, invalid, rate_limited, shed: refused at once because the service was busy, error).',
+      help: 'Searches answered, by outcome (ok, invalid, rate_limited, shed: refused because the service was busy, search pages refused before rendering included, error).',
       labelNames: ['outcome'],
       registers: [registry],
     }),
