@@ -15,7 +15,7 @@ import { buildResults, formatTable, writeResults, type EvalResults } from './rep
 import { EVAL_SECTIONS, findRuns } from './runs';
 import type { Split } from './splits';
 import { scifactSubset, type SubsetSpec } from './subset';
-import { fileSha256, openWorkspace } from './workspace';
+import { fileSha256, openWorkspace, type EvalBackend } from './workspace';
 import { DEFAULT_WINDOW } from '../crawler';
 
 export interface EvaluateOptions {
@@ -35,6 +35,8 @@ export interface EvaluateOptions {
   progress?: boolean;
   /** The command line recorded in run-info.json. */
   command?: string;
+  /** BM25 in the workspace's SQLite FTS5 (default) or in a throwaway index at ELASTICSEARCH_URL. */
+  backend?: EvalBackend;
 }
 
 export interface EvaluateOutcome {
@@ -81,6 +83,7 @@ export async function evaluate(opts: EvaluateOptions): Promise<EvaluateOutcome> 
     base: opts.base,
     root: scratch,
     progress: opts.progress,
+    backend: opts.backend,
   });
   try {
     const ctx = { ...ws.ctx, indexes: { ...ws.indexes, encoder: memoEncoder(ws.indexes.encoder) } };
@@ -112,7 +115,9 @@ export async function evaluate(opts: EvaluateOptions): Promise<EvaluateOutcome> 
         }
       }
     }
-    const results = buildResults(opts.dataset, queries.length, outcomes, sections);
+    const backend: EvalBackend = ws.indexes.bm25.backend === 'elasticsearch' ? 'elasticsearch' : 'embedded';
+    const { dataset, queries: n, ...rest } = buildResults(opts.dataset, queries.length, outcomes, sections);
+    const results: EvalResults = { dataset, queries: n, backend, ...rest };
     const info = {
       command: opts.command ?? null,
       dataset: opts.dataset,
@@ -131,7 +136,10 @@ export async function evaluate(opts: EvaluateOptions): Promise<EvaluateOutcome> 
       corpus: { file: prepared.corpusFile, sha256: ws.stats.corpusSha256, documents: ws.stats.documents, snippets: ws.stats.snippets },
       workspace: ws.dir,
       encoder: ws.indexes.encoder.id,
+      backend,
       bm25: ws.indexes.bm25.backend,
+      dense: ws.config.elasticsearchUrl && ws.config.elasticsearchDense ? 'elasticsearch (kNN)' : 'faiss',
+      elasticsearch: ws.config.elasticsearchUrl ? { index: ws.config.elasticsearchIndex, removedAfter: true } : null,
       ranking: {
         retrieveK: EVAL_RETRIEVE_K,
         bm25Weight: ws.ctx.options.bm25Weight,

@@ -1,7 +1,8 @@
 /**
  * The evaluation's outputs: `<out>/results.json` shaped exactly
  * {"dataset", "queries", "runs": {"<run>": {"ndcg@10", "recall@100", "recall@1000", "mrr@10",
- * "evidence_hit@10"}}} (plus one key per EvalSection, e.g. "verdict"), a table for people, and
+ * "evidence_hit@10"}}} (plus one key per EvalSection, e.g. "verdict", and for `quin eval scifact |
+ * climate-fever` the "backend" BM25 ran on: "embedded" or "elasticsearch"), a table for people, and
  * `<out>/run-info.json` with what produced the numbers (command, corpus, split, encoder, timings).
  */
 import fs from 'node:fs';
@@ -40,9 +41,13 @@ export function formatTable(results: EvalResults, runs: readonly RunOutcome[]): 
   );
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => (i < row.length ? row[i]!.length : 0))));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
-  return [`${results.dataset}: ${results.queries} queries`, line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join(
-    '\n',
-  );
+  const backend = typeof results.backend === 'string' ? ` (BM25: ${results.backend})` : '';
+  return [
+    `${results.dataset}: ${results.queries} queries${backend}`,
+    line(headers),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map(line),
+  ].join('\n');
 }
 
 function fmt(x: number | null): string {

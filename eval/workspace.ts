@@ -6,6 +6,8 @@
  * user's own data directory is never touched. Sentence embeddings come from the shared cache.
  * Several corpora (files or folders, each with its import format) can share one workspace, as the
  * news evaluation's BBC + HuffPost + Reuters do; their content hashes together key it.
+ * BM25 is the embedded FTS5 of that database, or (backend 'elasticsearch') a throwaway index of its
+ * own on the cluster at ELASTICSEARCH_URL, removed again at close.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -15,7 +17,7 @@ import { loadConfig, type Config } from '../lib/config';
 import { createError } from '../lib/errors';
 import { createDb, type Db } from '../lib/db/client';
 import { migrate } from '../lib/db/migrate';
-import { closeSearchIndexes, openSearchIndexes, runIndex } from '../indexer';
+import { closeSearchIndexes, dropElasticsearchIndex, openSearchIndexes, runIndex } from '../indexer';
 import { staticModelDir } from '../indexer/encoders';
 import type { SearchIndexes } from '../indexer/types';
 import { EVAL_PAGE_SIZE, rankingOptions, type SearchContext } from '../ranking';
@@ -41,7 +43,11 @@ export interface WorkspaceOptions {
   /** Parent folder of scratch workspaces (default <cacheDir>/eval). */
   root?: string;
   progress?: boolean;
+  /** Where BM25 lives: the workspace's own SQLite FTS5 (default) or Elasticsearch (base.elasticsearchUrl). */
+  backend?: EvalBackend;
 }
+
+export type EvalBackend = 'embedded' | 'elasticsearch';
 
 export interface Workspace {
   dir: string;
@@ -95,14 +101,21 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
   const key = crypto.createHash('sha256').update(JSON.stringify({ corpusSha256, window })).digest('hex').slice(0, 12);
   const dir = path.join(opts.root ?? path.join(base.cacheDir, 'eval'), `${opts.dataset}-${key}-${encoderKey(base)}`);
   fs.mkdirSync(dir, { recursive: true });
-  // Always SQLite + FTS5 in the scratch folder, whatever the user's DATABASE_URL / ELASTICSEARCH_URL say.
+  // Always SQLite in the scratch folder, whatever the user's DATABASE_URL says; BM25 in its FTS5
+  // unless the backend asked for is Elasticsearch (backendOverrides), whatever ELASTICSEARCH_URL says.
   const overrides: Record<string, unknown> = {};
   const ignored = ['databaseUrlResolved', 'databaseProvider', 'databaseUrl', 'elasticsearchUrl', 'halfLifeDays'];
   for (const [k, v] of Object.entries(base)) if (v !== undefined && !ignored.includes(k)) overrides[k] = v;
   const config = loadConfig({
     env: {},
     configFile: null,
-    overrides: { ...overrides, dataDir: dir, databaseUrl: `file:${path.join(dir, 'quin.db')}`, halfLifeDays: 'off' },
+    overrides: {
+      ...overrides,
+      ...backendOverrides(opts.backend ?? 'embedded', opts.dataset, base),
+      dataDir: dir,
+      databaseUrl: `file:${path.join(dir, 'quin.db')}`,
+      halfLifeDays: 'off',
+    },
   });
   await migrate(config);
   const db = createDb(config);
@@ -133,10 +146,25 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
         // later workspace on the same folder opens fresh ones.
         await closeSearchIndexes();
         await db.$disconnect();
+        if (config.elasticsearchUrl) await dropElasticsearchIndex(config);
       },
     };
   } catch (e) {
     await db.$disconnect();
+    if (config.elasticsearchUrl) await dropElasticsearchIndex(config).catch(() => undefined);
     throw e;
   }
+}
+
+/**
+ * Elasticsearch: the user's cluster (URL, credentials, CA, whether it holds the vectors too) and an
+ * index no other run uses; its ledger in the workspace's database then names another index, so the
+ * run indexes everything into it.
+ */
+function backendOverrides(backend: EvalBackend, dataset: string, base: Config): Record<string, unknown> {
+  if (backend === 'embedded') return {};
+  if (!base.elasticsearchUrl)
+    throw createError('INVALID_INPUT', '--backend elasticsearch needs ELASTICSEARCH_URL (a cluster the evaluation may create an index on)');
+  const id = `${process.pid}-${crypto.randomBytes(3).toString('hex')}`;
+  return { elasticsearchUrl: base.elasticsearchUrl, elasticsearchIndex: `quin-eval-${dataset}-${id}`.toLowerCase() };
 }

@@ -8,7 +8,7 @@
  * See indexer/README.md.
  */
 export type * from './types';
-export { openSearchIndexes, closeSearchIndexes, bm25Location, type Bm25Location } from './open';
+export { openSearchIndexes, closeSearchIndexes, bm25Location, dropElasticsearchIndex, type Bm25Location } from './open';
 export { runIndex, type RunIndexOptions, type IndexRunStats, type ProgressFactory } from './run';
 export { verifyIndexes, type VerifyReport, type VerifyCheck, type VerifyOptions } from './verify';
 export { indexStatus, type IndexStatus } from './status';

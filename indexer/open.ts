@@ -68,6 +68,16 @@ export function openBm25(config: Config): Bm25Backend {
   }
 }
 
+/** Removes the configured Elasticsearch index, e.g. a throwaway one of `quin eval --backend elasticsearch`; nothing else has one. */
+export async function dropElasticsearchIndex(config: Config): Promise<void> {
+  const bm25 = openBm25(config);
+  try {
+    if (bm25 instanceof ElasticsearchIndex) await bm25.dropIndex();
+  } finally {
+    await bm25.close();
+  }
+}
+
 /** The dense reader, or null when FAISS cannot serve (binding missing, index of another encoder). */
 async function openDense(db: Db, config: Config, encoder: Encoder): Promise<DenseReader | null> {
   try {

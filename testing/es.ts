@@ -100,7 +100,9 @@ export async function dropIndexes(url: string, prefix: string): Promise<void> {
   const client = rawClient(url);
   try {
     // By name: wildcard deletes are refused (action.destructive_requires_name).
-    const names = Object.keys(await client.indices.get({ index: `${prefix}*`, allow_no_indices: true, ignore_unavailable: true }));
+    const names = Object.keys(
+      await client.indices.get({ index: `${prefix}*`, expand_wildcards: 'all', allow_no_indices: true, ignore_unavailable: true }),
+    );
     if (names.length) await client.indices.delete({ index: names, ignore_unavailable: true });
   } finally {
     await client.close();

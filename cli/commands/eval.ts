@@ -21,6 +21,7 @@ interface EvalFlags {
   runs?: string;
   sections: boolean;
   json?: boolean;
+  backend: string;
 }
 
 /** The cross-validated weight beside the static table it was fitted for (indexer/encoders/static: fusion.json). */
@@ -68,6 +69,12 @@ function limit(v: string | undefined): number | undefined {
   return n;
 }
 
+function backend(v: string): 'embedded' | 'elasticsearch' {
+  if (v !== 'embedded' && v !== 'elasticsearch')
+    throw createError('INVALID_INPUT', `--backend must be embedded or elasticsearch (got "${v}")`);
+  return v;
+}
+
 function datasetCommand(program: Command, dataset: DatasetName, description: string): void {
   const cmd = program
     .command(dataset)
@@ -78,7 +85,12 @@ function datasetCommand(program: Command, dataset: DatasetName, description: str
     .option('--limit <n>', 'only the first n claims (after the split)')
     .option('--runs <names>', 'comma-separated runs (default: the default runs)')
     .option('--no-sections', 'skip result sections such as verdicts')
-    .option('--json', 'print results.json instead of the table');
+    .option('--json', 'print results.json instead of the table')
+    .option(
+      '--backend <name>',
+      'where BM25 runs: embedded (SQLite FTS5) or elasticsearch (ELASTICSEARCH_URL: a throwaway index of its own, removed after)',
+      'embedded',
+    );
   if (dataset === 'scifact') cmd.option('--corpus <file>', 'SciFact corpus.jsonl (default ../shared/data/scifact/corpus.jsonl)');
   cmd.action(async (flags: EvalFlags) => {
     const base = getConfig();
@@ -95,12 +107,13 @@ function datasetCommand(program: Command, dataset: DatasetName, description: str
       outDir: flags.out ? path.resolve(flags.out) : undefined,
       base,
       sections: flags.sections,
+      backend: backend(flags.backend),
       command: `quin eval ${process.argv.slice(process.argv.indexOf('eval') + 1).join(' ')}`,
     });
     if (flags.json) return printJson(out.results);
     process.stdout.write(out.table + '\n');
     for (const [name, value] of Object.entries(out.results)) {
-      if (!['dataset', 'queries', 'runs'].includes(name)) process.stdout.write(`${name}: ${JSON.stringify(value)}\n`);
+      if (!['dataset', 'queries', 'runs', 'backend'].includes(name)) process.stdout.write(`${name}: ${JSON.stringify(value)}\n`);
     }
     if (out.resultsFile) process.stdout.write(`results: ${out.resultsFile}\n`);
   });
