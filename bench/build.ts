@@ -126,6 +126,10 @@ export function benchConfig(dir: string, base: Config): Config {
       cacheDir: base.encoder === 'static' ? path.join(dir, 'cache') : base.cacheDir,
       encoder: base.encoder,
       encoderModel: base.encoderModel,
+      // --backend elasticsearch (bench/es.ts): both indexes there; unset for the embedded rows.
+      elasticsearchUrl: base.elasticsearchUrl,
+      elasticsearchIndex: base.elasticsearchIndex,
+      elasticsearchDense: base.elasticsearchDense,
     },
     tuning: base.tuning,
   });

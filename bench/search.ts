@@ -9,6 +9,8 @@
  *    embedding by the configured encoder — and hybrid with reranking, and with reranking and the
  *    verdict; the encoder's throughput on corpus sentences; index sizes; peak RSS.
  * Prints a Markdown table; --write-docs puts it in docs/benchmarks.md between the bench:search markers.
+ * `--backend elasticsearch`: both indexes in Elasticsearch instead (bench/es.ts), tables of their own
+ * between the bench:search-es markers.
  */
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -24,6 +26,8 @@ import { closeLoadedModels } from '../lib/models';
 import { projectRoot, sharedDataDir } from '../lib/paths';
 import { openSearchContext, search, type SearchContext } from '../ranking';
 import { BENCH_WINDOW, benchConfig, buildBench } from './build';
+import { benchBackend, benchIndex, benchNode, dropBenchIndex, esChildArgs, esNodeStats, withBackend } from './es';
+import { formatEsBenchMarkdown, type EsBenchResult } from './es-report';
 import { formatBenchMarkdown, type BenchBuild, type BenchResult, type BenchServe } from './report';
 import { summarize } from './stats';
 
@@ -84,7 +88,7 @@ async function encoderSample(ctx: SearchContext, encoder: Encoder, n: number) {
 }
 
 async function buildPhase(size: number, root: string): Promise<BenchBuild> {
-  const base = loadConfig({ env: { ...process.env, DATABASE_URL: '', ELASTICSEARCH_URL: '' } });
+  const base = withBackend(loadConfig({ env: { ...process.env, DATABASE_URL: '', ELASTICSEARCH_URL: '' } }), size);
   const built = await buildBench(size, root, base);
   const status = await indexStatus(built.db, built.config);
   const dense = 'added' in built.index.dense ? built.index.dense : null;
@@ -115,7 +119,7 @@ async function buildPhase(size: number, root: string): Promise<BenchBuild> {
 }
 
 async function servePhase(size: number, root: string, nQueries: number, sample: number): Promise<BenchServe> {
-  const base = loadConfig({ env: { ...process.env, DATABASE_URL: '', ELASTICSEARCH_URL: '' } });
+  const base = withBackend(loadConfig({ env: { ...process.env, DATABASE_URL: '', ELASTICSEARCH_URL: '' } }), size);
   const config = benchConfig(path.join(root, `bench-${size}`), base);
   const db = createDb(config);
   const started = performance.now();
@@ -290,10 +294,14 @@ async function main() {
     return;
   }
   const sizes = arg('sizes', '10000,100000').split(',').map(Number);
-  const results: BenchResult[] = [];
+  const results: (BenchResult | EsBenchResult)[] = [];
+  // --backend elasticsearch: both indexes in Elasticsearch (bench/es.ts), the node measured after each phase.
+  const node = benchBackend() === 'elasticsearch' ? benchNode(root) : null;
+  const esArgs = esChildArgs(node?.url ?? null);
   for (const size of sizes) {
     process.stderr.write(`bench:search: building ${size} snippets …\n`);
-    const build = runChild(['--phase', 'build', '--size', String(size), '--root', root]) as BenchBuild;
+    const build = runChild(['--phase', 'build', '--size', String(size), '--root', root, ...esArgs]) as BenchBuild;
+    const esBuild = node ? await esNodeStats(node.url, benchIndex(size)) : null;
     process.stderr.write(`bench:search: built ${JSON.stringify(build)}\nbench:search: searching ${size} snippets …\n`);
     const serve = runChild([
       '--phase',
@@ -306,33 +314,45 @@ async function main() {
       String(queries),
       '--sample',
       String(sample),
+      ...esArgs,
     ]) as BenchServe;
-    results.push({ build, serve });
+    if (node && esBuild) results.push({ build, serve, es: { build: esBuild, serve: await esNodeStats(node.url, benchIndex(size)) } });
+    else results.push({ build, serve });
     if (!process.argv.includes('--keep')) fs.rmSync(path.join(root, `bench-${size}`), { recursive: true, force: true });
+    if (node && !process.argv.includes('--keep')) await dropBenchIndex(node.url, size);
   }
+  node?.stop();
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}`;
-  const command = `npm run bench:search -- --sizes ${sizes.join(',')} --queries ${queries}`;
+  const command = `npm run bench:search -- ${node ? '--backend elasticsearch ' : ''}--sizes ${sizes.join(',')} --queries ${queries}`;
   const date = new Date().toISOString().slice(0, 10);
-  const md = formatBenchMarkdown(results, { machine, command, date });
+  const md = node
+    ? formatEsBenchMarkdown(results as EsBenchResult[], { machine, command, date })
+    : formatBenchMarkdown(results, { machine, command, date });
   const outDir = path.join(projectRoot(), 'out', 'bench');
   fs.mkdirSync(outDir, { recursive: true });
-  fs.writeFileSync(path.join(outDir, 'search.json'), JSON.stringify({ machine, command, date, results }, null, 2) + '\n');
+  fs.writeFileSync(
+    path.join(outDir, node ? 'search-es.json' : 'search.json'),
+    JSON.stringify({ machine, command, date, results }, null, 2) + '\n',
+  );
   process.stdout.write(md + '\n');
-  if (process.argv.includes('--write-docs')) writeDocs(md);
+  if (process.argv.includes('--write-docs')) writeDocs(md, node ? ES_DOC_MARKERS : [DOC_START, DOC_END]);
 }
 
 export const DOC_START = '<!-- bench:search:start (generated by `npm run bench:search -- --write-docs`) -->';
 export const DOC_END = '<!-- bench:search:end -->';
+/** The Elasticsearch rows have markers of their own: either run leaves the other's tables as they are. */
+export const ES_DOC_MARKERS: [string, string] = [
+  '<!-- bench:search-es:start (generated by `npm run bench:search -- --backend elasticsearch --write-docs`) -->',
+  '<!-- bench:search-es:end -->',
+];
 
-function writeDocs(md: string): void {
+function writeDocs(md: string, [start, end]: readonly [string, string] = [DOC_START, DOC_END]): void {
   const file = path.join(projectRoot(), 'docs', 'benchmarks.md');
   const doc = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const a = doc.indexOf(DOC_START);
-  const b = doc.indexOf(DOC_END);
+  const a = doc.indexOf(start);
+  const b = doc.indexOf(end);
   const next =
-    a >= 0 && b > a
-      ? doc.slice(0, a + DOC_START.length) + '\n' + md + '\n' + doc.slice(b)
-      : `${doc.trimEnd()}\n\n${DOC_START}\n${md}\n${DOC_END}\n`;
+    a >= 0 && b > a ? doc.slice(0, a + start.length) + '\n' + md + '\n' + doc.slice(b) : `${doc.trimEnd()}\n\n${start}\n${md}\n${end}\n`;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, next);
   process.stderr.write(`updated ${file}\n`);
