@@ -134,6 +134,21 @@ function feverExtras(fever: readonly NliPairRow[], rand: () => number): NliPairR
   return out;
 }
 
+/**
+ * A held-out symmetric check made like fever-sym from the dev claims (its own random stream, so the
+ * training pairs stay as they are): each supported dev claim against its evidence with one of the
+ * claim's facts changed → REFUTES. With fever:dev it pairs a claim with both labels, as FEVER-Symmetric
+ * does (its test set is held out by the shared data).
+ */
+function feverSymDev(fever: readonly NliPairRow[], rand: () => number): NliPairRow[] {
+  const names = [...new Set(fever.map((p) => p.evidence).flatMap(namesIn))];
+  return fever.flatMap((c) => {
+    if (c.label !== 'SUPPORTS' || c.split !== 'dev') return [];
+    const against = refutingEvidence(c.evidence, c.claim, names, rand);
+    return against ? [{ set: 'fever-sym', split: 'dev', group: c.group, label: 'REFUTES', claim: c.claim, evidence: against.text } as const] : [];
+  });
+}
+
 function sampleUnrelated(rows: NliPairRow[], rand: () => number): NliPairRow[] {
   const keep: NliPairRow[] = [];
   for (const split of ['train', 'test'] as const)
@@ -161,6 +176,7 @@ async function main() {
       rand,
     ),
   ].filter((r) => r.claim.trim() && r.evidence.trim());
+  rows.push(...feverSymDev(rows.filter((r) => r.set === 'fever'), rng(SEED + 1)));
   fs.mkdirSync(path.join(OUT, 'eval'), { recursive: true });
   const fd = fs.openSync(path.join(OUT, 'pairs.jsonl'), 'w');
   const evalRows = new Map<string, string[]>();

