@@ -9,6 +9,7 @@ import type { Db } from '../lib/db/client';
 import { faissAvailable } from './dense/faiss-native';
 import { encoderFolder } from './vectors/cache';
 import { indexesDir } from './files';
+import type { Bm25Status } from './bm25/backend';
 import { bm25Location, openBm25 } from './open';
 import { readState } from './state';
 import { createEncoder, staticModelDir } from './encoders';
@@ -16,7 +17,14 @@ import { USE_LITE_ID } from './encoders/use-lite';
 
 export interface IndexStatus {
   snippets: number;
-  bm25: { backend: string; indexed: number | null; pending: number | null; bytes: number | null; error?: string };
+  bm25: {
+    backend: string;
+    indexed: number | null;
+    pending: number | null;
+    bytes: number | null;
+    error?: string;
+    cluster?: Bm25Status['cluster'];
+  };
   dense: {
     available: boolean;
     encoder: string | null;

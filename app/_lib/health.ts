@@ -2,7 +2,7 @@
 import { describeError } from '../../lib/errors';
 import { BLOCKED_MS, eventLoopDelay, type LoopDelay } from '../../lib/event-loop';
 import { listWorkers, type WorkerStatus } from '../../lib/web/worker-heartbeat';
-import { indexInfo, type IndexInfo } from './index-info';
+import { clusterProblem, describeCluster, indexInfo, type IndexInfo } from './index-info';
 import { describeServing, servingIndexes, type Serving } from './serving';
 import { searchContext, searchContextState, services } from './services';
 
@@ -18,7 +18,7 @@ export interface HealthReport {
   uptimeSeconds: number;
   checks: {
     database: Check & { latencyMs: number | null };
-    indexes: Check & { snippets: number | null; pending: number | null; serving: Serving | null };
+    indexes: Check & { snippets: number | null; pending: number | null; serving: Serving | null; elasticsearch: IndexInfo['cluster'] };
     models: Check & { state: ReturnType<typeof searchContextState>; encoder: string | null; reranker: string | null; nli: string | null };
     worker: Check & {
       state: string | null;
@@ -77,16 +77,18 @@ export async function healthReport(): Promise<HealthReport> {
   const serving = await servingIndexes().catch(() => null);
   const worker = workers.value?.[0];
   const database = { ok: !ping.error, detail: ping.error ?? `${config.databaseProvider} answers`, latencyMs: ping.error ? null : ping.ms };
+  const cluster = idx.value?.cluster ?? null;
   const indexes = {
-    ok: !idx.error && state === 'ready',
+    ok: !idx.error && state === 'ready' && !clusterProblem(cluster),
     detail:
       idx.error ??
       (state === 'ready'
-        ? `${serving ? `${describeServing(serving)}; ` : ''}${idx.value!.pending} snippets waiting to be indexed`
+        ? `${serving ? `${describeServing(serving)}; ` : ''}${idx.value!.pending} snippets waiting to be indexed${cluster ? `; Elasticsearch: ${describeCluster(cluster)}` : ''}`
         : `search indexes ${state.replace('_', ' ')}`),
     snippets: idx.value?.snippets ?? null,
     pending: idx.value?.pending ?? null,
     serving,
+    elasticsearch: cluster,
   };
   const modelCheck = {
     ok: state === 'ready',

@@ -1,4 +1,5 @@
 import type { DashboardData } from '../../_lib/dashboard';
+import { describeCluster } from '../../_lib/index-info';
 import { describeServing } from '../../_lib/serving';
 import { formatBytes, formatDuration } from '../../../lib/web/time-format';
 
@@ -20,6 +21,23 @@ export function IndexStatus({ index, models, workers }: Pick<DashboardData, 'ind
           </dd>
         </div>
       ))}
+      {index.cluster ? (
+        <>
+          <dt>Elasticsearch</dt>
+          <dd data-testid="es-cluster">
+            {'error' in index.cluster ? (
+              <span className="badge badge--error">unreachable</span>
+            ) : (
+              <span
+                className={`badge badge--${index.cluster.status === 'green' ? 'ok' : index.cluster.status === 'yellow' ? 'paused' : 'error'}`}
+              >
+                {index.cluster.status}
+              </span>
+            )}{' '}
+            {describeCluster(index.cluster)}
+          </dd>
+        </>
+      ) : null}
       <dt>Encoder</dt>
       <dd>{models.encoder ?? index.encoder ?? <span className="muted">not loaded</span>}</dd>
       <dt>Reranker</dt>

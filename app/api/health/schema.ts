@@ -9,6 +9,7 @@ export const healthQuery = z.object({
 });
 
 const check = { ok: z.boolean(), detail: z.string() };
+const health = z.enum(['green', 'yellow', 'red']);
 
 export const healthResponse = z.object({
   status: z
@@ -30,6 +31,21 @@ export const healthResponse = z.object({
         .nullable()
         .describe(
           'What this web process searches with (null until its indexes are loaded): the BM25 backend and the dense vectors it serves (0: BM25 only, the dense index is not built yet); `note` when the dense index was built with another encoder than the configured one.',
+        ),
+      elasticsearch: z
+        .union([
+          z.object({
+            name: z.string(),
+            status: health,
+            nodes: z.number().int(),
+            dataNodes: z.number().int(),
+            index: z.object({ status: health, shards: z.number().int(), unassigned: z.number().int() }).nullable(),
+          }),
+          z.object({ error: z.string() }),
+        ])
+        .nullable()
+        .describe(
+          "With ELASTICSEARCH_URL: the cluster's health and nodes and the index's health, primary shards and unassigned copies (yellow: a replica unassigned, e.g. a node down; red: a primary missing), or why the cluster could not be read. An unreachable cluster or a red index makes the service not ready. Null without Elasticsearch.",
         ),
     }),
     models: z.object({
