@@ -11,7 +11,7 @@ export type * from './types';
 export { openSearchIndexes, closeSearchIndexes, bm25Location, dropElasticsearchIndex, type Bm25Location } from './open';
 export { runIndex, type RunIndexOptions, type IndexRunStats, type ProgressFactory } from './run';
 export { verifyIndexes, type VerifyReport, type VerifyCheck, type VerifyOptions } from './verify';
-export { indexStatus, type IndexStatus } from './status';
+export { describeEsCluster, indexStatus, type IndexStatus } from './status';
 export { createEncoder } from './encoders';
 export { VectorCache } from './vectors/cache';
 export { embedWithCache, ensureEmbedded, type EmbedStats } from './vectors/embed';

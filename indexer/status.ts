@@ -52,6 +52,16 @@ function dirBytes(dir: string): number {
   return n;
 }
 
+/** One line for people: "cluster quin green, 2 nodes (2 data); index yellow: 2 shards, 1 copy unassigned". */
+export function describeEsCluster(c: NonNullable<Bm25Status['cluster']>): string {
+  if ('error' in c) return c.error;
+  const n = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`;
+  const index = c.index
+    ? `index ${c.index.status}: ${n(c.index.shards, 'shard')}, ${c.index.unassigned === 1 ? '1 copy' : `${c.index.unassigned} copies`} unassigned`
+    : 'no index yet';
+  return `cluster ${c.name} ${c.status}, ${n(c.nodes, 'node')} (${c.dataNodes} data); ${index}`;
+}
+
 async function bm25Status(db: Db, config: Config, snippets: number): Promise<IndexStatus['bm25']> {
   const bm25 = openBm25(config);
   try {

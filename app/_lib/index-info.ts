@@ -2,9 +2,11 @@
  * Index status for the dashboard, /api/health and /metrics: the indexer's report (indexStatus) in the
  * shape those views read.
  */
-import { indexStatus, type IndexStatus } from '../../indexer';
+import { describeEsCluster, indexStatus, type IndexStatus } from '../../indexer';
 import type { Config } from '../../lib/config';
 import type { Db } from '../../lib/db/client';
+
+export { describeEsCluster as describeCluster };
 
 export interface IndexInfo {
   snippets: number;
@@ -18,21 +20,11 @@ export interface IndexInfo {
   cluster: IndexStatus['bm25']['cluster'] | null;
 }
 
-/** One line for people: "cluster quin green, 2 nodes (2 data); index yellow: 2 shards, 1 copy unassigned". */
-export function describeCluster(c: NonNullable<IndexInfo['cluster']>): string {
-  if ('error' in c) return c.error;
-  const n = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`;
-  const index = c.index
-    ? `index ${c.index.status}: ${n(c.index.shards, 'shard')}, ${c.index.unassigned === 1 ? '1 copy' : `${c.index.unassigned} copies`} unassigned`
-    : 'no index yet';
-  return `cluster ${c.name} ${c.status}, ${n(c.nodes, 'node')} (${c.dataNodes} data); ${index}`;
-}
-
 /** An unreachable cluster, or a red index (a primary shard missing: searches miss documents), fails readiness. */
 export function clusterProblem(c: IndexInfo['cluster']): string | null {
   if (!c) return null;
   if ('error' in c) return `Elasticsearch: ${c.error}`;
-  return c.index?.status === 'red' ? `Elasticsearch: ${describeCluster(c)}` : null;
+  return c.index?.status === 'red' ? `Elasticsearch: ${describeEsCluster(c)}` : null;
 }
 
 export async function indexInfo(config: Config, db: Db): Promise<IndexInfo> {

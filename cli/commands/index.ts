@@ -7,7 +7,15 @@
 import type { Command } from 'commander';
 import { getConfig } from '../../lib/config';
 import { getDb } from '../../lib/db/client';
-import { closeSearchIndexes, indexStatus, runIndex, verifyIndexes, type IndexRunStats, type VerifyReport } from '../../indexer';
+import {
+  closeSearchIndexes,
+  describeEsCluster,
+  indexStatus,
+  runIndex,
+  verifyIndexes,
+  type IndexRunStats,
+  type VerifyReport,
+} from '../../indexer';
 import { printJson } from '../output';
 
 function mb(bytes: number | null): string {
@@ -59,7 +67,8 @@ export function register(program: Command): void {
             `snippets: ${st.snippets}\n` +
               `bm25 (${st.bm25.backend}): ${st.bm25.indexed ?? '?'} indexed, ${st.bm25.pending ?? '?'} pending, ${mb(st.bm25.bytes)}${st.bm25.error ? ` (error: ${st.bm25.error})` : ''}\n` +
               `dense (${st.dense.factory ?? 'not built'}, ${st.dense.encoder ?? st.dense.configuredEncoder}, ${st.dense.pooling ?? '-'}): ${st.dense.indexed} indexed, ${st.dense.pending} pending, ${st.dense.tombstones} tombstones, ${mb(st.dense.bytes)}${st.dense.available ? '' : ' (FAISS binding not built)'}\n` +
-              `sentence cache: ${st.cache.dir} ${mb(st.cache.bytes)}\n`,
+              `sentence cache: ${st.cache.dir} ${mb(st.cache.bytes)}\n` +
+              (st.bm25.cluster ? `elasticsearch: ${describeEsCluster(st.bm25.cluster)}\n` : ''),
           );
           return;
         }
