@@ -66,6 +66,15 @@ describe('Elasticsearch kept in step through the ledger', () => {
     expect((await verifyIndexes(t.db, t.config)).checks[0]).toMatchObject({ ok: true, problems: [] });
   }, 60_000);
 
+  it('rewrites an index of the older layout (the english analyzer, no token fields)', async () => {
+    // What an earlier version recorded as its target: the URL and the index, without the layout.
+    await t.db.indexState.update({ where: { name: 'elasticsearch' }, data: { file: `${es.url}#${indexName}` } });
+    const stats = await runIndex(t.db, t.config, { progress: false });
+    expect(stats.bm25.added).toBe((await dbIds()).length);
+    expect(await esIds()).toEqual(await dbIds());
+    expect((await t.db.indexState.findUnique({ where: { name: 'elasticsearch' } }))?.file).toMatch(/#fts5-terms-1$/);
+  }, 60_000);
+
   it('starts over when the index name changes, and --rebuild drops the index', async () => {
     const other = `${indexName}-other`;
     const config = { ...t.config, elasticsearchIndex: other };
