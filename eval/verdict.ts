@@ -4,8 +4,10 @@
  *   SUPPORTED → SUPPORT, REFUTED → CONTRADICT, NOT_ENOUGH_EVIDENCE and MIXED → NEI. End to end: the
  *   search pipeline's top results and evidence sentences (hybrid, plus the default reranker if any).
  *   Oracle: the gold rationale sentences (for NEI claims, which have none, the two sentences of each
- *   cited abstract that share most words with the claim). Accuracy and macro-F1 (per split too), the
- *   precision of each committed label and the risk–coverage table (eval/verdict-metrics.ts).
+ *   cited abstract that share most words with the claim). Oracle reader: the same gold evidence read
+ *   as one pair by the NLI model alone, its most probable label — the bar the claim decision must
+ *   reach on the same evidence. Accuracy and macro-F1 (per split too), the precision of each
+ *   committed label and the risk–coverage table (eval/verdict-metrics.ts).
  * - Climate-FEVER: every claim–evidence sentence judged (3-way macro-F1 per evidence sentence), with
  *   the same risk–coverage table over the pairs called supporting or refuting.
  */
@@ -15,7 +17,7 @@ import { describeError } from '../lib/errors';
 import { DEFAULT_MODELS } from '../lib/models';
 import { analyzeQuery, search, type SearchContext } from '../ranking';
 import { createRerankStage } from '../ranking/rerank';
-import { createVerdictStage, type Decision, type NliVerdictStage } from '../ranking/verdict';
+import { createVerdictStage, type Decision, type NliVerdictStage, type StanceProbs } from '../ranking/verdict';
 import type { SearchResult, VerdictLabel } from '../ranking/types';
 import type { EvalQuery } from './datasets';
 import { readJsonl } from './datasets';
@@ -69,6 +71,14 @@ export function scoreClaims(items: readonly JudgedClaim[]) {
     true_marked_refuted: m.flipped,
     risk_coverage: m.risk_coverage,
   };
+}
+
+/** The reader's own label for evidence read as one pair: its most probable class, nothing withheld (the bar the claim decision must reach). */
+export function readerDecision(p: StanceProbs): Decision {
+  const label: VerdictLabel =
+    p.supports >= p.refutes && p.supports >= p.neutral ? 'SUPPORTED' : p.refutes >= p.neutral ? 'REFUTED' : 'NOT_ENOUGH_EVIDENCE';
+  const probabilities = { SUPPORTED: p.supports, REFUTED: p.refutes, MIXED: 0, NOT_ENOUGH_EVIDENCE: p.neutral };
+  return { label, confidence: probabilities[label], probabilities };
 }
 
 /** Stand-in search results made of given sentences (relevance 1, no decay): the oracle's evidence. */
@@ -140,6 +150,7 @@ async function scifactVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
   };
   const endToEnd: JudgedClaim[] = [];
   const oracle: JudgedClaim[] = [];
+  const reader: JudgedClaim[] = [];
   for (const q of input.queries) {
     const claim = analyzeQuery(q.text, { maxChars: 10_000 }).claim;
     const res = await search(
@@ -156,7 +167,9 @@ async function scifactVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
       ctx,
     );
     endToEnd.push({ query: q, decision: (await stage.judgeResults(res.results, claim)).decision });
-    oracle.push({ query: q, decision: (await stage.judgeResults(oracleResults(oracleEvidence(q, corpus)), claim)).decision });
+    const gold = oracleEvidence(q, corpus);
+    oracle.push({ query: q, decision: (await stage.judgeResults(oracleResults(gold), claim)).decision });
+    reader.push({ query: q, decision: readerDecision(await stage.readTogether(claim, gold.flat())) });
   }
   const t = stage.settings;
   return {
@@ -166,6 +179,7 @@ async function scifactVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
     labels: 'SUPPORTED → SUPPORT, REFUTED → CONTRADICT, NOT_ENOUGH_EVIDENCE and MIXED → NEI',
     end_to_end: scoreClaims(endToEnd),
     oracle: scoreClaims(oracle),
+    oracle_reader: scoreClaims(reader),
   };
 }
 

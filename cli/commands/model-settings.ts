@@ -5,12 +5,12 @@
  */
 import { describeError } from '../../lib/errors';
 import type { ModelFolder } from '../../lib/models';
-import { filesFor, fittedFiles, verdictSettings, type VerdictSettings } from '../../ranking/verdict';
+import { fittedAggregator, verdictSettings, type VerdictSettings } from '../../ranking/verdict';
 import { RERANK_DEFAULT_DEPTH, readComboWeights } from '../../ranking/rerank';
 
 export interface SettingInForce {
   setting: string;
-  value: number;
+  value: number | boolean;
   origin: string;
 }
 
@@ -23,7 +23,9 @@ export interface RoleSettings {
 const VERDICT_NAMES: Record<keyof VerdictSettings, string> = {
   depth: 'results read',
   sentences: 'sentences per result',
-  judged: 'sentences judged',
+  passages: 'passages read',
+  judged: 'items judged',
+  rule: 'cue override',
   commit: 'commit',
   commitRefuted: 'commit (refuted)',
   mixed: 'mixed',
@@ -32,18 +34,14 @@ const VERDICT_NAMES: Record<keyof VerdictSettings, string> = {
 /** The verdict settings in force for the NLI model in `folder` (the rule of ranking/verdict's createVerdictStage). */
 export function nliSettingsInForce(folder: ModelFolder): RoleSettings {
   try {
-    const files = fittedFiles(folder.dir);
-    // As createVerdictStage: files fitted for another model (stance.json names it) are not read.
-    const fitted = filesFor(files, `onnx:${folder.name}@${folder.hash}`);
-    const suits = fitted.stance !== null || !files.stance;
-    const resolved = verdictSettings(fitted.aggregator);
+    const resolved = verdictSettings(fittedAggregator(folder.dir));
     // commitRefuted is always resolved (it falls back to commit); `?? commit` only satisfies its optional type.
     const settings = (Object.keys(VERDICT_NAMES) as (keyof VerdictSettings)[]).map((k) => ({
       setting: VERDICT_NAMES[k],
       value: resolved[k] ?? resolved.commit,
       origin: resolved.origin[k],
     }));
-    return { settings, note: suits ? null : `stance.json and verdict.json were fitted for ${files.stance?.nli}, not this model: not read` };
+    return { settings, note: null };
   } catch (e) {
     return { settings: [], note: describeError(e) };
   }

@@ -36,6 +36,11 @@ test.describe('GET /api/search', () => {
       expect(['SUPPORTED', 'REFUTED', 'MIXED', 'NOT_ENOUGH_EVIDENCE']).toContain(v.label);
       expect(v.confidence).toBeGreaterThanOrEqual(0);
       expect(v.confidence).toBeLessThanOrEqual(1);
+      // A verdict never contradicts the evidence it shows.
+      if (v.label === 'SUPPORTED' || v.label === 'MIXED') expect(v.evidence.supports.length).toBeGreaterThan(0);
+      if (v.label === 'REFUTED' || v.label === 'MIXED') expect(v.evidence.refutes.length).toBeGreaterThan(0);
+      for (const e of v.evidence.supports) expect(e.stance).toBe('supports');
+      for (const e of v.evidence.refutes) expect(e.stance).toBe('refutes');
     } else {
       expect(claim.verdictStatus).toBe('no_model');
     }

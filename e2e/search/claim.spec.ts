@@ -49,6 +49,12 @@ test.describe('searching a claim', () => {
         await expect(column.getByTestId('stance-reason')).toHaveCount(listed);
       }
       expect(await verdict.getByTestId('stance-item').count()).toBeGreaterThan(0);
+      // The label never stands above an empty column: "Supported" lists a supporting sentence, "Refuted" a contradicting one.
+      const label = await verdict.getByTestId('verdict-label').innerText();
+      if (/Supported|Mixed/.test(label))
+        expect(await verdict.getByTestId('stance-supports').getByTestId('stance-item').count()).toBeGreaterThan(0);
+      if (/Refuted|Mixed/.test(label))
+        expect(await verdict.getByTestId('stance-refutes').getByTestId('stance-item').count()).toBeGreaterThan(0);
     } else {
       await expect(page.getByTestId('verdict-unavailable')).toContainText('No verdict model is configured');
     }

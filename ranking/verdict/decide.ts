@@ -9,7 +9,7 @@
  * P(SUPPORTED), P(REFUTED), P(NOT_ENOUGH_EVIDENCE).
  *
  * Abstention: a verdict commits only when its probability reaches `commit` (REFUTED: `commitRefuted`,
- * higher), thresholds chosen for precision (a confident wrong "Refuted" costs a reader more than an
+ * higher) and a shown item reads that way, thresholds chosen for precision (a confident wrong "Refuted" costs a reader more than an
  * honest "not enough evidence");
  * otherwise NOT_ENOUGH_EVIDENCE, with the evidence still shown. MIXED: strong sentences on both sides
  * (each ≥ `mixed`) while neither side commits alone.
@@ -20,7 +20,8 @@
 import { z } from 'zod';
 import { createError } from '../../lib/errors';
 import type { VerdictLabel } from '../types';
-import type { StanceProbs } from './align/classifier';
+
+export type StanceProbs = Record<'supports' | 'refutes' | 'neutral', number>;
 
 export const CLAIM_FEATURES = [
   'max_sup',
@@ -58,11 +59,15 @@ export interface JudgedItem {
 }
 
 export const AggregatorFile = z.object({
-  version: z.literal(3),
-  /** Results read, sentences read per result, and sentences judged in full, that the aggregator was fitted on. */
+  version: z.literal(4),
+  /** Results read, sentences read per result, and items judged and shown, that the aggregator was fitted on. */
   depth: z.number().int().min(1).max(100),
   sentences: z.number().int().min(1).max(10),
+  /** Whether each result's read sentences are also read together, as one passage. */
+  passages: z.boolean(),
   judged: z.number().int().min(1).max(50),
+  /** Whether the alignment's cue override applies (judge.ts neverFor): kept only where it measurably helped. */
+  rule: z.boolean(),
   /** The claim features each coefficient column reads, by name (CLAIM_FEATURES). */
   features: z.array(z.string()).min(1),
   /** Rows: SUPPORTED, REFUTED, NOT_ENOUGH_EVIDENCE. */
@@ -164,6 +169,17 @@ export interface DecideSettings {
   mixed: number;
 }
 
+/** The stance an item is read as: its most probable class (ties to supports, then refutes). */
+export function stanceOf(p: StanceProbs): keyof StanceProbs {
+  if (p.supports >= p.refutes && p.supports >= p.neutral) return 'supports';
+  return p.refutes >= p.neutral ? 'refutes' : 'neutral';
+}
+
+/**
+ * A verdict never contradicts what it shows: a side commits only when a shown item is read that way
+ * (SUPPORTED with a supporting item, REFUTED with a refuting one, MIXED with both); otherwise the
+ * claim has not enough evidence, whatever the pooled probability says.
+ */
 export function decide(items: readonly JudgedItem[], agg: Aggregator | null, s: DecideSettings): Decision {
   if (!items.length) {
     return {
@@ -175,17 +191,24 @@ export function decide(items: readonly JudgedItem[], agg: Aggregator | null, s: 
   }
   const [ps, pr, pn] = agg ? probabilities(items, agg) : pooledMax(items);
   const probs = { SUPPORTED: round(ps), REFUTED: round(pr), MIXED: 0, NOT_ENOUGH_EVIDENCE: round(pn) };
+  const shown = {
+    SUPPORTED: items.some((j) => stanceOf(j.probs) === 'supports'),
+    REFUTED: items.some((j) => stanceOf(j.probs) === 'refutes'),
+  };
   const side = ps >= pr ? 'SUPPORTED' : 'REFUTED';
   const strong = Math.max(ps, pr);
   const bar = side === 'REFUTED' ? (s.commitRefuted ?? s.commit) : s.commit;
-  if (strong >= bar && strong >= pn) return { label: side, confidence: round(strong), probabilities: probs };
+  if (strong >= bar && strong >= pn && shown[side]) return { label: side, confidence: round(strong), probabilities: probs };
   const [maxSup, maxRef] = claimFeatures(items);
-  if (maxSup! >= s.mixed && maxRef! >= s.mixed && ps + pr >= s.commit) {
+  if (maxSup! >= s.mixed && maxRef! >= s.mixed && ps + pr >= s.commit && shown.SUPPORTED && shown.REFUTED) {
     return { label: 'MIXED', confidence: round(ps + pr), probabilities: { ...probs, MIXED: round(ps + pr) } };
   }
+  const lean = side === 'SUPPORTED' ? 'towards the claim' : 'against the claim';
   const reason =
-    strong >= pn
-      ? `the evidence leans ${side === 'SUPPORTED' ? 'towards the claim' : 'against the claim'} (${pct(strong)}), below the ${pct(bar)} a verdict needs`
-      : `no evidence sentence settles the claim (${pct(pn)} that there is not enough evidence)`;
+    strong >= bar && strong >= pn
+      ? `the evidence leans ${lean} (${pct(strong)}), but no sentence shown ${side === 'SUPPORTED' ? 'supports' : 'contradicts'} it on its own`
+      : strong >= pn
+        ? `the evidence leans ${lean} (${pct(strong)}), below the ${pct(bar)} a verdict needs`
+        : `no evidence sentence settles the claim (${pct(pn)} that there is not enough evidence)`;
   return { label: 'NOT_ENOUGH_EVIDENCE', confidence: round(Math.max(pn, 1 - strong)), probabilities: probs, reason };
 }

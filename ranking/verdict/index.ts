@@ -1,10 +1,9 @@
 /**
  * ranking/verdict: the verdict stage, built from the configured NLI model (lib/models registry:
- * QUIN_NLI_MODEL, default per DEFAULT_MODELS), the files fitted for it in its folder — stance.json
- * (the stance classifier over alignment features and the model's probabilities) and verdict.json
- * (the calibrated claim-level aggregator, its commit threshold and the evidence it reads) — and the
- * aligner's lexicon (models/quin-align). An operator's explicit QUIN_VERDICT_* setting beats the
- * folder's value.
+ * QUIN_NLI_MODEL, default per DEFAULT_MODELS), the decision fitted for it in its folder (verdict.json:
+ * the calibrated claim-level aggregator, its commit thresholds, the evidence it reads and whether the
+ * alignment's cue override applies) and the aligner's lexicon (models/quin-align, the reasons shown).
+ * A supplied model without verdict.json decides by the default rule.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +12,6 @@ import type { Config } from '../../lib/config';
 import { createError } from '../../lib/errors';
 import { loadRoleModel, resolveModelDir } from '../../lib/models';
 import { projectRoot } from '../../lib/paths';
-import { checkStanceModel, StanceModelFile, type StanceModel } from './align/classifier';
 import { Lexicon } from './align/lexicon';
 import { AggregatorFile, checkAggregator, type Aggregator } from './decide';
 import { StanceJudge } from './judge';
@@ -30,14 +28,27 @@ export {
   type EvidenceItem,
 } from './stage';
 export { StanceJudge, mostProbable, neverFor, type Judgement, type JudgeInput } from './judge';
-export { decide, claimFeatures, CLAIM_FEATURES, AggregatorFile, type Aggregator, type Decision, type JudgedItem } from './decide';
+export {
+  decide,
+  claimFeatures,
+  stanceOf,
+  CLAIM_FEATURES,
+  AggregatorFile,
+  type Aggregator,
+  type Decision,
+  type JudgedItem,
+  type StanceProbs,
+} from './decide';
 export { Lexicon } from './align/lexicon';
 export { sameClaim, sameFrom, SAME_CLAIM_COVERAGE, type SameClaim } from './same-claim';
 
 export type VerdictConfig = Pick<Config, 'nliModel' | 'encoderModel' | 'rerankerModel' | 'modelsDir' | 'ortThreads' | 'ortProvider'>;
 
-/** Without a fitted verdict.json: read 8 results × 5 sentences, judge the best 6; commit at 0.5 (either side); MIXED when both sides reach 0.8. */
-export const VERDICT_DEFAULTS = { depth: 8, sentences: 5, judged: 6, commit: 0.5, mixed: 0.8 } as const;
+/**
+ * Without a fitted verdict.json (a supplied NLI model): read 5 results × 3 sentences, show the best 6;
+ * commit at 0.5 (either side); MIXED when both sides reach 0.8; no cue override.
+ */
+export const VERDICT_DEFAULTS = { depth: 5, sentences: 3, passages: false, judged: 6, rule: false, commit: 0.5, mixed: 0.8 } as const;
 
 export const LEXICON_FILE = path.join(projectRoot(), 'models', 'quin-align', 'lexicon.json.gz');
 
@@ -70,42 +81,28 @@ export function sharedLexicon(file = LEXICON_FILE): Lexicon {
  * else the built-in default. An evaluation passes its own to createVerdictStage.
  */
 export function verdictSettings(agg: Aggregator | null): VerdictSettings & { origin: Record<keyof VerdictSettings, string> } {
-  const pick = (fallback: [number, string], fitted: number | undefined): [number, string] =>
-    fitted !== undefined ? [fitted, 'verdict.json'] : fallback;
-  const [depth, od] = pick([VERDICT_DEFAULTS.depth, 'default'], agg?.depth);
-  const [sentences, os] = pick([VERDICT_DEFAULTS.sentences, 'default'], agg?.sentences);
-  const [judged, oj] = pick([VERDICT_DEFAULTS.judged, 'default'], agg?.judged);
-  const [commit, oc] = pick([VERDICT_DEFAULTS.commit, 'default'], agg?.commit);
-  // REFUTED's bar is SUPPORTED's unless verdict.json sets its own.
-  const [commitRefuted, ocr] = pick([commit, oc], agg?.commit_refuted);
-  const [mixed, om] = pick([VERDICT_DEFAULTS.mixed, 'default'], agg?.mixed);
-  return {
-    depth,
-    sentences,
-    judged,
-    commit,
-    commitRefuted,
-    mixed,
-    origin: { depth: od, sentences: os, judged: oj, commit: oc, commitRefuted: ocr, mixed: om },
+  const origin = agg ? 'verdict.json' : 'default';
+  const from = agg ?? VERDICT_DEFAULTS;
+  const resolved: VerdictSettings = {
+    depth: from.depth,
+    sentences: from.sentences,
+    passages: from.passages,
+    judged: from.judged,
+    rule: from.rule,
+    commit: from.commit,
+    // REFUTED's bar is SUPPORTED's unless verdict.json sets its own.
+    commitRefuted: agg?.commit_refuted ?? from.commit,
+    mixed: from.mixed,
   };
+  const keys = Object.keys(resolved) as (keyof VerdictSettings)[];
+  return { ...resolved, origin: Object.fromEntries(keys.map((k) => [k, origin])) as Record<keyof VerdictSettings, string> };
 }
 
-/** The NLI folder's fitted files (stance.json, verdict.json), null where absent; a file the code cannot read by name is MODEL_INVALID. */
-export function fittedFiles(dir: string): { stance: StanceModel | null; aggregator: Aggregator | null } {
-  const stanceFile = path.join(dir, 'stance.json');
-  const verdictFile = path.join(dir, 'verdict.json');
-  const stance = readJson(stanceFile, StanceModelFile, 'stance classifier');
-  const aggregator = readJson(verdictFile, AggregatorFile, 'verdict aggregator (version 3)');
-  return {
-    stance: stance && checkStanceModel(stance, stanceFile),
-    aggregator: aggregator && checkAggregator(aggregator, verdictFile),
-  };
-}
-
-/** The fitted files that apply to the NLI model `modelId`: files fitted for another model do not suit it (it then decides alone, under the default rule). */
-export function filesFor(files: ReturnType<typeof fittedFiles>, modelId: string): ReturnType<typeof fittedFiles> {
-  const stance = files.stance && (files.stance.nli === null || files.stance.nli === modelId) ? files.stance : null;
-  return { stance, aggregator: stance || !files.stance ? files.aggregator : null };
+/** The NLI folder's fitted decision (verdict.json), null where absent; a file the code cannot read by name is MODEL_INVALID. */
+export function fittedAggregator(dir: string): Aggregator | null {
+  const file = path.join(dir, 'verdict.json');
+  const aggregator = readJson(file, AggregatorFile, 'verdict aggregator (version 4)');
+  return aggregator && checkAggregator(aggregator, file);
 }
 
 /** The stage, or null when no NLI model is configured (QUIN_NLI_MODEL=none, or no default model). */
@@ -118,7 +115,8 @@ export async function createVerdictStage(
   if (!model) return null;
   const { model: _m, ...settings } = overrides;
   const dir = resolveModelDir('nli', cfg);
-  const { stance, aggregator } = filesFor(dir ? fittedFiles(dir) : { stance: null, aggregator: null }, model.id);
+  const aggregator = dir ? fittedAggregator(dir) : null;
   const { origin: _o, ...resolved } = verdictSettings(aggregator);
-  return new NliVerdictStage(new StanceJudge(model, sharedLexicon(), stance), { ...resolved, ...settings }, aggregator);
+  const chosen = { ...resolved, ...settings };
+  return new NliVerdictStage(new StanceJudge(model, sharedLexicon(), chosen.rule), chosen, aggregator);
 }

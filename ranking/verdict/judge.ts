@@ -1,28 +1,27 @@
 /**
- * Per-sentence stance: how one evidence sentence bears on the claim, with a reason a reader can check.
+ * Per-sentence stance: how one evidence sentence (or passage) bears on the claim, with a reason a
+ * reader can check.
  *
- * The model decides, the alignment explains. The NLI model (our pair model, or any supplied Hugging
- * Face NLI model) reads the claim against the sentence — given, when the sentence refers back to
- * something ("the firm", "they"), with its article's title and the sentence before — and gives
- * P(supports / refutes / neither). Where the folder has a stance.json fitted for that model, it
- * combines the model's log-probabilities with the alignment features (align/); else the model's
- * probabilities stand. One rule then holds whatever the model says: a sentence about another subject,
- * another year, or — where it otherwise states the claim — another amount, the opposite word or the
- * roles reversed (the alignment's cues, `againstCue`) is evidence against or neither, never for: its
- * support goes to "neither". The reason shown is drawn from the cues that fit the stance given, so it never argues
- * against it.
+ * The model decides, the alignment explains. The NLI model (ours, or any supplied Hugging Face NLI
+ * model) reads the claim against the sentence — given, when the sentence refers back to something
+ * ("the firm", "they"), with its article's title and the sentence before — and gives P(supports /
+ * refutes / neither). Where the decision's fitted file says so (verdict.json `rule`, kept only where it
+ * measurably helped on held-out pairs), one override of the alignment's cues then holds whatever the
+ * model says: a sentence about another subject, another year, or — where it otherwise states the claim
+ * — another amount, the opposite word or the roles reversed (`againstCue`) is evidence against or
+ * neither, never for. The reason shown is drawn from the cues that fit the stance given, so it never
+ * argues against it.
  */
-import crypto from 'node:crypto';
 import type { NliClassifier, NliProbs } from '../../lib/models';
 import { align } from './align/align';
-import { classify, stanceInput, type StanceModel, type StanceProbs } from './align/classifier';
+import { stanceOf, type StanceProbs } from './decide';
 import { stanceFeatures, type Cue, type StanceFeatures } from './align/features';
 import type { Lexicon } from './align/lexicon';
 import { reasonFor } from './align/reasons';
 
 export interface Judgement {
   probs: StanceProbs;
-  /** The model's own probabilities, before the fitted combination and the rule. */
+  /** The model's own probabilities, before the rule. */
   model: StanceProbs;
   /** Coverage of the claim's content by the sentence (alignment), in [0, 1]. */
   coverage: number;
@@ -53,10 +52,7 @@ export function againstCue(f: Pick<StanceFeatures, 'cues' | 'values'>): Cue | un
   );
 }
 
-export function mostProbable(p: StanceProbs): keyof StanceProbs {
-  if (p.supports >= p.refutes && p.supports >= p.neutral) return 'supports';
-  return p.refutes >= p.neutral ? 'refutes' : 'neutral';
-}
+export const mostProbable = stanceOf;
 
 /**
  * The rule above: a sentence with such a cue keeps none of its support (it goes to "neither"); one
@@ -74,33 +70,20 @@ const fromNli = (n: NliProbs): StanceProbs => ({ supports: n.entailment, refutes
 export const premiseOf = (x: JudgeInput) => (x.context ? `${x.context} ${x.sentence}` : x.sentence);
 
 export class StanceJudge {
-  private alignId: string | undefined;
   constructor(
     private readonly nli: Pick<NliClassifier, 'id' | 'classify'>,
     private readonly lexicon: Lexicon,
-    /** The stance classifier fitted for this NLI model (or for the alignment alone), or null (the model decides alone). */
-    readonly model: StanceModel | null,
-  ) {
-    if (model?.nli && model.nli !== nli.id) throw new Error(`stance.json was fitted for ${model.nli}, not ${nli.id}`);
-  }
+    /** Whether the cue override applies (neverFor). */
+    readonly rule: boolean,
+  ) {}
 
-  /** The NLI model's id; "+align" with a stance classifier that reads it; quin-align@hash for one that reads the alignment only. */
   get id(): string {
-    if (!this.model) return this.nli.id;
-    if (this.model.nli) return `${this.nli.id}+align`;
-    this.alignId ??= `quin-align@${crypto.createHash('sha256').update(JSON.stringify(this.model.model)).digest('hex').slice(0, 8)}`;
-    return this.alignId;
-  }
-
-  /** Whether the NLI model is read at all (a stance classifier fitted on the alignment alone spares its run). */
-  get readsModel(): boolean {
-    return !this.model || this.model.nli !== null;
+    return this.nli.id;
   }
 
   /** The model's probabilities only (cheap: no alignment), e.g. to choose which sentences to judge in full. */
   async modelProbs(claim: string, inputs: readonly JudgeInput[]): Promise<StanceProbs[]> {
     if (!inputs.length) return [];
-    if (!this.readsModel) return inputs.map(() => ({ supports: 1 / 3, refutes: 1 / 3, neutral: 1 / 3 }));
     return (await this.nli.classify(inputs.map((x) => [premiseOf(x), claim]))).map(fromNli);
   }
 
@@ -111,8 +94,7 @@ export class StanceJudge {
     return inputs.map((x, i) => {
       const features = stanceFeatures(align(claim, premiseOf(x), this.lexicon));
       const m = model[i]!;
-      const fitted = this.model ? classify(this.model, stanceInput(this.model, features, m)) : m;
-      const probs = neverFor(fitted, features);
+      const probs = this.rule ? neverFor(m, features) : m;
       const stance = mostProbable(probs);
       return { probs, model: m, coverage: features.values.cov, features, stance, reason: reasonFor(stance, features.cues) };
     });

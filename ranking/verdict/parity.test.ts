@@ -7,9 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkStanceModel, classify, stanceInput, StanceModelFile, type StanceProbs } from './align/classifier';
-import type { StanceFeatures } from './align/features';
-import { checkAggregator, claimFeatures, decide, AggregatorFile, type JudgedItem } from './decide';
+import { checkAggregator, claimFeatures, decide, AggregatorFile, type JudgedItem, type StanceProbs } from './decide';
 import { pickEvidence } from './stage';
 
 const read = (...p: string[]) => JSON.parse(fs.readFileSync(path.join(__dirname, ...p), 'utf8'));
@@ -42,26 +40,5 @@ describe('Python ↔ TypeScript parity of the fitted verdict files', () => {
     expect(cases.length).toBeGreaterThanOrEqual(10);
     const settings = { commit: agg.commit, commitRefuted: agg.commit_refuted, mixed: agg.mixed };
     for (const c of cases) expect(decide(c.items, agg, settings).label).toBe(c.label);
-  });
-});
-
-describe('Python ↔ TypeScript parity of stance.json', () => {
-  it('classify over the inputs looked up by name gives the probabilities sklearn gave', () => {
-    const file = path.join(__dirname, '..', '..', 'models', 'quin-nli', 'stance.json');
-    if (!fs.existsSync(file)) return; // the model decides alone: no stance classifier to check
-    const model = checkStanceModel(StanceModelFile.parse(JSON.parse(fs.readFileSync(file, 'utf8'))));
-    const rows = read('fixtures', 'stance-parity.json') as {
-      values: StanceFeatures['values'];
-      model: [number, number, number];
-      p: number[];
-    }[];
-    expect(rows.length).toBe(40);
-    for (const r of rows) {
-      const [supports, refutes, neutral] = r.model;
-      const p = classify(model, stanceInput(model, { values: r.values, cues: [] }, { supports, refutes, neutral }));
-      expect(p.supports).toBeCloseTo(r.p[0]!, 5);
-      expect(p.refutes).toBeCloseTo(r.p[1]!, 5);
-      expect(p.neutral).toBeCloseTo(r.p[2]!, 5);
-    }
   });
 });

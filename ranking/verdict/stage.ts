@@ -10,9 +10,8 @@
  */
 import type { StageContext, VerdictStage } from '../stages';
 import type { SearchResult, StanceEvidence, Verdict } from '../types';
-import type { StanceProbs } from './align/classifier';
 import type { StanceFeatures } from './align/features';
-import type { Aggregator, DecideSettings, Decision, JudgedItem } from './decide';
+import type { Aggregator, DecideSettings, Decision, JudgedItem, StanceProbs } from './decide';
 import { decide } from './decide';
 import type { JudgeInput, Judgement, StanceJudge } from './judge';
 import { sameClaim, type SameClaim } from './same-claim';
@@ -22,8 +21,12 @@ export interface VerdictSettings extends DecideSettings {
   depth: number;
   /** Sentences read per result (its best evidence sentences first). */
   sentences: number;
-  /** Sentences judged in full and decided on, across the results. */
+  /** Whether each result's read sentences are also read together, as one passage. */
+  passages: boolean;
+  /** Items (sentences, passages) judged in full, decided on and shown, across the results. */
   judged: number;
+  /** Whether the alignment's cue override applies (judge.ts neverFor). */
+  rule: boolean;
 }
 
 export interface EvidenceItem extends JudgeInput {
@@ -31,6 +34,8 @@ export interface EvidenceItem extends JudgeInput {
   rank: number;
   /** Its result's relevance before the time decay, relative to the best result. */
   relevance: number;
+  /** One sentence, or a passage: the result's read sentences together, in text order (evidence that spans sentences). */
+  kind: 'sentence' | 'passage';
 }
 
 /** At most this many of the judged sentences come from one result (a verdict needs more than one article's word). */
@@ -53,8 +58,15 @@ function inTextOrder(r: SearchResult): { text: string; start: number }[] {
   return [...r.evidence].sort((a, b) => a.start - b.start);
 }
 
-/** The candidates: each top result's sentences (up to `perResult`, its best first), each once, with context where it refers back. */
-export function evidenceItems(results: readonly SearchResult[], depth: number, perResult: number): EvidenceItem[] {
+const titleOf = (r: SearchResult) => (r.title ? `${r.title.replace(/[.!?]*$/, '')}.` : '');
+
+/**
+ * The candidates: each top result's sentences (up to `perResult`, its best first), each once, with
+ * context where it refers back; with `passages`, also each result's read sentences as one passage in
+ * text order (a claim that two sentences establish together, or a sentence whose subject is in the
+ * one before, is read whole), with the title where its first sentence refers back.
+ */
+export function evidenceItems(results: readonly SearchResult[], depth: number, perResult: number, passages = false): EvidenceItem[] {
   const top = results.slice(0, depth);
   const pre = top.map((r) => (r.scores.recency > 0 ? r.scores.final / r.scores.recency : r.scores.final));
   const best = Math.max(0, ...pre);
@@ -63,14 +75,23 @@ export function evidenceItems(results: readonly SearchResult[], depth: number, p
   top.forEach((r, rank) => {
     const ordered = inTextOrder(r);
     const sentences = r.evidence.length ? r.evidence.slice(0, perResult) : [{ text: r.text, start: 0 }];
+    const relevance = best > 0 ? pre[rank]! / best : 1;
     for (const s of sentences) {
       const key = s.text.trim().toLowerCase();
       if (!key || seen.has(key)) continue;
       seen.add(key);
       const at = ordered.findIndex((o) => o.start === s.start);
       const prev = at > 0 ? ordered[at - 1]!.text : '';
-      const context = refersBack(s.text) ? [r.title ? `${r.title.replace(/[.!?]*$/, '')}.` : '', prev].filter(Boolean).join(' ') : '';
-      items.push({ result: r, sentence: s.text, ...(context ? { context } : {}), rank, relevance: best > 0 ? pre[rank]! / best : 1 });
+      const context = refersBack(s.text) ? [titleOf(r), prev].filter(Boolean).join(' ') : '';
+      items.push({ result: r, sentence: s.text, ...(context ? { context } : {}), rank, relevance, kind: 'sentence' });
+    }
+    if (!passages || sentences.length < 2) return;
+    const read = [...sentences].sort((a, b) => a.start - b.start);
+    const text = read.map((s) => s.text.trim()).join(' ');
+    const context = refersBack(read[0]!.text) ? titleOf(r) : '';
+    if (!seen.has(text.toLowerCase())) {
+      seen.add(text.toLowerCase());
+      items.push({ result: r, sentence: text, ...(context ? { context } : {}), rank, relevance, kind: 'passage' });
     }
   });
   return items;
@@ -137,6 +158,12 @@ export class NliVerdictStage implements VerdictStage {
     return this.judge.judge(claim, sentences);
   }
 
+  /** The model's own reading of `sentences` as one premise, in the order given (no decision, no rule): what the reader alone says of that evidence. */
+  async readTogether(claim: string, sentences: readonly string[]): Promise<StanceProbs> {
+    const [p] = await this.judge.modelProbs(claim, [{ sentence: sentences.map((s) => s.trim()).join(' ') }]);
+    return p!;
+  }
+
   /** Whether `b` is the same claim as `a` (a published fact-check's rating applies to it). */
   sameClaim(a: string, b: string): Promise<SameClaim> {
     return sameClaim(this.judge, a, b);
@@ -144,7 +171,7 @@ export class NliVerdictStage implements VerdictStage {
 
   /** Chooses the sentences that answer the claim, judges them and decides (verdict() without the shaping). */
   async judgeResults(results: readonly SearchResult[], claim: string): Promise<Judged> {
-    const candidates = evidenceItems(results, this.settings.depth, this.settings.sentences);
+    const candidates = evidenceItems(results, this.settings.depth, this.settings.sentences, this.settings.passages);
     const probs = await this.judge.modelProbs(claim, candidates);
     const chosen = pickEvidence(candidates, probs, this.settings.judged);
     const items = chosen.map((i) => candidates[i]!);

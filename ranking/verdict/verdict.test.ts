@@ -4,7 +4,6 @@ import { NliClassifier, type NliProbs } from '../../lib/models';
 import type { StageContext } from '../stages';
 import type { SearchResult } from '../types';
 import { align } from './align/align';
-import { checkStanceModel, stanceInput, type StanceModel } from './align/classifier';
 import { STANCE_FEATURES, stanceFeatures, type StanceFeatures } from './align/features';
 import { reasonFor } from './align/reasons';
 import { checkAggregator, claimFeatures, decide, type Aggregator, type JudgedItem } from './decide';
@@ -89,10 +88,12 @@ describe('claim-level decision', () => {
   it('a fitted aggregator gives calibrated probabilities; MIXED needs strong sentences on both sides', () => {
     // Rows SUPPORTED, REFUTED, NEI over max_sup and max_ref only.
     const agg: Aggregator = {
-      version: 3,
+      version: 4,
       depth: 3,
       sentences: 2,
+      passages: false,
       judged: 4,
+      rule: false,
       features: ['max_sup', 'max_ref'],
       coef: [
         [6, 0],
@@ -110,15 +111,49 @@ describe('claim-level decision', () => {
     expect(both.label).toBe('MIXED');
     expect(decide([item(0.3, 0.2)], agg, SETTINGS).label).toBe('NOT_ENOUGH_EVIDENCE');
   });
+
+  it('never contradicts what it shows: a side commits only when a shown item reads that way, MIXED only with both', () => {
+    // Rows SUPPORTED, REFUTED, NEI over mean_sup and mean_ref: many half-supporting sentences pool to a confident SUPPORTED…
+    const agg: Aggregator = {
+      version: 4,
+      depth: 3,
+      sentences: 2,
+      passages: false,
+      judged: 4,
+      rule: false,
+      features: ['mean_sup', 'mean_ref'],
+      coef: [
+        [12, 0],
+        [0, 12],
+        [0, 0],
+      ],
+      intercept: [0, 0, 2],
+      commit: 0.6,
+      mixed: 0.3,
+    };
+    const leaning = [item(0.45, 0.05), item(0.45, 0.05, { rank: 1 }), item(0.45, 0.05, { rank: 2 })];
+    expect(claimFeatures(leaning)[2]).toBeCloseTo(0.45);
+    // …but none of them reads as supporting on its own (each is more likely neither): not enough evidence, and it says why.
+    expect(decide(leaning, agg, SETTINGS)).toMatchObject({
+      label: 'NOT_ENOUGH_EVIDENCE',
+      reason: expect.stringMatching(/no sentence shown supports it on its own/),
+    });
+    expect(decide([...leaning, item(0.7, 0.1, { rank: 3 })], agg, SETTINGS).label).toBe('SUPPORTED');
+    // Strong on both sides pooled, but only one side shown: never MIXED.
+    const oneSided = [item(0.45, 0.4), item(0.45, 0.4, { rank: 1 })];
+    expect(decide(oneSided, agg, { ...SETTINGS, commit: 0.97, mixed: 0.3 }).label).toBe('NOT_ENOUGH_EVIDENCE');
+  });
 });
 
 describe('verdict files are read by name', () => {
   it('an aggregator whose features the code does not compute, or whose rows do not fit them, is MODEL_INVALID', () => {
     const agg: Aggregator = {
-      version: 3,
+      version: 4,
       depth: 3,
       sentences: 2,
+      passages: false,
       judged: 4,
+      rule: false,
       features: ['max_sup'],
       coef: [[1], [1], [1]],
       intercept: [0, 0, 0],
@@ -131,7 +166,17 @@ describe('verdict files are read by name', () => {
   });
 
   it('the aggregator reads its features by name, whatever their order in the file', () => {
-    const base = { version: 3 as const, depth: 3, sentences: 2, judged: 4, intercept: [0, 0, 0], commit: 0.5, mixed: 0.8 };
+    const base = {
+      version: 4 as const,
+      depth: 3,
+      sentences: 2,
+      passages: false,
+      judged: 4,
+      rule: false,
+      intercept: [0, 0, 0],
+      commit: 0.5,
+      mixed: 0.8,
+    };
     const a = decide(
       [item(0.9, 0.05)],
       {
@@ -160,29 +205,6 @@ describe('verdict files are read by name', () => {
     );
     expect(b.probabilities).toEqual(a.probabilities);
   });
-
-  it('a stance classifier naming an input the code does not compute is MODEL_INVALID; inputs are looked up by name', () => {
-    const model: StanceModel = {
-      features: ['nli_c', 'cov'],
-      nli: 'onnx:m@1',
-      model: {
-        kind: 'logistic',
-        coef: [
-          [0, 5],
-          [5, 0],
-          [0, 0],
-        ],
-        intercept: [0, 0, 0],
-      },
-    };
-    expect(checkStanceModel(model)).toBe(model);
-    expect(() => checkStanceModel({ ...model, features: ['nli_c', 'coverage_v0'] })).toThrow(
-      /inputs the code does not compute: coverage_v0/,
-    );
-    expect(() => checkStanceModel({ ...model, nli: null })).toThrow(/only when it names the model/);
-    const values = Object.fromEntries(STANCE_FEATURES.map((f) => [f, f === 'cov' ? 0.7 : 0])) as StanceFeatures['values'];
-    expect(stanceInput(model, { values, cues: [] }, { supports: 0.2, refutes: 0.5, neutral: 0.3 })).toEqual([Math.log(0.5), 0.7]);
-  });
 });
 
 describe('the model decides, the alignment explains', () => {
@@ -206,7 +228,7 @@ describe('the model decides, the alignment explains', () => {
 
   it('judges with the model; "Kinsey" against a sentence about "Sideways" is never support, and says why', async () => {
     const nli = { id: 'fake-nli', classify: async (pairs: [string, string][]) => pairs.map(() => P(0.8, 0.05)) };
-    const judge = new StanceJudge(nli, sharedLexicon(), null);
+    const judge = new StanceJudge(nli, sharedLexicon(), true);
     const [j] = await judge.judge('Kinsey is up for six Independent Spirit Awards', [
       'Sideways is up for six Independent Spirit Awards, including best film.',
     ]);
@@ -263,7 +285,7 @@ describe('a published fact-check is shown only for the same claim', () => {
   const judge = new StanceJudge(
     { id: 'fake-nli', classify: async (pairs: [string, string][]) => pairs.map(() => P(0.85, 0.05)) },
     sharedLexicon(),
-    null,
+    true,
   );
   it('same entities, numbers and words both ways', async () => {
     expect(await sameClaim(judge, 'Hugh Grant married at 57', 'Hugh Grant married at 57')).toEqual({ same: true, reason: '' });
@@ -282,6 +304,24 @@ describe('NliVerdictStage', () => {
     expect(items.map((i) => +i.relevance.toFixed(3))).toEqual([1, 1, 0.25]);
   });
 
+  it('with passages, also reads each result’s sentences together, in text order, titled where the first refers back', () => {
+    const r = result(1, 1, 1, []);
+    r.title = 'Tesco profits soar';
+    r.evidence = [
+      { text: 'Profits doubled to two billion.', start: 40, end: 65, score: 0.9 },
+      { text: 'It reported its results on Monday.', start: 0, end: 34, score: 0.5 },
+      { text: 'Shares rose.', start: 70, end: 82, score: 0.1 },
+    ];
+    const items = evidenceItems([r, result(2, 0.5, 1, ['One sentence only.'])], 2, 2, true);
+    expect(items.map((i) => [i.kind, i.sentence, i.context ?? null])).toEqual([
+      ['sentence', 'Profits doubled to two billion.', null],
+      ['sentence', 'It reported its results on Monday.', 'Tesco profits soar.'],
+      ['passage', 'It reported its results on Monday. Profits doubled to two billion.', 'Tesco profits soar.'],
+      ['sentence', 'One sentence only.', null],
+    ]);
+    expect(evidenceItems([r], 1, 2).every((i) => i.kind === 'sentence')).toBe(true);
+  });
+
   it('groups the judged evidence by stance with a reason each; the counts are what is listed; the claim is the hypothesis', async () => {
     const seen: string[] = [];
     const nli = {
@@ -293,8 +333,8 @@ describe('NliVerdictStage', () => {
         }),
     };
     const stage = new NliVerdictStage(
-      new StanceJudge(nli, sharedLexicon(), null),
-      { depth: 3, sentences: 2, judged: 3, ...SETTINGS },
+      new StanceJudge(nli, sharedLexicon(), true),
+      { depth: 3, sentences: 2, passages: false, judged: 3, rule: true, ...SETTINGS },
       null,
     );
     const v = await stage.verdict(
@@ -322,8 +362,8 @@ describe('NliVerdictStage', () => {
       classify: async (pairs: [string, string][]) => pairs.map(([p]) => (p.includes('rose') ? P(0.9, 0.05) : P(0.05, 0.05))),
     };
     const stage = new NliVerdictStage(
-      new StanceJudge(nli, sharedLexicon(), null),
-      { depth: 3, sentences: 3, judged: 1, ...SETTINGS },
+      new StanceJudge(nli, sharedLexicon(), true),
+      { depth: 3, sentences: 3, passages: false, judged: 1, rule: true, ...SETTINGS },
       null,
     );
     const v = await stage.verdict(
@@ -334,31 +374,12 @@ describe('NliVerdictStage', () => {
     expect(all.map((e) => e.sentence)).toEqual(['Profits at Tesco rose 5%.']);
   });
 
-  it('with a stance classifier fitted on the alignment alone, the NLI model is not run', async () => {
-    let calls = 0;
-    const nli = { id: 'fake-nli', classify: async (pairs: [string, string][]) => (calls++, pairs.map(() => P(0.9, 0.05))) };
-    // A classifier that refutes exactly on an opposite direction (feature 'antonym').
-    const w = (name: string, v: number) => STANCE_FEATURES.map((f) => (f === name ? v : 0));
-    const model: StanceModel = {
-      features: [...STANCE_FEATURES],
-      nli: null,
-      model: { kind: 'logistic', coef: [w('cov', 4), w('antonym', 12), w('cov', 0)], intercept: [-1, -3, 0] },
-    };
-    const judge = new StanceJudge(nli, sharedLexicon(), model);
-    const [same, opposite] = await judge.judge('Tesco profits rose', ['Tesco profits rose by 5%.', 'Tesco profits fell by 5%.']);
-    expect(calls).toBe(0);
-    expect(same!.stance).toBe('supports');
-    expect(opposite!.stance).toBe('refutes');
-    expect(judge.id).toMatch(/^quin-align@[0-9a-f]{8}$/);
-    expect(() => new StanceJudge(nli, sharedLexicon(), { ...model, nli: 'onnx:another@1' })).toThrow(/fitted for onnx:another@1/);
-  });
-
   it('runs a standard-layout ONNX NLI model (labels in any order) end to end', async () => {
     const nli = await NliClassifier.load(path.join(__dirname, '..', '..', 'lib', 'models', 'fixtures', 'tiny-nli'));
     afterAll(() => nli.close());
     const stage = new NliVerdictStage(
-      new StanceJudge(nli, sharedLexicon(), null),
-      { depth: 5, sentences: 2, judged: 4, ...SETTINGS },
+      new StanceJudge(nli, sharedLexicon(), true),
+      { depth: 5, sentences: 2, passages: false, judged: 4, rule: true, ...SETTINGS },
       null,
     );
     const v = await stage.verdict(

@@ -2,12 +2,13 @@
  * What the verdict stage would read and judge for every labelled claim, through the product's own
  * code (ranking/verdict: evidenceItems, the judge, neverFor): the search dumps (claims-dump.ts:
  * SciFact, our news claims) and the sets whose evidence comes with them (claim-sets.ts: Climate-FEVER,
- * COVID-Fact, HealthVer). Per candidate sentence: its result's rank and relevance, the NLI model's
+ * COVID-Fact, HealthVer). Per candidate sentence, and per passage (a result's first 2, 3 or 5
+ * sentences read together): its result's rank and relevance, the NLI model's
  * probabilities (which choose the sentences judged), the judged probabilities (with the rule that a
  * different name, number or year is never support), the alignment's coverage and features.
  * Written to .cache/training/stance/claim-sentences.jsonl for train_verdict.py.
  *
- *   npx tsx training/stance/featurize-claims.ts [--model DIR] [--all]
+ *   npx tsx training/stance/featurize-claims.ts [--model DIR] [--all] [--limit N]
  *
  * Without --all only held-out claims are written (the pair model was fitted on the others' pairs, so
  * its probabilities there are in-sample and would teach the decision to trust them too much).
@@ -18,7 +19,7 @@ import { NliClassifier } from '../../lib/models';
 import { STANCE_FEATURES } from '../../ranking/verdict/align/features';
 import { Lexicon } from '../../ranking/verdict/align/lexicon';
 import { StanceJudge } from '../../ranking/verdict/judge';
-import { evidenceItems } from '../../ranking/verdict/stage';
+import { evidenceItems, type EvidenceItem } from '../../ranking/verdict/stage';
 import type { SearchResult } from '../../ranking/types';
 import type { DumpedClaim } from './claims-dump';
 import { climateClaimSet, covidClaimSet, healthverClaimSet } from './claim-sets';
@@ -27,6 +28,8 @@ const DIR = path.resolve('.cache/training/stance');
 /** What the stage reads, at most (train_verdict.py chooses within it). */
 const DEPTH = 8;
 const PER_RESULT = 5;
+/** Passage lengths (a result's first k sentences read together) written for the decision to choose among. */
+const PASSAGES = [2, 3, 5];
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
 function dumped(name: string): DumpedClaim[] {
@@ -61,21 +64,30 @@ async function main() {
   };
   const modelDir = path.resolve(arg('--model') ?? 'models/quin-nli');
   const all = process.argv.includes('--all');
+  // A quick check of the pipeline: at most this many claims of each dataset.
+  const limit = Number(arg('--limit') ?? Infinity);
   const nli = await NliClassifier.load(modelDir);
-  const judge = new StanceJudge(nli, Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz')), null);
-  const claims = [...dumped('scifact'), ...dumped('news'), ...climateClaimSet(), ...covidClaimSet(), ...healthverClaimSet()].filter(
-    (c) => all || (c.split ?? 'train') !== 'train',
-  );
+  const judge = new StanceJudge(nli, Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz')), true);
+  const perSet = new Map<string, number>();
+  const claims = [...dumped('scifact'), ...dumped('news'), ...climateClaimSet(), ...covidClaimSet(), ...healthverClaimSet()].filter((c) => {
+    if (!all && (c.split ?? 'train') === 'train') return false;
+    perSet.set(c.dataset, (perSet.get(c.dataset) ?? 0) + 1);
+    return perSet.get(c.dataset)! <= limit;
+  });
   const out = path.join(DIR, 'claim-sentences.jsonl');
   const fd = fs.openSync(out, 'w');
   fs.writeSync(fd, JSON.stringify({ model: nli.id, features: STANCE_FEATURES, depth: DEPTH, per_result: PER_RESULT }) + '\n');
   let n = 0;
   for (const c of claims) {
-    const items = evidenceItems(
-      c.results.map((r, i) => asResult(r, i + 1)),
-      DEPTH,
-      PER_RESULT,
-    );
+    const results = c.results.map((r, i) => asResult(r, i + 1));
+    // Every sentence, and each result's first k sentences read as one passage for each k train_verdict.py may choose.
+    const items: (EvidenceItem & { k?: number })[] = evidenceItems(results, DEPTH, PER_RESULT);
+    for (const k of PASSAGES)
+      items.push(
+        ...evidenceItems(results, DEPTH, k, true)
+          .filter((it) => it.kind === 'passage')
+          .map((it) => ({ ...it, k })),
+      );
     const model = await judge.modelProbs(c.claim, items);
     const judged = await judge.judge(c.claim, items, model);
     const base = { dataset: c.dataset, id: c.id, split: c.split ?? 'train', label: c.label };
@@ -87,6 +99,7 @@ async function main() {
         JSON.stringify({
           ...base,
           rank: it.rank,
+          kind: it.k ? `passage:${it.k}` : 'sentence',
           relevance: r4(it.relevance),
           i,
           context: it.context ? 1 : 0,

@@ -22,7 +22,7 @@ const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 async function main() {
   const i = process.argv.indexOf('--model');
   const nli = await NliClassifier.load(path.resolve(i > 0 ? process.argv[i + 1]! : 'models/quin-nli'));
-  const judge = new StanceJudge(nli, Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz')), null);
+  const judge = new StanceJudge(nli, Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz')), true);
   const rows: NliPairRow[] = [];
   for await (const line of readline.createInterface({ input: fs.createReadStream(path.join(DIR, 'pairs.jsonl')) })) {
     if (!line.trim()) continue;

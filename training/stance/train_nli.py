@@ -294,8 +294,12 @@ def main():
     train_sets, held = read_pairs(args.pairs, args.max_len)
     print('train: ' + ', '.join(f'{s} {sum(len(v) for v in train_sets[s].values())}' for s in sorted(train_sets)), flush=True)
     if args.export_only:
-        with open(os.path.join(args.run, 'history.json')) as f:
-            history = json.load(f)
+        done = os.path.join(args.run, 'history.json')
+        if os.path.exists(done):
+            with open(done) as f:
+                history = json.load(f)
+        else:  # a run still going (or stopped): the checks so far
+            history = torch.load(os.path.join(args.run, 'state.pt'), map_location='cpu', weights_only=False)['history']
     else:
         history = train(args, train_sets, held, device)
     export(args, held, history)

@@ -1,21 +1,25 @@
-"""The verdict's fitted files for the pair model in models/quin-nli, chosen and reported by k-fold
-cross-validation on claims and pairs the pair model never trained on:
+"""The verdict's fitted decision for the NLI model in models/quin-nli (verdict.json), chosen and
+reported by k-fold cross-validation on claims and pairs the model never trained on:
 
-  stance.json   only if a stance classifier over the model's log-probabilities and the alignment
-                features beats the model alone (pairs: features.jsonl, 5 folds by claim). Otherwise
-                no stance.json is written and the model decides (with the rule that a different name,
-                number or year is never support, which ranking/verdict/judge.ts always applies).
-  verdict.json  the claim-level decision: which sentences are judged (results read, sentences per
-                result, how many are judged), a multinomial logistic regression over CLAIM_FEATURES
-                of the judged sentences → P(SUPPORTED / REFUTED / NOT ENOUGH EVIDENCE), and the
-                commit thresholds (claim-sentences.jsonl: SciFact and news claims as our search
-                retrieves them, Climate-FEVER, COVID-Fact and HealthVer claims with their evidence).
+  the rule study  does the alignment's cue override (ranking/verdict/judge.ts neverFor: a sentence
+                  about another subject, year or amount is never support) help the transformer's
+                  reading? Held-out pairs (features.jsonl), per set, model alone vs model + rule.
+  verdict.json    the claim-level decision: what is read (results, sentences per result, each
+                  result's sentences also read as one passage or not), how many of the answers are
+                  judged and shown, a multinomial logistic regression over CLAIM_FEATURES of the shown
+                  items → P(SUPPORTED / REFUTED / NOT ENOUGH EVIDENCE), and the commit thresholds
+                  (claim-sentences.jsonl: SciFact and news claims as our search retrieves them,
+                  Climate-FEVER, COVID-Fact and HealthVer claims with their evidence).
 
 Cross-validation: 5 folds over claims, stratified by dataset and label; every number is out of fold
-and printed as mean ± spread across folds. Thresholds are chosen on the out-of-fold probabilities for
-precision (a wrong verdict costs a reader more than "not enough evidence").
+and printed as mean ± spread across folds. Among the reading settings, the simplest whose mean
+macro-F1 is within one fold-spread of the best is chosen (a setting that is best by a hair on one
+split is noise). Thresholds are chosen on out-of-fold probabilities.
 
-    /usr/bin/python3 training/stance/train_verdict.py [--write]
+A committed verdict always shows its reason (decide.ts, mirrored in `decide` here): SUPPORTED only
+with a shown item read as supporting, REFUTED only with one read as refuting, MIXED with both.
+
+    .cache/nli-env/bin/python training/stance/train_verdict.py [--write]
 """
 import argparse
 import itertools
@@ -34,12 +38,12 @@ PAIR_LABELS = ['SUPPORTS', 'REFUTES', 'NOT_ENOUGH_INFO']
 # Mirror of ranking/verdict/decide.ts CLAIM_FEATURES (a parity fixture checks the two agree).
 CLAIM_FEATURES = ['max_sup', 'max_ref', 'mean_sup', 'mean_ref', 'top_sup', 'top_ref', 'max_cov', 'n_sup', 'n_ref', 'conflict',
                   'max_neg_cue', 'max_opposite_cue', 'max_number_cue', 'max_exact']
+# The features that read the model alone (no alignment cue).
+MODEL_FEATURES = CLAIM_FEATURES[:10]
 PER_RESULT = 2  # ranking/verdict/stage.ts PER_RESULT
 MIXED = 0.8
-# Held-out pair sets that decide whether a stance classifier is worth it (the judged kinds of pairs).
-STANCE_TARGETS = ['fever', 'healthver', 'scifact', 'climate-fever', 'covidfact', 'news', 'cad_snli', 'fnc1']
-# Pairs we generated ourselves are reported but never fitted on by the stance classifier (it is fitted on real labelled pairs).
-GENERATED = {'fever-nei'}
+# Held-out pair sets the rule is judged on (the kinds of pairs the verdict reads).
+RULE_TARGETS = ['fever', 'healthver', 'scifact', 'climate-fever', 'covidfact', 'news', 'cad_snli', 'fnc1']
 
 
 def jsonl(path):
@@ -65,108 +69,55 @@ def mean_sd(xs):
     return f'{statistics.mean(xs):.3f} ± {statistics.pstdev(xs):.3f}'
 
 
-# --- per-sentence stance: is a stance classifier over model + alignment worth it? ---------------
-
-def never_for(judged):
-    """Which rule of ranking/verdict/judge.ts neverFor applied: 'subject' (neither side), True (no support), False."""
-    if judged[0] == 0.0 and judged[1] == 0.0 and judged[2] == 1.0:
-        return 'subject'
-    return judged[0] == 0.0
-
-
-def apply_rule(p, nf):
-    if nf == 'subject':
-        return np.array([0.0, 0.0, 1.0])
-    return np.array([0.0, p[1], p[2] + p[0]]) if nf else p
-
-
 def LogisticRegression(**kw):  # noqa: N802 - sklearn's class, imported when fitting (the parity tests need numpy only)
     from sklearn.linear_model import LogisticRegression as LR
     return LR(**kw)
 
 
-def balanced_lr(X, y, sets):
-    """A multinomial logistic regression in which each set weighs the same, classes balanced within it."""
-    w = np.ones(len(y))
-    for s in set(sets):
-        for c in range(3):
-            m = (sets == s) & (y == c)
-            if m.sum():
-                w[m] = 1.0 / m.sum()
-    return LogisticRegression(C=1.0, max_iter=2000).fit(X, y, sample_weight=w * len(w) / w.sum())
+def fold_of_groups(groups):
+    uniq = sorted(set(groups))
+    rs = np.random.RandomState(SEED)
+    f = dict(zip(uniq, rs.randint(0, FOLDS, len(uniq))))
+    return np.array([f[g] for g in groups])
 
 
-def stance_study(write):
-    """Is a classifier over the model's log-probabilities and the alignment features worth it?
-    Cross-validated (5 folds by claim) on the held-out dev pairs of real sets; the public test splits
-    (FNC-1 competition, SICK, CAD-SNLI, COVID-Fact, RTE, Perspectrum, ARC, LIAR) are only scored, with
-    the classifier fitted on every dev pair."""
+# --- per-sentence: does the cue override help the model? ----------------------------------------
+
+def rule_study():
+    """Macro-F1 of the model alone and of the model with the override, on held-out pairs: dev splits
+    per fold by claim (mean ± spread), test splits once."""
     path = os.path.join(DIR, 'features.jsonl')
     if not os.path.exists(path):
-        print(f'{path} missing: run training/stance/featurize.ts (stance study skipped)')
+        print(f'{path} missing: run training/stance/featurize.ts (rule study skipped)')
         return None
-    head, rows = jsonl(path)
-    names = head['features']
+    _, rows = jsonl(path)
     y = np.array([PAIR_LABELS.index(r['label']) for r in rows])
     M = np.array([r['model'] for r in rows])
     J = np.array([r['judged'] for r in rows])
-    X = np.hstack([np.log(np.clip(M, 1e-4, 1)), np.array([r['x'] for r in rows])])
-    nf = [never_for(r['judged']) for r in rows]
     sets = np.array([r['set'].replace('-unrelated', '') for r in rows])
     dev = np.array([r['split'] == 'dev' for r in rows])
-    fit_on = dev & ~np.isin(sets, list(GENERATED))
-    groups = np.array([r['group'] for r in rows])
-    # Folds by claim (group): deterministic.
-    uniq = sorted(set(groups))
-    rs = np.random.RandomState(SEED)
-    fold_of = dict(zip(uniq, rs.randint(0, FOLDS, len(uniq))))
-    fold = np.array([fold_of[g] for g in groups])
-    stacked = np.zeros_like(M)
-    for k in range(FOLDS):
-        tr, te = fit_on & (fold != k), dev & (fold == k)
-        stacked[te] = balanced_lr(X[tr], y[tr], sets[tr]).predict_proba(X[te])
-    final = balanced_lr(X[fit_on], y[fit_on], sets[fit_on])
-    stacked[~dev] = final.predict_proba(X[~dev])
-    stacked_rule = np.array([apply_rule(p, f) for p, f in zip(stacked, nf)])
-    print('\nper-sentence stance on held-out pairs (macro-F1 over the labels each set uses); dev splits: mean ± spread over 5 folds by claim;')
-    print('test splits: one number, the classifier fitted on every dev pair:')
-    print(f"{'set:split':22s} {'n':>6s}  {'model alone':>15s}  {'model + rule':>15s}  {'stacked + rule':>15s}")
-    gains, test_gains, table = [], [], {}
+    fold = fold_of_groups([r['group'] for r in rows])
+    print('\nthe cue override on held-out pairs (macro-F1 over the labels each set uses; dev: mean ± spread over 5 folds by claim):')
+    print(f"{'set:split':22s} {'n':>6s}  {'model alone':>15s}  {'model + rule':>15s}")
+    table, gains = {}, []
     for split in ('dev', 'test'):
-        for s in STANCE_TARGETS + sorted(set(sets) - set(STANCE_TARGETS)):
+        for s in RULE_TARGETS + sorted(set(sets) - set(RULE_TARGETS)):
             m = (sets == s) & (dev if split == 'dev' else ~dev)
             if not m.sum():
                 continue
             used = sorted(set(y[m]))
             if split == 'dev':
                 res = [mean_sd([macro_f1(y[m & (fold == k)], P[m & (fold == k)].argmax(1), used) for k in range(FOLDS) if (m & (fold == k)).sum()])
-                       for P in (M, J, stacked_rule)]
-                if s in STANCE_TARGETS:
-                    gains.append(float(res[2].split()[0]) - float(res[1].split()[0]))
+                       for P in (M, J)]
             else:
-                res = [f'{macro_f1(y[m], P[m].argmax(1), used):.3f}' for P in (M, J, stacked_rule)]
-                test_gains.append(float(res[2]) - float(res[1]))
-            print(f'{s + ":" + split:22s} {m.sum():6d}  {res[0]:>15s}  {res[1]:>15s}  {res[2]:>15s}')
-            table[f'{s}:{split}'] = {'n': int(m.sum()), 'model': res[0], 'model_rule': res[1], 'stacked_rule': res[2]}
-    gain, test_gain = statistics.mean(gains), statistics.mean(test_gains)
-    print(f'stacked vs model + rule: {gain:+.4f} macro-F1 on the target sets (dev, cross-validated), {test_gain:+.4f} on the test splits')
-    # The simpler choice unless the classifier gains clearly on dev (at least 0.02 on average) and does not lose on the test splits.
-    use = gain >= 0.02 and test_gain >= 0
-    print('choice:', 'stance.json (stacked classifier)' if use else 'no stance.json: the model decides (simpler; the classifier gains too little)')
-    out = {'use': use, 'table': table, 'gain': round(gain, 4), 'test_gain': round(test_gain, 4)}
-    if use:
-        out.update({'model': head['model'], 'names': ['nli_e', 'nli_c', 'nli_n'] + names, 'lr': final})
-    return out
-
-
-def stance_probs(study, row):
-    """The judged probabilities of a candidate sentence under the chosen stance rule."""
-    m = np.array(row['model'], dtype=float)
-    nf = never_for(row['judged'])
-    if study and study['use']:
-        x = np.hstack([np.log(np.clip(m, 1e-4, 1)), np.array(row['x'])])
-        return apply_rule(study['lr'].predict_proba(x[None, :])[0], nf)
-    return np.array(row['judged'], dtype=float)
+                res = [f'{macro_f1(y[m], P[m].argmax(1), used):.3f}' for P in (M, J)]
+            if s in RULE_TARGETS:
+                gains.append(float(res[1].split()[0]) - float(res[0].split()[0]))
+            print(f'{s + ":" + split:22s} {m.sum():6d}  {res[0]:>15s}  {res[1]:>15s}')
+            table[f'{s}:{split}'] = {'n': int(m.sum()), 'model': res[0], 'model_rule': res[1]}
+    gain = statistics.mean(gains) if gains else 0.0
+    print(f'rule vs model alone: {gain:+.4f} macro-F1 on average over the target sets')
+    return {'table': table, 'gain': round(gain, 4)}
 
 
 # --- per-claim decision --------------------------------------------------------------------------
@@ -217,44 +168,65 @@ def claim_features(items):
 
 
 def claim_cues(x, names):
-    """Mirror of ranking/verdict/stage.ts claimCues: the alignment cues a judged sentence brings to the claim's features."""
+    """Mirror of ranking/verdict/stage.ts claimCues: the alignment cues a judged item brings to the claim's features."""
     v = dict(zip(names, x))
     return {'neg': v['neg_mismatch_x_cov'], 'opposite': v['antonym_x_cov'], 'number': v['num_different'] * v['cov'], 'exact': v['cov_exact']}
 
 
-def claims_table(study, depth, sentences, judged):
+def stance_of(p):
+    """Mirror of judge.ts mostProbable: 0 supports, 1 refutes, 2 neither (ties to supports, then refutes)."""
+    if p[0] >= p[1] and p[0] >= p[2]:
+        return 0
+    return 1 if p[1] >= p[2] else 2
+
+
+def read_claims():
     head, rows = jsonl(os.path.join(DIR, 'claim-sentences.jsonl'))
     by = {}
     for r in rows:
         c = by.setdefault(r['id'], {'dataset': r['dataset'], 'label': r['label'], 'cands': []})
         if r['rank'] >= 0:
             c['cands'].append(r)
+    return head, by
+
+
+def claims_table(head, by, depth, sentences, passages, judged, rule):
+    """Each claim's shown items under one reading setting, as the stage builds them (evidenceItems, pickEvidence)."""
     claims = []
     for cid, c in by.items():
-        # As evidenceItems: the top `depth` results' first `sentences` sentences (rows come in that order).
         cands, seen_rank = [], {}
         for r in c['cands']:
             if r['rank'] >= depth:
                 continue
-            seen_rank[r['rank']] = seen_rank.get(r['rank'], 0) + 1
-            if seen_rank[r['rank']] <= sentences:
-                cands.append({**r, 'p': stance_probs(study, r).tolist(), 'cues': claim_cues(r['x'], head['features'])})
+            if r['kind'] == 'sentence':
+                seen_rank[r['rank']] = seen_rank.get(r['rank'], 0) + 1
+                if seen_rank[r['rank']] > sentences:
+                    continue
+            elif not passages or r['kind'] != f'passage:{sentences}':
+                continue
+            p = r['judged'] if rule else r['model']
+            cands.append({**r, 'p': list(p), 'cues': claim_cues(r['x'], head['features'])})
+        # As evidenceItems: a result's sentences, then its passage (rows were written sentences first).
+        cands.sort(key=lambda r: (r['rank'], r['kind'] != 'sentence', r['i']))
         items = [cands[i] for i in pick(cands, judged)]
         claims.append({'id': cid, 'dataset': c['dataset'], 'y': LABELS.index(c['label']), 'items': items, 'x': claim_features(items)})
-    return head, claims
+    return claims
 
 
-def decide(P, X, commit, commit_refuted, mixed=MIXED):
-    """Mirror of ranking/verdict/decide.ts decide: 0 SUPPORTED, 1 REFUTED, 2 NEI, 3 MIXED; and the confidence."""
+def decide(P, X, commit, commit_refuted, mixed=MIXED, stances=None):
+    """Mirror of ranking/verdict/decide.ts decide: 0 SUPPORTED, 1 REFUTED, 2 NEI, 3 MIXED; and the
+    confidence. `stances[i]` = (a shown item reads as supporting, one reads as refuting): a side
+    commits only with its reason shown."""
     out, conf = [], []
-    for p, x in zip(P, X):
+    for i, (p, x) in enumerate(zip(P, X)):
+        has = stances[i] if stances is not None else (True, True)
         side = 0 if p[0] >= p[1] else 1
         strong = max(p[0], p[1])
         bar = commit_refuted if side == 1 else commit
-        if strong >= bar and strong >= p[2]:
+        if strong >= bar and strong >= p[2] and has[side]:
             out.append(side)
             conf.append(strong)
-        elif x[0] >= mixed and x[1] >= mixed and p[0] + p[1] >= commit:
+        elif x[0] >= mixed and x[1] >= mixed and p[0] + p[1] >= commit and has[0] and has[1]:
             out.append(3)
             conf.append(p[0] + p[1])
         else:
@@ -263,14 +235,19 @@ def decide(P, X, commit, commit_refuted, mixed=MIXED):
     return np.array(out), np.array(conf)
 
 
+def shown_stances(claims):
+    return [(any(stance_of(it['p']) == 0 for it in c['items']), any(stance_of(it['p']) == 1 for it in c['items'])) for c in claims]
+
+
 def claim_metrics(y, pred, conf):
     scored = np.where(pred == 3, 2, pred)
     commit = pred != 2
     ok = scored == y
     n_commit = int(commit.sum())
+    # The most confident fifth of the committed verdicts.
     order = np.argsort(-np.where(commit, conf, -1), kind='stable')
-    k20 = int(round(0.2 * len(y)))
-    top20 = ok[order[:k20]].mean() if 0 < k20 <= n_commit else None
+    k20 = int(round(0.2 * n_commit))
+    top20 = ok[order[:k20]].mean() if k20 > 0 else None
     return {
         'n': len(y), 'macro_f1': macro_f1(list(y), list(scored), [0, 1, 2]), 'accuracy': float(ok.mean()),
         'committed_precision': float(ok[commit].mean()) if n_commit else None, 'coverage': n_commit / len(y),
@@ -294,49 +271,42 @@ def claim_weights(claims):
     return w * len(w) / w.sum()
 
 
-def oof(claims):
+def columns(features):
+    return [CLAIM_FEATURES.index(f) for f in features]
+
+
+def oof(claims, features):
     from sklearn.model_selection import StratifiedKFold
     X = np.array([c['x'] for c in claims])
+    Xf = X[:, columns(features)]
     y = np.array([c['y'] for c in claims])
     strat = np.array([f"{c['dataset']}:{c['y']}" for c in claims])
     folds = np.zeros(len(claims), dtype=int)
     P = np.zeros((len(claims), 3))
     w = claim_weights(claims)
-    for k, (tr, te) in enumerate(StratifiedKFold(FOLDS, shuffle=True, random_state=SEED).split(X, strat)):
-        lr = LogisticRegression(C=1.0, max_iter=2000).fit(X[tr], y[tr], sample_weight=w[tr])
-        P[te] = lr.predict_proba(X[te])
+    for k, (tr, te) in enumerate(StratifiedKFold(FOLDS, shuffle=True, random_state=SEED).split(Xf, strat)):
+        lr = LogisticRegression(C=1.0, max_iter=2000).fit(Xf[tr], y[tr], sample_weight=w[tr])
+        P[te] = lr.predict_proba(Xf[te])
         folds[te] = k
     return X, y, P, folds
 
 
-def report(claims, X, y, P, folds, commit, commit_refuted, label=''):
-    pred, conf = decide(P, X, commit, commit_refuted)
+KEYS = ['macro_f1', 'committed_precision', 'coverage', 'refuted_precision', 'true_to_refuted', 'false_to_supported', 'top20_precision']
+
+
+def report(claims, X, y, P, folds, commit, commit_refuted, quiet=False):
+    pred, conf = decide(P, X, commit, commit_refuted, stances=shown_stances(claims))
     ds = np.array([c['dataset'] for c in claims])
     lines = {}
     for d in sorted(set(ds)) + ['all']:
         m = ds == d if d != 'all' else np.ones(len(ds), bool)
         per_fold = [claim_metrics(y[m & (folds == k)], pred[m & (folds == k)], conf[m & (folds == k)]) for k in range(FOLDS)]
-        whole = claim_metrics(y[m], pred[m], conf[m])
-        lines[d] = {'whole': whole, 'folds': per_fold}
-    if label:
-        print(label)
-    keys = ['macro_f1', 'committed_precision', 'coverage', 'refuted_precision', 'true_to_refuted', 'false_to_supported', 'top20_precision']
-    print(f"  {'set':14s} {'n':>5s} " + ' '.join(f'{k:>17s}' for k in keys))
-    for d, v in lines.items():
-        print(f"  {d:14s} {v['whole']['n']:5d} " + ' '.join(f"{mean_sd([f[k] for f in v['folds']]):>17s}" for k in keys))
+        lines[d] = {'whole': claim_metrics(y[m], pred[m], conf[m]), 'folds': per_fold}
+    if not quiet:
+        print(f"  {'set':14s} {'n':>5s} " + ' '.join(f'{k:>17s}' for k in KEYS))
+        for d, v in lines.items():
+            print(f"  {d:14s} {v['whole']['n']:5d} " + ' '.join(f"{mean_sd([f[k] for f in v['folds']]):>17s}" for k in KEYS))
     return lines
-
-
-def balanced_precision(y, pred, ds):
-    """Committed precision with every dataset weighing the same (COVID-Fact would otherwise be most of it)."""
-    correct = commits = 0.0
-    for d in set(ds):
-        m = ds == d
-        commit = pred[m] != 2
-        ok = np.where(pred[m] == 3, 2, pred[m]) == y[m]
-        correct += (ok & commit).sum() / m.sum()
-        commits += commit.sum() / m.sum()
-    return correct / commits if commits else None, commits / len(set(ds))
 
 
 # The claims read as the product reads them (through our own search): the thresholds are chosen on these.
@@ -348,118 +318,148 @@ def choose_thresholds(claims, X, y, P):
     """The commit thresholds with the best mean macro-F1 over the claims read through our search
     (PRODUCT_SETS), among those that call at most MAX_TRUE_TO_REFUTED of the true claims of each
     of those sets refuted (the error readers forgive least), REFUTED at least as strict as SUPPORTED;
-    on out-of-fold probabilities. Returns (mean macro-F1, commit, commit_refuted, committed precision)."""
+    on out-of-fold probabilities. Returns (mean macro-F1, commit, commit_refuted)."""
     ds = np.array([c['dataset'] for c in claims])
-    on = np.isin(ds, PRODUCT_SETS)
+    st = shown_stances(claims)
     best = None
     for commit, cr in itertools.product(np.arange(0.3, 0.86, 0.05), np.arange(0.3, 0.96, 0.05)):
         if cr < commit - 1e-9:
             continue
-        pred, conf = decide(P, X, commit, cr)
+        pred, conf = decide(P, X, commit, cr, stances=st)
         per = [claim_metrics(y[ds == d], pred[ds == d], conf[ds == d]) for d in PRODUCT_SETS]
         if max(m['true_to_refuted'] for m in per) > MAX_TRUE_TO_REFUTED:
             continue
         f1 = statistics.mean(m['macro_f1'] for m in per)
-        prec, _ = balanced_precision(y[on], pred[on], ds[on])
         if best is None or f1 > best[0] + 1e-9:
-            best = (f1, round(float(commit), 2), round(float(cr), 2), round(prec or 0.0, 4))
+            best = (f1, round(float(commit), 2), round(float(cr), 2))
     return best
+
+
+def fold_scores(lines):
+    """Per fold: the mean macro-F1 over the product's sets."""
+    return [statistics.mean(lines[d]['folds'][k]['macro_f1'] for d in PRODUCT_SETS) for k in range(FOLDS)]
+
+
+# The verdict stage's latency budget: about 30 model reads a claim (int8, 2 cores: docs/benchmarks.md).
+MAX_READS = 32
+# Reading settings tried, cheapest first (fewer items read, no passages, no rule, model features only).
+SETTINGS = [dict(depth=d, sentences=s, passages=p, judged=j, rule=r, features=f)
+            for d, s, p, j, r, f in itertools.product((3, 5, 8), (2, 3, 5), (False, True), (4, 6), (False, True), ('model', 'cues'))
+            if d * (s + (1 if p else 0)) <= MAX_READS]
+
+
+def cost(s):
+    return (s['depth'] * (s['sentences'] + (1 if s['passages'] else 0)), s['rule'], s['features'] == 'cues', s['judged'])
+
+
+def search(head, by):
+    results = []
+    for s in sorted(SETTINGS, key=cost):
+        claims = claims_table(head, by, s['depth'], s['sentences'], s['passages'], s['judged'], s['rule'])
+        feats = MODEL_FEATURES if s['features'] == 'model' else CLAIM_FEATURES
+        X, y, P, folds = oof(claims, feats)
+        th = choose_thresholds(claims, X, y, P)
+        if th is None:
+            continue
+        f1, commit, cr = th
+        lines = report(claims, X, y, P, folds, commit, cr, quiet=True)
+        scores = fold_scores(lines)
+        results.append({'setting': s, 'f1': f1, 'commit': commit, 'commit_refuted': cr, 'folds': scores,
+                        'mean': statistics.mean(scores), 'spread': statistics.pstdev(scores)})
+        print(f"  {json.dumps(s):110s} mean macro-F1 {statistics.mean(scores):.4f} ± {statistics.pstdev(scores):.4f}  commit S {commit} / R {cr}", flush=True)
+    best = max(results, key=lambda r: r['mean'])
+    # The cheapest setting within one fold-spread of the best (results are in cost order).
+    chosen = next(r for r in results if r['mean'] >= best['mean'] - best['spread'])
+    return results, best, chosen
+
+
+def risk_coverage(y, P, X, stances, steps=10):
+    """Committed precision as the commit threshold rises (both sides), on out-of-fold probabilities."""
+    rows = []
+    for t in np.linspace(0.35, 0.95, steps + 1):
+        pred, _ = decide(P, X, t, t, stances=stances)
+        commit = pred != 2
+        ok = np.where(pred == 3, 2, pred) == y
+        rows.append({'threshold': round(float(t), 2), 'coverage': round(float(commit.mean()), 4),
+                     'precision': round(float(ok[commit].mean()), 4) if commit.sum() else None})
+    return rows
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--write', action='store_true')
     args = ap.parse_args()
-    study = stance_study(args.write)
-    print('\nclaim-level decision (5-fold CV over held-out claims; thresholds chosen on out-of-fold probabilities):')
-    results = []
-    for depth, sentences, judged in [(5, 3, 4), (5, 5, 6), (8, 5, 6), (8, 5, 8)]:
-        head, claims = claims_table(study, depth, sentences, judged)
-        X, y, P, folds = oof(claims)
-        th = choose_thresholds(claims, X, y, P)
-        if th is None:
-            print(f'depth {depth} × {sentences}, judged {judged}: no thresholds reach 0.85 committed precision')
-            continue
-        f1, commit, cr, prec = th
-        print(f'\ndepth {depth} × {sentences} sentences, judged {judged}: commit S {commit} / R {cr}: on {"+".join(PRODUCT_SETS)} mean macro-F1 {f1:.4f}, committed precision {prec:.4f}')
-        lines = report(claims, X, y, P, folds, commit, cr)
-        results.append((f1, depth, sentences, judged, commit, cr, claims, lines))
-    # The best mean macro-F1; a larger reading only when it gains more than 0.01 (reading less is faster).
-    results.sort(key=lambda r: (r[1] * r[2], r[3]))
-    chosen = results[0]
-    for r in results[1:]:
-        if r[0] > chosen[0] + 0.01:
-            chosen = r
-    f1, depth, sentences, judged, commit, cr, claims, lines = chosen
-    print(f'\nchosen: depth {depth} × {sentences}, judged {judged}, commit S {commit} / R {cr} (mean macro-F1 {f1:.4f})')
+    study = rule_study()
+    head, by = read_claims()
+    print(f'\nclaim-level decision: {len(SETTINGS)} reading settings, 5-fold CV over {len(by)} held-out claims; mean macro-F1 over {"+".join(PRODUCT_SETS)} per fold:')
+    results, best, chosen = search(head, by)
+    s = chosen['setting']
+    print(f"\nbest: {json.dumps(best['setting'])} {best['mean']:.4f} ± {best['spread']:.4f}")
+    print(f"chosen (the cheapest within one spread of the best): {json.dumps(s)} {chosen['mean']:.4f} ± {chosen['spread']:.4f}, commit S {chosen['commit']} / R {chosen['commit_refuted']}")
+    claims = claims_table(head, by, s['depth'], s['sentences'], s['passages'], s['judged'], s['rule'])
+    feats = MODEL_FEATURES if s['features'] == 'model' else CLAIM_FEATURES
+    X, y, P, folds = oof(claims, feats)
+    lines = report(claims, X, y, P, folds, chosen['commit'], chosen['commit_refuted'])
+    rc = risk_coverage(y, P, X, shown_stances(claims))
+    print('risk-coverage (all held-out claims, out of fold): ' + ', '.join(f"{r['threshold']}: {r['coverage']:.2f}/{r['precision']}" for r in rc))
     if args.write:
-        write(study, head, claims, depth, sentences, judged, commit, cr, lines)
+        write(study, head, claims, chosen, feats, lines, rc, results)
 
 
-def write(study, head, claims, depth, sentences, judged, commit, cr, lines):
+def write(study, head, claims, chosen, feats, lines, rc, results):
+    s = chosen['setting']
     X = np.array([c['x'] for c in claims])
     y = np.array([c['y'] for c in claims])
-    lr = LogisticRegression(C=1.0, max_iter=2000).fit(X, y, sample_weight=claim_weights(claims))
+    lr = LogisticRegression(C=1.0, max_iter=2000).fit(X[:, columns(feats)], y, sample_weight=claim_weights(claims))
     out = 'models/quin-nli'
     verdict = {
-        'version': 3, 'depth': depth, 'sentences': sentences, 'judged': judged, 'features': CLAIM_FEATURES,
-        'coef': [[round(float(v), 6) for v in row] for row in lr.coef_], 'intercept': [round(float(v), 6) for v in lr.intercept_],
-        'commit': commit, 'commit_refuted': cr, 'mixed': MIXED,
+        'version': 4, 'depth': s['depth'], 'sentences': s['sentences'], 'passages': s['passages'], 'judged': s['judged'], 'rule': s['rule'],
+        'features': feats, 'coef': [[round(float(v), 6) for v in row] for row in lr.coef_], 'intercept': [round(float(v), 6) for v in lr.intercept_],
+        'commit': chosen['commit'], 'commit_refuted': chosen['commit_refuted'], 'mixed': MIXED,
         'fitted': {'model': head['model'], 'claims': len(claims), 'datasets': sorted({c['dataset'] for c in claims}),
                    'cv': {d: {k: (round(v, 4) if isinstance(v, float) else v) for k, v in res['whole'].items()} for d, res in lines.items()},
                    'cv_spread': {d: {k: mean_sd([f[k] for f in res['folds']]) for k in res['whole'] if k != 'n'} for d, res in lines.items()},
-                   'stance_study': {'table': study['table'], 'gain': study['gain'], 'test_gain': study['test_gain'], 'stance_json': study['use']} if study else None},
+                   'risk_coverage': rc,
+                   'settings_tried': [{**r['setting'], 'mean': round(r['mean'], 4), 'spread': round(r['spread'], 4)} for r in results],
+                   'rule_study': study},
     }
     with open(os.path.join(out, 'verdict.json'), 'w') as f:
         json.dump(verdict, f, indent=1)
         f.write('\n')
-    stance_file = os.path.join(out, 'stance.json')
-    if study and study['use']:
-        lr_s = study['lr']
-        with open(stance_file, 'w') as f:
-            json.dump({'features': study['names'], 'nli': study['model'], 'model': {'kind': 'logistic', 'coef': lr_s.coef_.round(6).tolist(),
-                                                                                   'intercept': lr_s.intercept_.round(6).tolist()}}, f)
-            f.write('\n')
-        # Parity fixture: the TypeScript classify(stanceInput(...)) must give these probabilities.
-        head_f, rows = jsonl(os.path.join(DIR, 'features.jsonl'))
-        sample = rows[:: max(1, len(rows) // 40)][:40]
-        Xs = np.hstack([np.log(np.clip(np.array([r['model'] for r in sample]), 1e-4, 1)), np.array([r['x'] for r in sample])])
-        with open('ranking/verdict/fixtures/stance-parity.json', 'w') as f:
-            json.dump([{'values': dict(zip(head_f['features'], r['x'])), 'model': r['model'], 'p': [round(float(v), 8) for v in p]}
-                       for r, p in zip(sample, lr_s.predict_proba(Xs))], f)
-            f.write('\n')
-    else:
-        for f in (stance_file, 'ranking/verdict/fixtures/stance-parity.json'):
-            if os.path.exists(f):
-                os.remove(f)
-    # Parity fixtures: the TypeScript claimFeatures and pickEvidence must give these for these inputs.
+    write_fixtures(claims, lr, feats, s, chosen)
+    print(f'wrote {out}/verdict.json and ranking/verdict/fixtures/{{claim-features,pick-parity,decide-parity}}.json')
+
+
+def write_fixtures(claims, lr, feats, s, chosen):
+    """Parity fixtures: the TypeScript claimFeatures, pickEvidence and decide must give these for these inputs."""
     os.makedirs('ranking/verdict/fixtures', exist_ok=True)
+
+    def items_of(c):
+        return [{'probs': dict(zip(['supports', 'refutes', 'neutral'], it['p'])), 'relevance': it['relevance'], 'recency': 1,
+                 'rank': it['rank'], 'coverage': it['coverage'], 'cues': it['cues']} for it in c['items']]
+
     cases = [c for c in claims if c['items']][:: max(1, len(claims) // 15)][:15]
     with open('ranking/verdict/fixtures/claim-features.json', 'w') as f:
-        json.dump([{'items': [{'probs': dict(zip(['supports', 'refutes', 'neutral'], it['p'])), 'relevance': it['relevance'], 'recency': 1,
-                               'rank': it['rank'], 'coverage': it['coverage'], 'cues': it['cues']} for it in c['items']], 'features': c['x']} for c in cases], f)
+        json.dump([{'items': items_of(c), 'features': c['x']} for c in cases], f)
         f.write('\n')
-    _, rows = jsonl(os.path.join(DIR, 'claim-sentences.jsonl'))
-    by = {}
-    for r in rows:
-        if r['rank'] >= 0:
-            by.setdefault(r['id'], []).append(r)
+    _, by = read_claims()
     picks = []
     for cid in list(by)[:: max(1, len(by) // 15)][:15]:
-        cands = by[cid]
+        cands = [r for r in by[cid] if r['kind'] == 'sentence']
         picks.append({'items': [{'rank': r['rank'], 'relevance': r['relevance']} for r in cands],
-                      'probs': [dict(zip(['supports', 'refutes', 'neutral'], r['model'])) for r in cands], 'n': judged, 'picked': pick(cands, judged)})
+                      'probs': [dict(zip(['supports', 'refutes', 'neutral'], r['model'])) for r in cands], 'n': s['judged'], 'picked': pick(cands, s['judged'])})
     with open('ranking/verdict/fixtures/pick-parity.json', 'w') as f:
         json.dump(picks, f)
         f.write('\n')
-    P = lr.predict_proba(X)
-    pred, _ = decide(P, X, commit, cr)
+    X = np.array([c['x'] for c in claims])
+    pred, _ = decide(lr.predict_proba(X[:, columns(feats)]), X, chosen['commit'], chosen['commit_refuted'], stances=shown_stances(claims))
+    labels = ['SUPPORTED', 'REFUTED', 'NOT_ENOUGH_EVIDENCE', 'MIXED']
+    # Every label the rule gives, and claims whose side was withheld for want of a shown reason.
+    idx = list(range(0, len(claims), max(1, len(claims) // 20)))[:20]
+    idx += [i for i in range(len(claims)) if pred[i] in (1, 3)][:5]
     with open('ranking/verdict/fixtures/decide-parity.json', 'w') as f:
-        json.dump([{'items': [{'probs': dict(zip(['supports', 'refutes', 'neutral'], it['p'])), 'relevance': it['relevance'], 'recency': 1,
-                               'rank': it['rank'], 'coverage': it['coverage'], 'cues': it['cues']} for it in c['items']],
-                    'label': ['SUPPORTED', 'REFUTED', 'NOT_ENOUGH_EVIDENCE', 'MIXED'][int(p)]} for c, p in list(zip(claims, pred))[:: max(1, len(claims) // 20)][:20]], f)
+        json.dump([{'items': items_of(claims[i]), 'label': labels[int(pred[i])]} for i in idx], f)
         f.write('\n')
-    print(f'wrote {out}/verdict.json' + (', stance.json' if study and study['use'] else ' (no stance.json)') + ' and ranking/verdict/fixtures/{claim-features,pick-parity,decide-parity}.json')
 
 
 if __name__ == '__main__':
