@@ -1,10 +1,18 @@
 /**
  * The "/" key jumps to the search box (the hint under it says so), as an inline script in the layout:
  * a React effect only listens once the page has hydrated, and a "/" pressed before that landed in the
- * home page's autofocused box as text. Rules: in the search box itself, "/" types only when the box
- * holds text (an empty box is where "/" already took you); in any other field it types; anywhere else
- * it moves to the search box, caret at the end, and types nothing. While a results page streams in,
- * its box is still hidden: the box is focused as soon as it shows (unless the reader has moved on).
+ * home page's autofocused box as text.
+ *
+ * It listens on `window`, in the capture phase, so that it hears the key before anything else. React
+ * listens on the document (Next hydrates the whole document), and while the part of the page a key
+ * is aimed at has not hydrated yet (its code still loading: seconds on a busy machine), React's
+ * capture listener stops that keydown's propagation, to replay it once hydrated. A listener on the
+ * document then never heard the "/", and the browser typed it into the focused box.
+ *
+ * Rules: in the search box itself, "/" types only when the box holds text (an empty box is where "/"
+ * already took you); in any other field it types; anywhere else it moves to the search box, caret at
+ * the end, and types nothing. While a results page streams in, its box is still hidden: the box is
+ * focused as soon as it shows (unless the reader has moved on).
  */
 function onSlash(e: KeyboardEvent): void {
   if (e.key !== '/' || e.metaKey || e.ctrlKey || e.altKey || e.defaultPrevented) return;
@@ -35,5 +43,5 @@ function onSlash(e: KeyboardEvent): void {
   requestAnimationFrame(wait);
 }
 
-/** The script's text: the function above, registered on the document (plain ES2017, no imports). */
-export const SLASH_KEY_SCRIPT = `document.addEventListener('keydown', ${onSlash.toString()});`;
+/** The script's text: the function above, registered on the window for the capture phase (plain ES2017, no imports). */
+export const SLASH_KEY_SCRIPT = `window.addEventListener('keydown', ${onSlash.toString()}, true);`;
