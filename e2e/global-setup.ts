@@ -68,6 +68,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     degradedFeedUrl: feeds.degradedFeedUrl,
     linksPageUrl: feeds.linksPageUrl,
     factCheckFeedUrl: feeds.factCheckFeedUrl,
+    strayByteFeedUrl: feeds.strayByteFeedUrl,
     nliModel,
     corpus,
     serverLog,

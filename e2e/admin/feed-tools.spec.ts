@@ -67,6 +67,40 @@ test.describe('feed tools on the dashboard', () => {
     await adminApi.request.delete(`/api/feeds?id=${id}`, { headers: adminApi.headers });
   });
 
+  // Once, a UTF-8 feed with one stray byte was read as windows-1252 ("CafÃ©") and shown as plain "ok".
+  test('a feed read with a warning is ok, and the row shows the warning; its accents are intact', async ({
+    adminPage: page,
+    adminApi,
+    state,
+    db,
+  }) => {
+    const add = await adminApi.request.post('/api/feeds', { headers: adminApi.headers, data: { url: state.strayByteFeedUrl } });
+    expect(add.status(), await add.text()).toBe(201);
+    const id = ((await add.json()) as { feed: { id: number } }).feed.id;
+    const checked = () =>
+      db.prepare('SELECT parse_warning AS w FROM feeds WHERE id = ? AND last_success_at IS NOT NULL').get(id) as { w: string } | undefined;
+    await expect
+      .poll(() => checked()?.w ?? null, { timeout: 60_000 })
+      .toBe('1 invalid UTF-8 byte sequence replaced with U+FFFD (the rest read as UTF-8)');
+    const titles = (db.prepare('SELECT title FROM feed_items WHERE feed_id = ? ORDER BY item_key').all(id) as { title: string }[]).map(
+      (r) => r.title,
+    );
+    expect(titles).toEqual(['Café naïve résumé Zürich: Alpine tasting notes', 'Café naïve résumé Zürich: Lakeside tasting notes']);
+
+    await page.goto('/admin');
+    const row = page.locator(`#feed-${id}`);
+    await expect(row).toHaveAttribute('data-state', 'ok');
+    await expect(row).toHaveAttribute('data-warning', 'yes');
+    await expect(row.locator('.feed-title')).toHaveText('Zürich Café Notes');
+    const warning = row.getByTestId('feed-warning');
+    await expect(warning).toContainText('Warning: 1 invalid UTF-8 byte sequence replaced with U+FFFD');
+    await warning.locator('summary').click();
+    await expect(warning.locator('.problem__full')).toHaveText(
+      '1 invalid UTF-8 byte sequence replaced with U+FFFD (the rest read as UTF-8)',
+    );
+    expect((await adminApi.request.delete(`/api/feeds?id=${id}`, { headers: adminApi.headers })).status()).toBe(200);
+  });
+
   // Once, the duplicate's notice named "id 13", which the dashboard never shows; "<update>" was stripped; the notice was 521 px wide at 390.
   test('a feed added twice: the notice names the feed there and links to its row; "<update>" in a title stays; no overflow at 390 px', async ({
     adminPage: page,

@@ -100,6 +100,28 @@ function factCheckXml(origin: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Coast Fact</title><link>${origin}/</link><description>Fact checks</description>\n${items}\n</channel></rss>`;
 }
 
+/**
+ * A UTF-8 feed (declared in the HTTP header and the XML declaration) whose items carry their own text,
+ * with one 0xFF byte in one item: read as UTF-8 all the same, with a warning that names the count.
+ */
+function strayByteRss(): Buffer {
+  const utf8 = (t: string) => Buffer.from(t, 'utf8');
+  const items = ['Alpine', 'Lakeside'].map((place, i) => [
+    utf8(`<item><guid>stray-${i}</guid><title>Café naïve résumé Zürich: ${place} tasting notes</title><description>`),
+    i === 1 ? Buffer.from([0xff]) : Buffer.alloc(0),
+    utf8(
+      `The ${place.toLowerCase()} café in Zürich wrote a naïve résumé of its tasting menu for the winter season. Its chef said the menu would change every month and that local cheese and river fish would stay on it. Bookings for the tasting evenings open in the first week of December, the café said on its website.</description></item>`,
+    ),
+  ]);
+  return Buffer.concat([
+    utf8(
+      '<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Zürich Café Notes</title><link>https://cafe.invalid/</link>',
+    ),
+    ...items.flat(),
+    utf8('</channel></rss>'),
+  ]);
+}
+
 export interface FeedServer {
   origin: string;
   feedUrl: string;
@@ -112,6 +134,8 @@ export interface FeedServer {
   factCheckFeedUrl: string;
   /** Parses once (so it can be added), then answers 500: a failing feed for the dashboard. */
   flakyFeedUrl: string;
+  /** A UTF-8 feed with one invalid byte: ok, with a parse warning. */
+  strayByteFeedUrl: string;
   close(): Promise<void>;
 }
 
@@ -130,6 +154,8 @@ export async function startFeedServer(): Promise<FeedServer> {
           .end(feedXml(origin).replace('Estuary Evening News', 'Estuary Sports Desk'));
       return void res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error');
     }
+    if (path === '/stray/feed.xml')
+      return void res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' }).end(strayByteRss());
     if (path === '/degraded/feed.xml') return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(degradedXml(origin));
     if (path === '/factcheck/feed.xml') return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(factCheckXml(origin));
     const fc = /^\/factcheck\/([a-z-]+)\.html$/.exec(path);
@@ -177,6 +203,7 @@ export async function startFeedServer(): Promise<FeedServer> {
     linksPageUrl: `${origin}/links.html`,
     factCheckFeedUrl: `${origin}/factcheck/feed.xml`,
     flakyFeedUrl: `${origin}/flaky/feed.xml`,
+    strayByteFeedUrl: `${origin}/stray/feed.xml`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

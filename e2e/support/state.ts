@@ -17,6 +17,7 @@ export interface E2EState {
   degradedFeedUrl: string;
   linksPageUrl: string;
   factCheckFeedUrl: string;
+  strayByteFeedUrl: string;
   /** Whether a verdict (NLI) model is configured for this run. */
   nliModel: string | null;
   corpus: { scifactDocs: number; reutersArticles: number; fixtures: number };
