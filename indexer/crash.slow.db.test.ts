@@ -196,7 +196,7 @@ describe.skipIf(!faissAvailable())('kill -9 during quin index with Elasticsearch
       expect(killed.signal, `${fp} was not reached:\n${killed.out}`).toBe('SIGKILL');
     }
     await verifyClean(t, env);
-    const ix = new ElasticsearchIndex({ url: es.url, index: indexName, titleBoost: 1.5, timeoutMs: 10_000 });
+    const ix = new ElasticsearchIndex({ url: es.url, index: indexName, titleBoost: 1.5, timeoutMs: 30_000 });
     const docs = await ix.ids();
     await ix.close();
     const snippets = (await t.db.snippet.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((s) => s.id);

@@ -60,6 +60,6 @@ describe.skipIf(!faissAvailable())('hybrid search with the Elasticsearch backend
           expect(await urls(config, q, mode), `${mode}: ${q}`).toEqual(want);
         }
       }
-    }, 120_000);
+    }, 180_000);
   }
 });

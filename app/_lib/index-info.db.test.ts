@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('index status with Elasticsearch', () => {
-  it('shows the cluster and the index, green on one node', async () => {
+  it('shows the cluster and the index, green on one node', { timeout: 180_000 }, async () => {
     expect((await indexInfo(t.config, t.db)).cluster).toMatchObject({ status: 'green', nodes: 1, index: null });
     await runIndex(t.db, t.config, { progress: false });
     const info = await indexInfo(t.config, t.db);

@@ -73,7 +73,7 @@ function worker(onBatch: (step: number) => void) {
 }
 
 async function esIds(): Promise<number[]> {
-  const ix = new ElasticsearchIndex({ url: node.url, index: INDEX, titleBoost: 1.5, timeoutMs: 10_000 });
+  const ix = new ElasticsearchIndex({ url: node.url, index: INDEX, titleBoost: 1.5, timeoutMs: 30_000 });
   await ix.refresh();
   const ids = await ix.ids();
   await ix.close();

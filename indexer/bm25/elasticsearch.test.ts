@@ -7,13 +7,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isQuinError } from '../../lib/errors';
 import { dropIndexes, rawClient, sharedEs, uniqueIndex, type EsNode } from '../../testing/es';
 import { ElasticsearchIndex } from './elasticsearch';
 import { analysedDocs } from './es-analysis';
 import { searchBody } from './es-query';
 import { FTS_TOKENIZER } from './fts5';
+
+// A real node on a machine that may be busy: its requests get the product's timeout, tests three minutes.
+vi.setConfig({ testTimeout: 180_000 });
 
 let es: EsNode;
 const prefix = uniqueIndex('bm25-test');
@@ -27,7 +30,7 @@ afterAll(async () => {
   await es.remove();
 });
 
-function index(name: string, titleBoost = 1.5, timeoutMs = 10_000): ElasticsearchIndex {
+function index(name: string, titleBoost = 1.5, timeoutMs = 30_000): ElasticsearchIndex {
   const ix = new ElasticsearchIndex({ url: es.url, index: `${prefix}-${name}`, titleBoost, timeoutMs });
   open.push(ix);
   return ix;

@@ -116,7 +116,7 @@ describe('a cluster of two nodes, one stopped mid-index', () => {
     const ix = await openSearchIndexes(t.config, t.db);
     const hits = await ix.bm25.search({ text: 'river bridge budget', terms: ['river', 'bridge', 'budget'] }, 1000);
     expect(hits.length).toBe((await dbIds()).length); // every snippet names the bridge
-    const backend = new ElasticsearchIndex({ url: t.config.elasticsearchUrl!, index: INDEX, titleBoost: 1.5, timeoutMs: 10_000 });
+    const backend = new ElasticsearchIndex({ url: t.config.elasticsearchUrl!, index: INDEX, titleBoost: 1.5, timeoutMs: 30_000 });
     const status = await backend.cluster();
     await backend.close();
     expect(status).toMatchObject({ status: 'yellow', nodes: 1, index: { status: 'yellow', shards: 2, unassigned: 2 } });

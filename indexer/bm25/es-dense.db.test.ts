@@ -84,7 +84,7 @@ describe('Elasticsearch holding the vectors too (elasticsearchDense)', () => {
     const report = await verifyIndexes(t.db, t.config);
     expect(report.ok).toBe(true);
     expect(report.checks.map((c) => c.index)).toEqual(['bm25 (elasticsearch)']);
-  }, 60_000);
+  }, 180_000);
 
   it('removes deleted snippets from kNN, and re-indexes everything when the vectors change encoder', async () => {
     const victim = await t.db.article.findFirstOrThrow({ orderBy: { id: 'asc' }, include: { snippets: true } });
@@ -100,5 +100,5 @@ describe('Elasticsearch holding the vectors too (elasticsearchDense)', () => {
     const again = await runIndex(t.db, plain, { progress: false });
     expect(again.bm25.added).toBe(await t.db.snippet.count());
     expect([...(await docs()).values()].some((d) => 'vector' in d)).toBe(false);
-  }, 60_000);
+  }, 180_000);
 });

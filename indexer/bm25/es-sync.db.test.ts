@@ -25,7 +25,7 @@ afterAll(async () => {
 
 /** What an index holds, read by the backend itself after a refresh. */
 async function idsIn(name: string): Promise<number[]> {
-  const ix = new ElasticsearchIndex({ url: es.url, index: name, titleBoost: 1.5, timeoutMs: 10_000 });
+  const ix = new ElasticsearchIndex({ url: es.url, index: name, titleBoost: 1.5, timeoutMs: 30_000 });
   await ix.refresh();
   const ids = await ix.ids();
   await ix.close();
@@ -45,7 +45,7 @@ describe('Elasticsearch kept in step through the ledger', () => {
     const snippet = await t.db.snippet.findUnique({ where: { id: hits[0]!.snippetId } });
     expect(snippet?.title).toMatch(/Solar/);
     expect((await verifyIndexes(t.db, t.config)).checks[0]).toMatchObject({ ok: true });
-  }, 60_000);
+  }, 180_000);
 
   it('removes deleted snippets and settles writes left pending by a crash', async () => {
     const [gone, kept] = await t.db.article.findMany({ take: 2, orderBy: { id: 'asc' }, include: { snippets: true } });
@@ -64,7 +64,7 @@ describe('Elasticsearch kept in step through the ledger', () => {
     expect(await esIds()).toEqual(await dbIds());
     expect(await t.db.esEntry.count({ where: { state: { not: 'done' } } })).toBe(0);
     expect((await verifyIndexes(t.db, t.config)).checks[0]).toMatchObject({ ok: true, problems: [] });
-  }, 60_000);
+  }, 180_000);
 
   it('rewrites an index of the older layout (the english analyzer, no token fields)', async () => {
     // What an earlier version recorded as its target: the URL and the index, without the layout.
@@ -73,12 +73,12 @@ describe('Elasticsearch kept in step through the ledger', () => {
     expect(stats.bm25.added).toBe((await dbIds()).length);
     expect(await esIds()).toEqual(await dbIds());
     expect((await t.db.indexState.findUnique({ where: { name: 'elasticsearch' } }))?.file).toMatch(/#fts5-terms-1$/);
-  }, 60_000);
+  }, 180_000);
 
   it('starts over when the index name changes, and --rebuild drops the index', async () => {
     const other = `${indexName}-other`;
     const config = { ...t.config, elasticsearchIndex: other };
-    const orphan = new ElasticsearchIndex({ url: es.url, index: other, titleBoost: 1.5, timeoutMs: 10_000 });
+    const orphan = new ElasticsearchIndex({ url: es.url, index: other, titleBoost: 1.5, timeoutMs: 30_000 });
     await orphan.bulk(analysedDocs([{ id: 999_999, title: 'orphan', text: 'left from another run', source: 'x', publishedAt: null }]), []);
     await orphan.close();
     await runIndex(t.db, config, { progress: false });
@@ -88,5 +88,5 @@ describe('Elasticsearch kept in step through the ledger', () => {
     await runIndex(t.db, config, { progress: false, rebuild: true });
     expect(await idsIn(other)).toEqual(await dbIds());
     expect((await verifyIndexes(t.db, config)).checks[0]!.ok).toBe(true);
-  }, 60_000);
+  }, 180_000);
 });
