@@ -18,7 +18,7 @@ export interface IndexFilter {
 }
 
 export interface SparseQuery {
-  /** The user's text, for backends with their own analyzer (Elasticsearch). */
+  /** The user's text (what was asked; both backends search `terms`, Elasticsearch through FTS5's own tokenizer). */
   text: string;
   /** Word tokens already cleaned by ranking/ (never raw FTS5 syntax). */
   terms: string[];
