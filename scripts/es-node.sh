@@ -19,7 +19,8 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 VERSION=9.2.0
 ARTIFACT=org.elasticsearch.distribution.integ-test-zip:elasticsearch:$VERSION:zip
-ZIP=${MAVEN_REPO:-$HOME/.m2/repository}/org/elasticsearch/distribution/integ-test-zip/elasticsearch/$VERSION/elasticsearch-$VERSION.zip
+REPO=${MAVEN_REPO:-$HOME/.m2/repository}
+ZIP=$REPO/org/elasticsearch/distribution/integ-test-zip/elasticsearch/$VERSION/elasticsearch-$VERSION.zip
 HOME_DIR=$ROOT/.cache/elasticsearch/elasticsearch-$VERSION
 # Where the node's user reads the distribution when it cannot reach the checkout (a 0700 home).
 SHARED_HOME=/var/tmp/quin-elasticsearch/elasticsearch-$VERSION
@@ -42,10 +43,11 @@ install() {
   command -v unzip >/dev/null || die "unzip is not installed (apt-get install unzip)"
   if [ ! -f "$ZIP" ]; then
     command -v mvn >/dev/null || die "Maven is not installed (apt-get install maven): it fetches $ARTIFACT"
-    mvn -q dependency:get -Dartifact="$ARTIFACT" -Dtransitive=false >&2 || die "could not fetch $ARTIFACT from Maven Central"
+    mvn -q dependency:get -Dmaven.repo.local="$REPO" -Dartifact="$ARTIFACT" -Dtransitive=false >&2 || die "could not fetch $ARTIFACT from Maven Central"
   fi
   # Unpacked beside its final place and moved in one step, so a concurrent start never sees half of it.
   local tmp
+  mkdir -p "$ROOT/.cache"
   tmp=$(mktemp -d "$ROOT/.cache/elasticsearch.XXXXXX")
   unzip -q "$ZIP" -d "$tmp"
   mkdir -p "$(dirname "$HOME_DIR")"
