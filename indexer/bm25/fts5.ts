@@ -30,6 +30,7 @@ import {
   readImpactFile,
   readImpactFingerprint,
   RENEW_EPOCH,
+  sqliteLog,
   updateImpact,
   writeImpactFile,
 } from './impact-store';
@@ -147,20 +148,30 @@ export class Fts5Index implements Bm25Backend {
     this.impactCheckedAt = now;
     const mtimeMs = fs.existsSync(this.impactFile) ? fs.statSync(this.impactFile).mtimeMs : -1;
     if (mtimeMs < 0 || mtimeMs === this.impact?.mtimeMs) return null;
-    const loaded = readImpactFile(this.impactFile);
+    const loaded = readImpactFile(this.impactFile, sqliteLog(this.db));
     this.impact = loaded ? { ...loaded, mtimeMs } : null;
     return this.impact?.fingerprint === live ? this.impact.index : null;
   }
 
-  /** Exact BM25 top k from the accelerator; null when it cannot answer this query (FTS5 does). */
-  private searchImpact(terms: readonly unknown[], k: number): Hit[] | null {
+  /**
+   * Exact BM25 top k from the accelerator — pruned, or (`exhaustive`, the reference the benchmark
+   * checks the pruned search against) every posting scored; null when it cannot answer this query
+   * (FTS5 does).
+   */
+  searchImpact(terms: readonly unknown[], k: number, exhaustive = false): Hit[] | null {
     const index = this.freshImpact();
     if (!index) return null;
     this.tokenizer ??= new QueryTokenizer(this.db, FTS_TOKENIZER);
     const phrases = this.tokenizer.tokenize(usableTerms(terms));
     if (!phrases) return null;
     const weights = rankExpression(this.opts.titleWeight).slice('bm25('.length, -1).split(', ').map(Number);
-    return index.search(phrases, k, [weights[0]!, weights[1]!]);
+    const w: [number, number] = [weights[0]!, weights[1]!];
+    return exhaustive ? index.searchExhaustive(phrases, k, w) : index.search(phrases, k, w);
+  }
+
+  /** Bytes the loaded accelerator holds for searching (0 when none is loaded). */
+  impactBytes(): number {
+    return this.impact?.index.bytes ?? 0;
   }
 
   /**

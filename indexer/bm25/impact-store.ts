@@ -16,8 +16,10 @@ import fs from 'node:fs';
 import type Database from 'better-sqlite3';
 import { writeFileAtomic } from '../files';
 import { ImpactBuilder, ImpactIndex, mergeImpact, type ImpactArrays } from './impact';
+import { compressPostings, inflatePostings, type ImpactBlocks } from './impact-blocks';
 
-const MAGIC = 'QUINBM25IMPACT1\n';
+/** Version 2: postings in blocks (version 1 files, flat arrays, are rebuilt by the next `quin index`). */
+const MAGIC = 'QUINBM25IMPACT2\n';
 
 export const GENERATION_TABLE = 'bm25_generation';
 
@@ -174,45 +176,54 @@ export class QueryTokenizer {
   }
 }
 
-/** Layout: magic, header length (u32 LE), header JSON, zero padding to 8, then the arrays in order. */
+/** The arrays of the file, in order (4-byte ones first; each padded to 8 bytes). */
+const FILE_ARRAYS = [
+  ['termStart', Uint32Array],
+  ['termBlock', Uint32Array],
+  ['blockLast', Uint32Array],
+  ['blockByte', Uint32Array],
+  ['blockMinLen', Uint32Array],
+  ['docIds', Int32Array],
+  ['docLen', Uint32Array],
+  ['blockMaxTf0', Uint16Array],
+  ['blockMaxTf1', Uint16Array],
+  ['bytes', Uint8Array],
+] as const;
+
+type FileArray = (typeof FILE_ARRAYS)[number][0];
+
+const pad8 = (n: number) => (8 - (n % 8)) % 8;
+
+/** Layout: magic, header length (u32 LE), header JSON, zero padding to 8, the blocks' arrays (bm25/impact-blocks.ts), the terms. */
 export function encodeImpact(b: BuiltImpact): Buffer {
-  const a = b.arrays;
-  const terms = Buffer.from(a.terms.join('\n'), 'utf8');
-  const parts: [string, ArrayBufferView][] = [
-    ['termStart', a.termStart],
-    ['postDoc', a.postDoc],
-    ['docIds', a.docIds],
-    ['docLen', a.docLen],
-    ['postTf0', a.postTf0],
-    ['postTf1', a.postTf1],
-  ];
+  const blocks = compressPostings(b.arrays);
+  const terms = Buffer.from(blocks.terms.join('\n'), 'utf8');
   const header = Buffer.from(
     JSON.stringify({
       fingerprint: b.fingerprint,
-      nTerms: a.terms.length,
+      nTerms: blocks.terms.length,
       termsBytes: terms.length,
-      lengths: parts.map(([n, v]) => [n, v.byteLength]),
+      lengths: FILE_ARRAYS.map(([n]) => [n, blocks[n].byteLength]),
     }),
     'utf8',
   );
   const len = Buffer.alloc(4);
   len.writeUInt32LE(header.length);
-  const pad = (n: number) => Buffer.alloc((8 - (n % 8)) % 8);
-  const chunks: Buffer[] = [Buffer.from(MAGIC), len, header];
-  let off = MAGIC.length + 4 + header.length;
-  chunks.push(pad(off));
-  off += pad(off).length;
-  for (const [, v] of parts) {
-    const buf = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-    chunks.push(buf, pad(buf.length));
-    off += buf.length + pad(buf.length).length;
+  const chunks: Buffer[] = [Buffer.from(MAGIC), len, header, Buffer.alloc(pad8(MAGIC.length + 4 + header.length))];
+  for (const [name] of FILE_ARRAYS) {
+    const v = blocks[name];
+    chunks.push(Buffer.from(v.buffer, v.byteOffset, v.byteLength), Buffer.alloc(pad8(v.byteLength)));
   }
   chunks.push(terms);
   return Buffer.concat(chunks);
 }
 
-export function decodeImpact(buf: Buffer): BuiltImpact {
-  if (buf.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) throw new Error('not a BM25 impact file');
+/**
+ * The blocks as views into `buf` (no copy: a file read whole is 8-aligned; a buffer that is not, such
+ * as a pooled small one, is copied once).
+ */
+export function decodeImpactBlocks(buf: Buffer): { fingerprint: string; blocks: ImpactBlocks } {
+  if (buf.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) throw new Error('not a BM25 impact file (or an older format)');
   const hlen = buf.readUInt32LE(MAGIC.length);
   let off = MAGIC.length + 4;
   const header = JSON.parse(buf.subarray(off, off + hlen).toString('utf8')) as {
@@ -222,38 +233,45 @@ export function decodeImpact(buf: Buffer): BuiltImpact {
     lengths: [string, number][];
   };
   off += hlen;
-  off += (8 - (off % 8)) % 8;
-  // A private, aligned copy: typed arrays need aligned offsets, and the source buffer may be pooled.
-  const body = new Uint8Array(buf.length - off);
-  body.set(buf.subarray(off));
-  const views: Record<string, ArrayBuffer> = {};
-  let at = 0;
-  for (const [name, bytes] of header.lengths) {
-    views[name] = body.buffer.slice(at, at + bytes);
-    at += bytes + ((8 - (bytes % 8)) % 8);
-  }
-  const termsText = Buffer.from(body.buffer, at, header.termsBytes).toString('utf8');
+  off += pad8(off);
+  const body = buf.byteOffset % 8 === 0 ? buf : Buffer.from(new Uint8Array(buf));
+  const views = {} as Record<FileArray, ArrayBufferView>;
+  FILE_ARRAYS.forEach(([name, Type], i) => {
+    const [n, bytes] = header.lengths[i] ?? [];
+    if (n !== name || bytes === undefined || off + bytes > body.length) throw new Error('BM25 impact file: arrays damaged');
+    views[name] = new Type(body.buffer as ArrayBuffer, body.byteOffset + off, bytes / Type.BYTES_PER_ELEMENT);
+    off += bytes + pad8(bytes);
+  });
+  if (off + header.termsBytes > body.length) throw new Error('BM25 impact file: term list damaged');
+  const termsText = body.subarray(off, off + header.termsBytes).toString('utf8');
   const terms = header.nTerms ? termsText.split('\n') : [];
   if (terms.length !== header.nTerms) throw new Error('BM25 impact file: term list damaged');
-  const arrays: ImpactArrays = {
-    terms,
-    termStart: new Uint32Array(views.termStart!),
-    postDoc: new Uint32Array(views.postDoc!),
-    docIds: new Int32Array(views.docIds!),
-    docLen: new Uint32Array(views.docLen!),
-    postTf0: new Uint16Array(views.postTf0!),
-    postTf1: new Uint16Array(views.postTf1!),
-  };
-  const n = arrays.termStart.length;
-  if (
-    n !== terms.length + 1 ||
-    arrays.termStart[n - 1] !== arrays.postDoc.length ||
-    arrays.postTf0.length !== arrays.postDoc.length ||
-    arrays.docLen.length !== arrays.docIds.length
-  ) {
-    throw new Error('BM25 impact file: arrays do not fit together');
-  }
-  return { fingerprint: header.fingerprint, arrays };
+  const blocks = { terms, ...views } as ImpactBlocks;
+  checkBlocks(blocks);
+  return { fingerprint: header.fingerprint, blocks };
+}
+
+/** The arrays' sizes agree with each other (a damaged or truncated file is refused, never searched). */
+function checkBlocks(bl: ImpactBlocks): void {
+  const nT = bl.terms.length;
+  const nB = bl.blockLast.length;
+  const ok =
+    bl.termStart.length === nT + 1 &&
+    bl.termBlock.length === nT + 1 &&
+    bl.termBlock[nT] === nB &&
+    bl.blockByte.length === nB + 1 &&
+    bl.blockByte[nB] === bl.bytes.length &&
+    bl.blockMaxTf0.length === nB &&
+    bl.blockMaxTf1.length === nB &&
+    bl.blockMinLen.length === nB &&
+    bl.docLen.length === bl.docIds.length;
+  if (!ok) throw new Error('BM25 impact file: arrays do not fit together');
+}
+
+/** The saved copy as flat arrays (what an incremental update merges into). */
+export function decodeImpact(buf: Buffer): BuiltImpact {
+  const { fingerprint, blocks } = decodeImpactBlocks(buf);
+  return { fingerprint, arrays: inflatePostings(blocks) };
 }
 
 /** The fingerprint in a saved file's header (without reading its arrays); null when absent or unreadable. */
@@ -278,12 +296,26 @@ export function writeImpactFile(file: string, b: BuiltImpact): void {
   writeFileAtomic(file, encodeImpact(b));
 }
 
+/**
+ * The natural logarithm of the C library, as FTS5's bm25() computes its idf (through SQLite's ln(),
+ * the same libm in the same binary); Math.log when this SQLite lacks the math functions.
+ */
+export function sqliteLog(db: Database.Database): (x: number) => number {
+  try {
+    const ln = db.prepare('SELECT ln(?)').pluck();
+    if (typeof ln.get(2) !== 'number') return Math.log;
+    return (x) => ln.get(x) as number;
+  } catch {
+    return Math.log;
+  }
+}
+
 /** The saved copy, or null when absent or unreadable (FTS5 answers then). */
-export function readImpactFile(file: string): { fingerprint: string; index: ImpactIndex } | null {
+export function readImpactFile(file: string, log?: (x: number) => number): { fingerprint: string; index: ImpactIndex } | null {
   if (!fs.existsSync(file)) return null;
   try {
-    const b = decodeImpact(fs.readFileSync(file));
-    return { fingerprint: b.fingerprint, index: new ImpactIndex(b.arrays) };
+    const b = decodeImpactBlocks(fs.readFileSync(file));
+    return { fingerprint: b.fingerprint, index: new ImpactIndex(b.blocks, log) };
   } catch {
     return null;
   }

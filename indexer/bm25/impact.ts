@@ -4,17 +4,24 @@
  * FTS5 answers `"a" OR "b" … ORDER BY rank LIMIT k` by calling bm25() on every matching row (a
  * %_docsize lookup and a position-list walk each): at 100k snippets a claim with common words scores
  * tens of thousands of rows (p95 ~74 ms). Here the same postings (document, per-column term
- * frequency) sit in typed arrays and are scored term-at-a-time with FTS5's own formula, in FTS5's
- * order of floating-point operations (sqlite/ext/fts5/fts5_aux.c, fts5Bm25Function), so scores are
- * the same doubles and the top k the same rows (ties: lower rowid first).
+ * frequency) are scored with FTS5's own formula, in FTS5's order of floating-point operations
+ * (sqlite/ext/fts5/fts5_aux.c, fts5Bm25Function), so scores are the same doubles and the top k the
+ * same rows (ties: lower rowid first).
+ *
+ * - Built and merged as flat arrays (ImpactBuilder, mergeImpact: what a full build and an
+ *   incremental update produce, compared array for array in the tests).
+ * - Served and saved in blocks (bm25/impact-blocks.ts: doc gaps and frequencies as varints, ~3× smaller).
+ * - Searched with safe dynamic pruning (bm25/impact-maxscore.ts: MaxScore over windows of rows with
+ *   per-block bounds), which skips the rows that cannot enter the top k; `searchExhaustive` scores
+ *   every posting of every query term and stays as the reference it is tested and benchmarked against.
  *
  * Pure: built from rows, searched from token ids; the SQLite side (reading, fingerprint, file) is
  * bm25/impact-store.ts.
  */
 
-/** FTS5's bm25() constants. */
-const K1 = 1.2;
-const B = 0.75;
+import { blocksBytes, compressPostings, type ImpactBlocks } from './impact-blocks';
+import { ExhaustiveSearch } from './impact-exhaustive';
+import { B, K1, MaxScoreSearch, type Bm25Model } from './impact-maxscore';
 
 export interface ImpactArrays {
   /** Distinct tokens in FTS5's order (its own tokens: stemmed, folded). */
@@ -114,91 +121,92 @@ function repeatedSums(w: number, max: number): Float64Array {
   return out;
 }
 
-export class ImpactIndex {
+/** The searchable copy: the blocks, each row's length normalisation, and both scorers. */
+export class ImpactIndex implements Bm25Model {
   private readonly termIds: Map<string, number>;
-  /** k1 · (1 − b + b · |D| / avgdl) per document, as fts5Bm25Function computes it. */
-  private readonly norm: Float64Array;
-  private readonly acc: Float64Array;
-  private readonly touched: Uint32Array;
-  private readonly seen: Uint8Array;
+  readonly norm: Float64Array;
   readonly nRow: number;
+  readonly avgdl: number;
+  private sums: { w: number; sums: Float64Array } | null = null;
+  private readonly pruned = new MaxScoreSearch(this);
+  private readonly exhaustive = new ExhaustiveSearch(this);
 
-  constructor(readonly data: ImpactArrays) {
-    this.termIds = new Map(data.terms.map((t, i) => [t, i]));
-    this.nRow = data.docIds.length;
+  private readonly idfs = new Map<number, number>();
+
+  /**
+   * `log`: the natural logarithm FTS5's bm25() uses — the C library's, which SQLite's ln() reaches
+   * (bm25/fts5.ts passes it). JavaScript's Math.log differs from it in the last bit for a few
+   * arguments in a hundred, and so would an idf, and a score.
+   */
+  constructor(
+    readonly blocks: ImpactBlocks,
+    private readonly log: (x: number) => number = Math.log,
+  ) {
+    this.termIds = new Map(blocks.terms.map((t, i) => [t, i]));
+    this.nRow = blocks.docIds.length;
     let nToken = 0;
-    for (const len of data.docLen) nToken += len;
-    const avgdl = nToken / this.nRow;
+    for (const len of blocks.docLen) nToken += len;
+    this.avgdl = nToken / this.nRow;
     this.norm = new Float64Array(this.nRow);
-    for (let d = 0; d < this.nRow; d++) this.norm[d] = K1 * (1 - B + (B * data.docLen[d]!) / avgdl);
-    this.acc = new Float64Array(this.nRow);
-    this.touched = new Uint32Array(this.nRow);
-    this.seen = new Uint8Array(this.nRow);
+    for (let d = 0; d < this.nRow; d++) this.norm[d] = K1 * (1 - B + (B * blocks.docLen[d]!) / this.avgdl);
+  }
+
+  static fromArrays(a: ImpactArrays, log?: (x: number) => number): ImpactIndex {
+    return new ImpactIndex(compressPostings(a), log);
   }
 
   has(token: string): boolean {
     return this.termIds.has(token);
   }
 
+  /** Bytes held for searching (blocks and per-row arrays; not the term strings). */
+  get bytes(): number {
+    return blocksBytes(this.blocks) + this.norm.byteLength;
+  }
+
+  idf(nHit: number): number {
+    let idf = this.idfs.get(nHit);
+    if (idf === undefined) {
+      idf = this.log((this.nRow - nHit + 0.5) / (nHit + 0.5));
+      if (!(idf > 0)) idf = 1e-6;
+      if (this.idfs.size > 100_000) this.idfs.clear();
+      this.idfs.set(nHit, idf);
+    }
+    return idf;
+  }
+
+  /** Sums up to the largest frequency a posting can hold, kept for the last weight asked for. */
+  titleSums(w0: number): Float64Array {
+    if (this.sums?.w !== w0) this.sums = { w: w0, sums: repeatedSums(w0, 0xffff) };
+    return this.sums.sums;
+  }
+
   /**
    * The top k rows for an OR of single-token phrases (one entry per phrase, in the MATCH
-   * expression's order; repeats count again, as in FTS5), scored like bm25(w0, w1).
+   * expression's order; repeats count again, as in FTS5), scored like bm25(w0, w1), with pruning.
    */
   search(phrases: readonly string[], k: number, weights: readonly [number, number]): ImpactHit[] {
-    const { termStart, postDoc, postTf0, postTf1, docIds } = this.data;
-    const { acc, touched, seen, norm } = this;
     if (this.nRow === 0 || k < 1) return [];
-    let maxTf = 0;
-    const lists = phrases.map((p) => this.termIds.get(p));
-    for (const t of lists) {
-      if (t === undefined) continue;
-      for (let j = termStart[t]!; j < termStart[t + 1]!; j++) maxTf = Math.max(maxTf, postTf0[j]!, postTf1[j]!);
-    }
-    const sum0 = repeatedSums(weights[0], maxTf);
-    let nTouched = 0;
-    for (const t of lists) {
-      if (t === undefined) continue;
-      const start = termStart[t]!;
-      const end = termStart[t + 1]!;
-      const nHit = end - start;
-      let idf = Math.log((this.nRow - nHit + 0.5) / (nHit + 0.5));
-      if (idf <= 0) idf = 1e-6;
-      const w1 = weights[1];
-      for (let j = start; j < end; j++) {
-        const d = postDoc[j]!;
-        let f = sum0[postTf0[j]!]!;
-        for (let n = postTf1[j]!; n > 0; n--) f += w1;
-        if (!seen[d]) {
-          seen[d] = 1;
-          touched[nTouched++] = d;
-        }
-        acc[d] = acc[d]! + idf * ((f * (K1 + 1.0)) / (f + norm[d]!));
-      }
-    }
-    const hits = topK(acc, touched, nTouched, k, docIds);
-    for (let i = 0; i < nTouched; i++) {
-      acc[touched[i]!] = 0;
-      seen[touched[i]!] = 0;
-    }
-    return hits;
+    const top = this.pruned.search(this.termsOf(phrases), k, weights);
+    return sortHits(top.docs.subarray(0, top.length), top.scores, this.blocks.docIds);
+  }
+
+  /** The same top k by scoring every posting of every term (the reference for `search`). */
+  searchExhaustive(phrases: readonly string[], k: number, weights: readonly [number, number]): ImpactHit[] {
+    if (this.nRow === 0 || k < 1) return [];
+    return this.exhaustive.search(this.termsOf(phrases), k, weights);
+  }
+
+  private termsOf(phrases: readonly string[]): number[] {
+    return phrases.map((p) => this.termIds.get(p) ?? -1);
   }
 }
 
-/** The k best (score descending, rowid ascending among equals) of the touched documents. */
-function topK(acc: Float64Array, touched: Uint32Array, n: number, k: number, docIds: Int32Array): ImpactHit[] {
-  let chosen: number[];
-  if (n <= k) chosen = Array.from(touched.subarray(0, n));
-  else {
-    const scores = new Float64Array(n);
-    for (let i = 0; i < n; i++) scores[i] = acc[touched[i]!]!;
-    scores.sort();
-    const threshold = scores[n - k]!;
-    chosen = [];
-    for (let i = 0; i < n; i++) if (acc[touched[i]!]! >= threshold) chosen.push(touched[i]!);
-  }
-  // Document indexes follow rowid order, so comparing them breaks ties by rowid.
-  chosen.sort((a, b) => acc[b]! - acc[a]! || a - b);
-  return chosen.slice(0, k).map((d) => ({ snippetId: docIds[d]!, score: acc[d]! }));
+/** Heap entries as hits: score descending, rowid ascending among equals. */
+function sortHits(docs: Int32Array, scores: Float64Array, docIds: Int32Array): ImpactHit[] {
+  const order = Array.from({ length: docs.length }, (_, i) => i);
+  order.sort((a, b) => scores[b]! - scores[a]! || docs[a]! - docs[b]!);
+  return order.map((i) => ({ snippetId: docIds[docs[i]!]!, score: scores[i]! }));
 }
 
 /** FTS5's term order: its keys compare as UTF-8 bytes, that is by code point (JS `<` compares UTF-16 units). */
