@@ -6,6 +6,13 @@
  *
  * Writes under .cache/training/stance/:
  *   pairs.jsonl       {set, split, group, label, claim, evidence, ids}   (the trainer's input)
+ *   retrieved.jsonl   the same for what our own search retrieves for the training claims (the
+ *                     second phase of training reads it too; claims-dump.ts must have run):
+ *     scifact-retrieved  a SciFact train-split claim against retrieved sentences that are not its
+ *                        rationales (neither: topical, even from a cited abstract, but not evidence);
+ *     news-retrieved     a news claim of our train split against retrieved sentences of other
+ *                        articles that state less than half of its content words (other coverage
+ *                        of the same story may support it: those are left out).
  *   eval/<set>.jsonl  {id, set, claim, evidence, label} per held-out split (`quin eval stance --pairs`)
  *
  * Sources: the shared sets (nli-sets.ts), SciFact rationales and Climate-FEVER evidence (training
@@ -24,7 +31,8 @@ import path from 'node:path';
 import { splitOf } from '../../eval/splits';
 import { TextTokenizer } from '../../lib/models/tokenizer';
 import { climateNliPairs, scifactNliPairs } from '../prepare';
-import { rng, shared, shuffle } from '../data';
+import { rng, sciClaims, sciCorpus, shared, shuffle } from '../data';
+import type { DumpedClaim } from './claims-dump';
 import { NEWS_PAIRS, newsClaims } from './pairs';
 import { contradictRewrite, namesIn, refutingEvidence } from './rewrite';
 import { hashSplit, sharedPairs, type NliPairRow, type PairLabel } from './nli-sets';
@@ -81,6 +89,70 @@ function* ownPairs(): Generator<NliPairRow> {
       };
     }
   else console.warn(`${NEWS_PAIRS} missing: run training/stance/generate.ts first for the generated news pairs`);
+}
+
+/** Retrieved non-evidence sentences taken per training claim. */
+const RETRIEVED_PER_CLAIM = 8;
+
+const norm = (s: string) =>
+  s
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase()
+    .replace(/[.!?]+$/, '');
+
+function dumped(name: string): DumpedClaim[] {
+  const file = path.join(OUT, `claims-${name}.jsonl`);
+  if (!fs.existsSync(file)) {
+    console.warn(`${file} missing (training/stance/claims-dump.ts ${name}): no retrieved negatives from it`);
+    return [];
+  }
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as DumpedClaim);
+}
+
+/** The share of the claim's content words a sentence states. */
+function stated(claim: string, sentence: string): number {
+  const c = contentWords(claim);
+  const s = contentWords(sentence);
+  return c.size ? [...c].filter((w) => s.has(w)).length / c.size : 0;
+}
+
+/** Retrieved sentences that are not evidence for the training claims (see the header). */
+function retrievedNegatives(rand: () => number): NliPairRow[] {
+  const out: NliPairRow[] = [];
+  const docs = new Map(sciCorpus().map((d) => [d.id, d.sentences]));
+  const rationale = new Map<string, Set<string>>();
+  for (const c of sciClaims()) {
+    const set = new Set<string>();
+    for (const [doc, sets] of Object.entries(c.evidence))
+      for (const e of sets) for (const i of e.sentences) set.add(norm(docs.get(Number(doc))?.[i] ?? ''));
+    rationale.set(`scifact:${c.id}`, set);
+  }
+  for (const c of dumped('scifact')) {
+    if (c.split !== 'train') continue;
+    const gold = rationale.get(c.id) ?? new Set();
+    const pool = [...new Set(c.results.flatMap((r) => r.sentences))].filter((s) => !gold.has(norm(s)));
+    for (const s of shuffle(pool, rand).slice(0, RETRIEVED_PER_CLAIM))
+      out.push({
+        set: 'scifact-retrieved',
+        split: 'train',
+        group: `scifact:${c.id.split(':')[1]}`,
+        label: 'NOT_ENOUGH_INFO',
+        claim: c.claim,
+        evidence: s,
+      });
+  }
+  for (const c of dumped('news')) {
+    if (c.split !== 'train') continue;
+    const pool = [...new Set(c.results.filter((r) => r.doc !== c.doc).flatMap((r) => r.sentences))].filter((s) => stated(c.claim, s) < 0.5);
+    for (const s of shuffle(pool, rand).slice(0, RETRIEVED_PER_CLAIM))
+      out.push({ set: 'news-retrieved', split: 'train', group: c.id, label: 'NOT_ENOUGH_INFO', claim: c.claim, evidence: s });
+  }
+  return out;
 }
 
 const contentWords = (s: string) =>
@@ -145,7 +217,9 @@ function feverSymDev(fever: readonly NliPairRow[], rand: () => number): NliPairR
   return fever.flatMap((c) => {
     if (c.label !== 'SUPPORTS' || c.split !== 'dev') return [];
     const against = refutingEvidence(c.evidence, c.claim, names, rand);
-    return against ? [{ set: 'fever-sym', split: 'dev', group: c.group, label: 'REFUTES', claim: c.claim, evidence: against.text } as const] : [];
+    return against
+      ? [{ set: 'fever-sym', split: 'dev', group: c.group, label: 'REFUTES', claim: c.claim, evidence: against.text } as const]
+      : [];
   });
 }
 
@@ -176,7 +250,12 @@ async function main() {
       rand,
     ),
   ].filter((r) => r.claim.trim() && r.evidence.trim());
-  rows.push(...feverSymDev(rows.filter((r) => r.set === 'fever'), rng(SEED + 1)));
+  rows.push(
+    ...feverSymDev(
+      rows.filter((r) => r.set === 'fever'),
+      rng(SEED + 1),
+    ),
+  );
   fs.mkdirSync(path.join(OUT, 'eval'), { recursive: true });
   const fd = fs.openSync(path.join(OUT, 'pairs.jsonl'), 'w');
   const evalRows = new Map<string, string[]>();
@@ -195,6 +274,13 @@ async function main() {
   });
   fs.closeSync(fd);
   for (const [name, lines] of evalRows) fs.writeFileSync(path.join(OUT, 'eval', `${name}.jsonl`), lines.join('\n') + '\n');
+  // Its own random stream and file: pairs.jsonl stays what it is whether or not the dumps exist.
+  const retrieved = retrievedNegatives(rng(SEED + 2));
+  fs.writeFileSync(
+    path.join(OUT, 'retrieved.jsonl'),
+    retrieved.map((r) => JSON.stringify({ ...r, ids: tok.encodeOne(r.evidence, r.claim, MAX_LEN).ids }) + '\n').join(''),
+  );
+  console.log(`${retrieved.length} retrieved pairs → ${path.join(OUT, 'retrieved.jsonl')}`);
   console.log(`${rows.length} pairs → ${path.join(OUT, 'pairs.jsonl')}; eval sets: ${[...evalRows.keys()].sort().join(', ')}`);
   for (const [k, v] of [...counts].sort()) console.log(`  ${k}\t${v}`);
 }

@@ -11,6 +11,12 @@ are cut from length-sorted chunks of the stream (less padding), in shuffled orde
 seed, on one device; a run interrupted resumes from its last checkpoint.
 
     .cache/nli-env/bin/python training/stance/train_nli.py [--examples N] [--layers 6] [--device cuda]
+
+Two phases (training/stance/run.sh): the shared and generated pairs from the pre-trained model, then a
+shorter pass at a lower rate from the first phase's last state with what our own search retrieves for
+the training claims added (retrieved.jsonl: topical sentences that are not evidence), so that the
+reader learns that a sentence on the claim's topic about other names and facts is neither for nor
+against it.
 """
 import argparse
 import json
@@ -62,6 +68,10 @@ def parse_args():
     p.add_argument('--pairs', default=PAIRS)
     p.add_argument('--run', default=os.path.join(CACHE, 'nli-run'), help='checkpoints and the log')
     p.add_argument('--out', default=os.path.join(ROOT, 'models', 'quin-nli'))
+    p.add_argument('--extra', action='append', default=[], help='more training pairs (a file like --pairs; its held-out rows are ignored)')
+    p.add_argument('--start', help='start from this checkpoint (a state or weights file) instead of the pre-trained model: a second phase')
+    p.add_argument('--weight', action='append', default=[], help='SET=W: a set weight other than SET_WEIGHT\'s (repeatable)')
+    p.add_argument('--no-export', action='store_true', help='train only (a first phase)')
     p.add_argument('--export-only', action='store_true', help='export the best checkpoint of --run')
     p.add_argument('--checkpoint', help='with --export-only: export this checkpoint (a state or weights file) instead of best.pt')
     return p.parse_args()
@@ -85,12 +95,12 @@ def read_pairs(file, max_len):
     return train, held
 
 
-def stream(train, n, seed):
+def stream(train, n, seed, set_weight=SET_WEIGHT):
     """The `n` training pairs in the order they are read (see the module's header)."""
     rs = random.Random(seed)
     sets = sorted(train)
     sizes = [sum(len(v) for v in train[s].values()) for s in sets]
-    weights = [SET_WEIGHT.get(s, 0.5) * math.sqrt(z) for s, z in zip(sets, sizes)]
+    weights = [set_weight.get(s, 0.5) * math.sqrt(z) for s, z in zip(sets, sizes)]
     orders, cursor = {}, {}
     for s in sets:
         for lab, items in train[s].items():
@@ -183,12 +193,17 @@ def train(args, train_sets, held, device):
     run = args.run
     os.makedirs(run, exist_ok=True)
     seed_everything(args.seed)
-    model = build_model(args.init, args.layers).to(device)
+    model = build_model(args.init, args.layers)
+    if args.start:
+        start = torch.load(args.start, map_location='cpu', weights_only=False)
+        model.load_state_dict(start['model'] if 'model' in start else start)
+    model = model.to(device)
     params = [p for p in model.parameters() if p.requires_grad]
     decay = [p for n, p in model.named_parameters() if p.requires_grad and not any(k in n for k in ('bias', 'LayerNorm'))]
     rest = [p for n, p in model.named_parameters() if p.requires_grad and any(k in n for k in ('bias', 'LayerNorm'))]
     opt = torch.optim.AdamW([{'params': decay, 'weight_decay': 0.01}, {'params': rest, 'weight_decay': 0.0}], lr=args.lr)
-    items = stream(train_sets, args.examples, args.seed)
+    weights = {**SET_WEIGHT, **{k: float(v) for k, v in (w.split('=') for w in args.weight)}}
+    items = stream(train_sets, args.examples, args.seed, weights)
     plan = batches(items, args.batch, args.seed)
     total = len(plan)
     warm = max(1, int(args.warmup * total))
@@ -292,6 +307,9 @@ def main():
     torch.set_num_threads(args.threads)
     device = torch.device(args.device)
     train_sets, held = read_pairs(args.pairs, args.max_len)
+    for extra in args.extra:
+        for name, by_label in read_pairs(extra, args.max_len)[0].items():
+            train_sets.setdefault(name, {}).update(by_label)
     print('train: ' + ', '.join(f'{s} {sum(len(v) for v in train_sets[s].values())}' for s in sorted(train_sets)), flush=True)
     if args.export_only:
         done = os.path.join(args.run, 'history.json')
@@ -302,7 +320,8 @@ def main():
             history = torch.load(os.path.join(args.run, 'state.pt'), map_location='cpu', weights_only=False)['history']
     else:
         history = train(args, train_sets, held, device)
-    export(args, held, history)
+    if not args.no_export:
+        export(args, held, history)
 
 
 if __name__ == '__main__':
