@@ -1,7 +1,8 @@
 // The Elasticsearch node of a test run (scripts/test.mjs): started once with scripts/es-node.sh for
 // every suite (QUIN_TEST_ES_URL), stopped at the end. When it cannot start (no Java 21+, no Maven,
 // no way to Maven Central the first time), the run counts a failure with the reason, and every
-// Elasticsearch test fails with it too (QUIN_TEST_ES_ERROR, read by testing/es.ts): none is skipped.
+// Elasticsearch test file fails with it too (QUIN_TEST_ES_ERROR, read by testing/es.ts): never a
+// silent skip.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -3,7 +3,7 @@
  * Maven Central). `sharedEs()` is the node scripts/test.mjs started for the whole run
  * (QUIN_TEST_ES_URL), or, for a file run alone, one of its own; `ownEsNode()` is always a node of
  * the caller's own, for tests that stop, freeze or restart it. A machine where no node can start
- * fails these tests with the script's reason: nothing is skipped.
+ * fails these test files with the script's reason (their set-up fails), never a silent skip.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
