@@ -44,6 +44,53 @@ export interface ImpactHit {
 }
 
 /**
+ * Postings appended in chunks of typed arrays: a 1M-snippet index has ~70M postings, which as JS
+ * arrays of numbers took 8 bytes a field and copies while growing (the build's peak RSS); here 8
+ * bytes a posting in all, never copied until `finish` joins the chunks.
+ */
+class PostingChunks {
+  private static readonly BITS = 20;
+  private readonly docs: Uint32Array[] = [];
+  private readonly tf0: Uint16Array[] = [];
+  private readonly tf1: Uint16Array[] = [];
+  length = 0;
+
+  push(doc: number): void {
+    const c = this.length >>> PostingChunks.BITS;
+    if (c === this.docs.length) {
+      this.docs.push(new Uint32Array(1 << PostingChunks.BITS));
+      this.tf0.push(new Uint16Array(1 << PostingChunks.BITS));
+      this.tf1.push(new Uint16Array(1 << PostingChunks.BITS));
+    }
+    this.docs[c]![this.length++ & ((1 << PostingChunks.BITS) - 1)] = doc;
+  }
+
+  /** One more occurrence in column `col` of the last posting; false at the 16-bit limit. */
+  count(col: 0 | 1): boolean {
+    const j = this.length - 1;
+    const arr = (col === 0 ? this.tf0 : this.tf1)[j >>> PostingChunks.BITS]!;
+    const i = j & ((1 << PostingChunks.BITS) - 1);
+    if (arr[i]! >= 0xffff) return false;
+    arr[i]! += 1;
+    return true;
+  }
+
+  /** The postings in three arrays of their exact length (the chunks are dropped). */
+  join(): Pick<ImpactArrays, 'postDoc' | 'postTf0' | 'postTf1'> {
+    const out = { postDoc: new Uint32Array(this.length), postTf0: new Uint16Array(this.length), postTf1: new Uint16Array(this.length) };
+    const size = 1 << PostingChunks.BITS;
+    for (let c = 0; c < this.docs.length; c++) {
+      const n = Math.min(size, this.length - c * size);
+      out.postDoc.set(this.docs[c]!.subarray(0, n), c * size);
+      out.postTf0.set(this.tf0[c]!.subarray(0, n), c * size);
+      out.postTf1.set(this.tf1[c]!.subarray(0, n), c * size);
+    }
+    this.docs.length = this.tf0.length = this.tf1.length = 0;
+    return out;
+  }
+}
+
+/**
  * Builds the arrays from FTS5's instance rows (fts5vocab 'instance': one row per token occurrence,
  * ordered by term, doc, col). A row's length is its number of instances — what FTS5 stores as its
  * column sizes — and rows without any token still count as rows, as they do for bm25().
@@ -52,9 +99,7 @@ export class ImpactBuilder {
   private readonly terms: string[] = [];
   private readonly termSeen = new Set<string>();
   private readonly termStart: number[] = [];
-  private postDoc: number[] = [];
-  private tf0: number[] = [];
-  private tf1: number[] = [];
+  private readonly postings = new PostingChunks();
   private readonly docIndex = new Map<number, number>();
   private lastTerm: string | undefined;
   private lastDoc = -1;
@@ -76,39 +121,31 @@ export class ImpactBuilder {
       if (this.termSeen.has(term)) return false; // FTS5 lists each term once, contiguously
       this.termSeen.add(term);
       this.terms.push(term);
-      this.termStart.push(this.postDoc.length);
+      this.termStart.push(this.postings.length);
       this.lastTerm = term;
       this.lastDoc = -1;
     }
     if (d !== this.lastDoc) {
       if (d < this.lastDoc) return false;
-      this.postDoc.push(d);
-      this.tf0.push(0);
-      this.tf1.push(0);
+      this.postings.push(d);
       this.lastDoc = d;
     }
-    const j = this.postDoc.length - 1;
     this.docLen[d]! += 1;
-    const arr = col === 0 ? this.tf0 : this.tf1;
-    if (arr[j]! >= 0xffff) return false;
-    arr[j]! += 1;
-    return true;
+    return this.postings.count(col);
   }
 
   finish(): ImpactArrays {
     const termStart = new Uint32Array(this.terms.length + 1);
     termStart.set(this.termStart);
-    termStart[this.terms.length] = this.postDoc.length;
+    termStart[this.terms.length] = this.postings.length;
     const out: ImpactArrays = {
       terms: this.terms,
       termStart,
-      postDoc: Uint32Array.from(this.postDoc),
-      postTf0: Uint16Array.from(this.tf0),
-      postTf1: Uint16Array.from(this.tf1),
+      ...this.postings.join(),
       docIds: Int32Array.from(this.rowids),
       docLen: this.docLen,
     };
-    this.postDoc = this.tf0 = this.tf1 = this.rowids = [];
+    this.rowids = [];
     return out;
   }
 }
