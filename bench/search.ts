@@ -7,7 +7,9 @@
  * 2. serve: the indexes opened as the web server opens them (`openSearchContext`), then search
  *    latency through `search()` for BM25, dense and hybrid queries — each including its query
  *    embedding by the configured encoder — and hybrid with reranking, and with reranking and the
- *    verdict; the encoder's throughput on corpus sentences; index sizes; peak RSS.
+ *    verdict; the encoder's throughput on corpus sentences; index sizes; peak RSS; then BM25's pruned
+ *    top k against its exhaustive scorer on `--identity-queries` claims (default 1000), hybrid
+ *    recall@100 against exhaustive scoring and the FAISS nprobe curve (bench/pruning.ts).
  * Prints a Markdown table; --write-docs puts it in docs/benchmarks.md between the bench:search markers.
  * `--backend elasticsearch`: both indexes in Elasticsearch instead (bench/es.ts), tables of their own
  * between the bench:search-es markers.
@@ -19,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { storeArticles, type ArticleInput } from '../crawler';
 import { closeSearchIndexes, indexStatus, runIndex, type Encoder } from '../indexer';
+import { denseTuning } from '../indexer/dense/sync';
 import { sentenceTexts } from '../lib/text/sentences';
 import { loadConfig, type Config } from '../lib/config';
 import { createDb } from '../lib/db/client';
@@ -28,6 +31,8 @@ import { openSearchContext, search, type SearchContext } from '../ranking';
 import { BENCH_WINDOW, benchConfig, buildBench } from './build';
 import { benchBackend, benchIndex, benchNode, dropBenchIndex, esChildArgs, esNodeStats, withBackend } from './es';
 import { formatEsBenchMarkdown, type EsBenchResult } from './es-report';
+import { formatPruningMarkdown } from './pruning-report';
+import { pruningChecks, type PruningResult } from './pruning';
 import { formatBenchMarkdown, type BenchBuild, type BenchResult, type BenchServe } from './report';
 import { summarize } from './stats';
 
@@ -125,6 +130,7 @@ async function servePhase(size: number, root: string, nQueries: number, sample: 
   const started = performance.now();
   const ctx = await openSearchContext(config, db);
   const openSeconds = round((performance.now() - started) / 1000);
+  const rssAfterOpenMB = Math.round(process.memoryUsage().rss / 2 ** 20);
   const encoder = ctx.indexes.encoder;
   const queries = benchQueries(nQueries + 10);
   const few = queries.slice(0, Math.min(queries.length, 70)); // reranking and verdicts cost ~0.1–1 s a query
@@ -142,8 +148,15 @@ async function servePhase(size: number, root: string, nQueries: number, sample: 
   const verdict = ctx.verdict ? await timeQueries(few, ctx, { mode: 'hybrid', rerank: true, verdict: true }) : null;
   const enc = await encoderSample(ctx, encoder, sample);
   const servingPeak = peakRssMB();
+  // BM25 pruning against exhaustive scoring, the nprobe curve (bench/pruning.ts): after the peak is read.
+  const pruning = await pruningChecks(
+    ctx,
+    benchQueries(Number(arg('identity-queries', '1000'))),
+    rssAfterOpenMB,
+    denseTuning(config).faissNprobe,
+  );
   const live = await liveUpdate(ctx, config);
-  const out: BenchServe = {
+  const out: BenchServe & { pruning: PruningResult | null } = {
     queries: queries.length - 10,
     openSeconds,
     latency: {
@@ -171,6 +184,7 @@ async function servePhase(size: number, root: string, nQueries: number, sample: 
     models: { reranker: ctx.reranker?.id ?? null, nli: ctx.verdict?.id ?? null },
     encoder: { id: encoder.id, ...enc },
     live,
+    pruning,
     peakRssMB: servingPeak,
     loadAverage: loadAverage(),
   };
@@ -278,11 +292,12 @@ async function main() {
     const saved = JSON.parse(
       fs.readFileSync(path.resolve(arg('render', path.join(projectRoot(), 'out', 'bench', 'search.json'))), 'utf8'),
     ) as { machine: string; command: string; date?: string; results: BenchResult[] };
-    const md = formatBenchMarkdown(saved.results, {
-      machine: saved.machine,
-      command: saved.command,
-      date: saved.date ?? new Date().toISOString().slice(0, 10),
-    });
+    const md =
+      formatBenchMarkdown(saved.results, {
+        machine: saved.machine,
+        command: saved.command,
+        date: saved.date ?? new Date().toISOString().slice(0, 10),
+      }) + formatPruningMarkdown(saved.results);
     process.stdout.write(md + '\n');
     if (process.argv.includes('--write-docs')) writeDocs(md);
     return;
@@ -314,6 +329,8 @@ async function main() {
       String(queries),
       '--sample',
       String(sample),
+      '--identity-queries',
+      arg('identity-queries', '1000'),
       ...esArgs,
     ]) as BenchServe;
     if (node && esBuild) results.push({ build, serve, es: { build: esBuild, serve: await esNodeStats(node.url, benchIndex(size)) } });
@@ -327,7 +344,7 @@ async function main() {
   const date = new Date().toISOString().slice(0, 10);
   const md = node
     ? formatEsBenchMarkdown(results as EsBenchResult[], { machine, command, date })
-    : formatBenchMarkdown(results, { machine, command, date });
+    : formatBenchMarkdown(results, { machine, command, date }) + formatPruningMarkdown(results as BenchResult[]);
   const outDir = path.join(projectRoot(), 'out', 'bench');
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(

@@ -45,6 +45,9 @@ export function buildPositionMap(
 /**
  * IVF indexes: inverted lists searched per query. 64 of 1024 kept 84% of the exact top 10 with the
  * default encoder on the demo corpora (32: 75%, 128: 91%) at twice the work of 32 (docs/benchmarks.md).
+ * Pick it by the curve `npm run bench:search` prints (recall@10/@100 against exact search and the
+ * latency of each nprobe, at 100k and 1M on a quiet machine: bench/pruning.ts), not by hand: the
+ * work per query is nprobe/1024 of the index, so at 1M each step of the curve costs ~2× the dense time.
  */
 export const FAISS_NPROBE = 64;
 
