@@ -287,6 +287,7 @@ export class MaxScoreSearch {
   /** The window's candidates in row order: probed, scored exactly when they may enter, offered to the heap. */
   private candidates(width: number, firstEss: number, heap: Heap): void {
     const { acc, bits } = this;
+    const nonEssential = firstEss > 0 ? this.s.prefix[firstEss - 1]! : 0;
     for (let w = 0; w < (width + 31) >> 5; w++) {
       let word = bits[w]!;
       bits[w] = 0;
@@ -296,7 +297,8 @@ export class MaxScoreSearch {
         const i = (w << 5) + 31 - Math.clz32(low);
         const partial = acc[i]!;
         acc[i] = 0;
-        if (!this.probe(i, firstEss, partial)) continue;
+        // Most candidates stop here: what they have and all the non-essential lists could give is not enough.
+        if (partial + nonEssential <= this.thetaS || !this.probe(i, firstEss, partial)) continue;
         const score = this.exactScore(i);
         if (heap.full && !(score > this.theta)) continue;
         heap.push(score, this.lo + i);
