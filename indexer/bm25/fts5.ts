@@ -169,9 +169,9 @@ export class Fts5Index implements Bm25Backend {
     return exhaustive ? index.searchExhaustive(phrases, k, w) : index.search(phrases, k, w);
   }
 
-  /** Bytes the loaded accelerator holds for searching (0 when none is loaded). */
-  impactBytes(): number {
-    return this.impact?.index.bytes ?? 0;
+  /** The accelerator while it matches the FTS5 index (the benchmark reads its size), else null. */
+  accelerator(): ImpactIndex | null {
+    return this.freshImpact();
   }
 
   /**
