@@ -109,6 +109,9 @@ describe('a cluster of two nodes, one stopped mid-index', () => {
     await runIndex(t.db, t.config, { progress }).catch((e: Error) => expect(e.message).toMatch(/Elasticsearch/));
     expect(stopping, 'b was not stopped mid-index').toBeDefined();
     await stopping;
+    // b's primaries are promoted on a only once a has seen b leave (seconds on a loaded machine); a bulk
+    // sent before then waits for them, past the client's timeout (CI: "bulk timed out after 30000 ms").
+    expect(await health({ wait_for_nodes: '1', wait_for_status: 'yellow' })).toMatchObject({ number_of_nodes: 1 });
     await addArticles(10); // and more while b is down
     await runIndex(t.db, t.config, { progress: false });
 
