@@ -568,9 +568,14 @@ export function contradictRewrite(sentence: string, names: readonly string[], ra
 }
 
 // "did not say it began…" does not refute that it began: it only stops reporting it.
-const REPORTING_NEGATED = /\b(?:not|n't)\s+(?:say|said|says|tell|told|announce[sd]?|report(?:ed|s)?|claim(?:ed|s)?|confirm(?:ed|s)?|rather|expect(?:ed|s)?|think|thought|believe[sd]?)\b/i;
+const REPORTING_NEGATED =
+  /\b(?:not|n't)\s+(?:say|said|says|tell|told|announce[sd]?|report(?:ed|s)?|claim(?:ed|s)?|confirm(?:ed|s)?|rather|expect(?:ed|s)?|think|thought|believe[sd]?)\b/i;
 const contentWordsOf = (s: string) => new Set((s.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !STOP_WORDS.has(w)));
-const STOP_WORDS = new Set('the and for with from that this was were are has have had not its his her their they she him them than then into onto over under about after before'.split(' '));
+const STOP_WORDS = new Set(
+  'the and for with from that this was were are has have had not its his her their they she him them than then into onto over under about after before'.split(
+    ' ',
+  ),
+);
 
 /**
  * A negation removes no word: it must negate what the claim states, i.e. a word of the claim (by its
@@ -580,7 +585,15 @@ function negatesClaim(negated: string, said: ReadonlySet<string>): boolean {
   const at = negated.search(/\bnot\b/);
   if (at < 0) return false;
   const stems = new Set([...said].map((w) => w.slice(0, 4)));
-  return [...contentWordsOf(negated.slice(at + 4).split(/\s+/).slice(0, 6).join(' '))].some((w) => stems.has(w.slice(0, 4)));
+  return [
+    ...contentWordsOf(
+      negated
+        .slice(at + 4)
+        .split(/\s+/)
+        .slice(0, 6)
+        .join(' '),
+    ),
+  ].some((w) => stems.has(w.slice(0, 4)));
 }
 
 /**
@@ -595,7 +608,15 @@ export function refutingEvidence(evidence: string, claim: string, names: readonl
   const rules: [string, (s: string) => string | null][] = [
     ['number', (s) => changeNumber(s, rand)],
     // Only full names (two words or more): single capitalised words are too often a nationality or a common noun.
-    ['name', (s) => swapName(s, names.filter((n) => n.includes(' ')), rand)],
+    [
+      'name',
+      (s) =>
+        swapName(
+          s,
+          names.filter((n) => n.includes(' ')),
+          rand,
+        ),
+    ],
     ['direction', (s) => reverseDirection(s, rand)],
     ['negation', (s) => (NEGATED.test(s) ? removeNegation(s) : addNegation(s))],
   ];
