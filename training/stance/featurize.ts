@@ -5,7 +5,10 @@
  * train_verdict.py to choose, by cross-validation, whether a stance classifier over both beats the
  * model alone. Written to .cache/training/stance/features.jsonl.
  *
- *   npx tsx training/stance/featurize.ts [--model DIR]
+ *   npx tsx training/stance/featurize.ts [--model DIR] [--resume]
+ *
+ * --resume keeps the rows an interrupted run wrote with the same model (whole claims only) and goes on
+ * from there: the pairs are read in a fixed order, a claim's rows written together.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,12 +34,19 @@ async function main() {
     delete r.ids;
     rows.push(r);
   }
-  const fd = fs.openSync(path.join(DIR, 'features.jsonl'), 'w');
-  fs.writeSync(fd, JSON.stringify({ model: nli.id, features: STANCE_FEATURES }) + '\n');
   const byClaim = new Map<string, number[]>();
   rows.forEach((r, k) => (byClaim.get(r.claim) ?? byClaim.set(r.claim, []).get(r.claim)!).push(k));
+  const out = path.join(DIR, 'features.jsonl');
+  const header = JSON.stringify({ model: nli.id, features: STANCE_FEATURES });
+  const kept = process.argv.includes('--resume') ? keptRows(out, header, [...byClaim.values()]) : 0;
+  if (kept === 0) fs.writeFileSync(out, header + '\n');
+  const fd = fs.openSync(out, 'a');
   let done = 0;
   for (const [claim, idx] of byClaim) {
+    if (done < kept) {
+      done += idx.length;
+      continue;
+    }
     const judged = await judge.judge(
       claim,
       idx.map((k) => rows[k]!.evidence),
@@ -63,6 +73,22 @@ async function main() {
   fs.closeSync(fd);
   await nli.close();
   console.log(`wrote ${path.join(DIR, 'features.jsonl')}: ${rows.length} held-out pairs, model ${nli.id}`);
+}
+
+/** Rows of whole claims an earlier run with this header wrote (the file cut back to them), else 0. */
+function keptRows(file: string, header: string, claims: number[][]): number {
+  if (!fs.existsSync(file)) return 0;
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  if (lines[0] !== header) return 0;
+  const written = lines.slice(1).filter((l) => l.endsWith('}')).length;
+  let whole = 0;
+  for (const idx of claims) {
+    if (whole + idx.length > written) break;
+    whole += idx.length;
+  }
+  fs.writeFileSync(file, [header, ...lines.slice(1, 1 + whole)].join('\n') + '\n');
+  console.log(`resuming after ${whole} rows`);
+  return whole;
 }
 
 main().catch((e) => (console.error(e), process.exit(1)));
