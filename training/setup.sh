@@ -26,8 +26,15 @@ if ! /usr/bin/python3 -c 'import torch, onnx, sklearn, pytest' 2>/dev/null; then
 fi
 stamp="$env/.requirements.sha256"
 want=$(sha256sum training/requirements.txt | cut -d' ' -f1)
+# The interpreter is copied, not linked: Next's build (Turbopack) traces the project folder and fails
+# outright on a symlink that leaves it ("Symlink .cache/nli-env/bin/python could not be resolved"), so a
+# linked venv would break `npm start` after `npm run train:nli`. An older linked one is converted.
+if [ -L "$env/bin/python3" ]; then
+  rm -f "$env"/bin/python "$env"/bin/python3 "$env"/bin/python3.*
+  python3 -m venv --copies --upgrade "$env"
+fi
 if [ ! -x "$env/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  python3 -m venv "$env"
+  python3 -m venv --copies "$env"
   "$env/bin/pip" install -q --disable-pip-version-check -r training/requirements.txt
   echo "$want" > "$stamp"
 fi
