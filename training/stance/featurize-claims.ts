@@ -8,7 +8,10 @@
  * different name, number or year is never support), the alignment's coverage and features.
  * Written to .cache/training/stance/claim-sentences.jsonl for train_verdict.py.
  *
- *   npx tsx training/stance/featurize-claims.ts [--model DIR] [--all] [--limit N]
+ *   npx tsx training/stance/featurize-claims.ts [--model DIR] [--all] [--limit N] [--resume]
+ *
+ * --resume keeps the claims an interrupted run wrote with the same model (its last claim, perhaps cut
+ * short, is read again) and goes on with the rest.
  *
  * Without --all only held-out claims are written (the pair model was fitted on the others' pairs, so
  * its probabilities there are in-sample and would teach the decision to trust them too much).
@@ -75,10 +78,13 @@ async function main() {
     return perSet.get(c.dataset)! <= limit;
   });
   const out = path.join(DIR, 'claim-sentences.jsonl');
-  const fd = fs.openSync(out, 'w');
-  fs.writeSync(fd, JSON.stringify({ model: nli.id, features: STANCE_FEATURES, depth: DEPTH, per_result: PER_RESULT }) + '\n');
+  const header = JSON.stringify({ model: nli.id, features: STANCE_FEATURES, depth: DEPTH, per_result: PER_RESULT });
+  const kept = process.argv.includes('--resume') ? keptClaims(out, header) : new Set<string>();
+  if (!kept.size) fs.writeFileSync(out, header + '\n');
+  const fd = fs.openSync(out, 'a');
   let n = 0;
   for (const c of claims) {
+    if (kept.has(`${c.dataset}\t${c.id}`)) continue;
     const results = c.results.map((r, i) => asResult(r, i + 1));
     // Every sentence, and each result's first k sentences read as one passage for each k train_verdict.py may choose.
     const items: (EvidenceItem & { k?: number })[] = evidenceItems(results, DEPTH, PER_RESULT);
@@ -115,6 +121,25 @@ async function main() {
   fs.closeSync(fd);
   await nli.close();
   console.log(`wrote ${out}: ${claims.length} claims (${all ? 'all' : 'held-out only'}), model ${nli.id}`);
+}
+
+/** The claims an earlier run with this header wrote whole (the file cut back to them); none otherwise. */
+function keptClaims(file: string, header: string): Set<string> {
+  if (!fs.existsSync(file)) return new Set();
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  if (lines[0] !== header) return new Set();
+  const rows = lines.slice(1).filter((l) => l.endsWith('}'));
+  const key = (l: string) => {
+    const r = JSON.parse(l) as { dataset: string; id: string };
+    return `${r.dataset}\t${r.id}`;
+  };
+  // The last claim may have been cut short: it is dropped and read again.
+  const last = rows.length ? key(rows[rows.length - 1]!) : '';
+  const whole = rows.filter((l) => key(l) !== last);
+  fs.writeFileSync(file, [header, ...whole].join('\n') + '\n');
+  const kept = new Set(whole.map(key));
+  console.log(`resuming after ${kept.size} claims`);
+  return kept;
 }
 
 main().catch((e) => (console.error(e), process.exit(1)));
