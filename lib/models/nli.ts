@@ -52,7 +52,11 @@ export class NliClassifier {
   }
 
   static async load(dir: string, opts: TextModelOptions = {}): Promise<NliClassifier> {
-    const model = await TextModel.load(dir, opts);
+    // One pair a call: an int8 model quantises its activations per call, with one scale across every
+    // row, so in a batch a pair's probabilities would move (by up to 0.06 here) with the pairs read
+    // beside it; alone, each pair reads the same whatever else is judged (and as training measured it),
+    // at about the same cost (no padding to the longest pair).
+    const model = await TextModel.load(dir, { ...opts, batchSize: 1 });
     try {
       return new NliClassifier(model, nliLabelIndex(model.folder.labels));
     } catch (e) {

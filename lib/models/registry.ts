@@ -55,8 +55,9 @@ export function resolveModelDir(role: ModelRole, config: RegistryConfig, cwd = p
 }
 
 /**
- * Inputs per onnxruntime call (encoder, reranker, NLI): batches are sorted by length and padded per
- * batch, and past 32 rows a call on CPU gains nothing while a long outlier pads more rows.
+ * Inputs per onnxruntime call (encoder, reranker; the NLI model reads one pair a call, nli.ts):
+ * batches are sorted by length and padded per batch, and past 32 rows a call on CPU gains nothing
+ * while a long outlier pads more rows.
  */
 export const MODEL_BATCH_SIZE = 32;
 

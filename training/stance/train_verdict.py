@@ -11,7 +11,7 @@ reported by k-fold cross-validation on claims and pairs the model never trained 
                   (claim-sentences.jsonl: SciFact and news claims as our search retrieves them,
                   Climate-FEVER, COVID-Fact and HealthVer claims with their evidence).
 
-Cross-validation: 5 folds over claims, stratified by dataset and label; every number is out of fold
+Cross-validation: 5 folds over claims, stratified by label within each dataset; every number is out of fold
 and printed as mean ± spread across folds. Among the reading settings, the simplest whose mean
 macro-F1 is within one fold-spread of the best is chosen (a setting that is best by a hair on one
 split is noise). Thresholds are chosen on out-of-fold probabilities.
@@ -275,19 +275,39 @@ def columns(features):
     return [CLAIM_FEATURES.index(f) for f in features]
 
 
-def oof(claims, features):
+def folds_of(claims):
+    """5 folds stratified by label within each dataset, each dataset on its own: a claim's fold does
+    not depend on which other datasets are in the table (so fits on different data compare fold by fold)."""
     from sklearn.model_selection import StratifiedKFold
+    folds = np.zeros(len(claims), dtype=int)
+    ds = np.array([c['dataset'] for c in claims])
+    y = np.array([c['y'] for c in claims])
+    for d in sorted(set(ds)):
+        idx = np.flatnonzero(ds == d)
+        counts = np.bincount(y[idx])
+        strat = y[idx] if counts[counts > 0].min() >= FOLDS else np.zeros(len(idx), int)  # too few of a label: unstratified
+        for f, (_, te) in enumerate(StratifiedKFold(FOLDS, shuffle=True, random_state=SEED).split(idx, strat)):
+            folds[idx[te]] = f
+    return folds
+
+
+def fit_mask(claims, fit):
+    """The claims the decision is fitted on: 'search' = those read through our own search (the
+    product's inputs), 'all' = with the claims read against the evidence their data gives."""
+    return np.array([fit == 'all' or c['dataset'] in PRODUCT_SETS for c in claims])
+
+
+def oof(claims, features, fit='all'):
     X = np.array([c['x'] for c in claims])
     Xf = X[:, columns(features)]
     y = np.array([c['y'] for c in claims])
-    strat = np.array([f"{c['dataset']}:{c['y']}" for c in claims])
-    folds = np.zeros(len(claims), dtype=int)
+    folds = folds_of(claims)
+    use = fit_mask(claims, fit)
     P = np.zeros((len(claims), 3))
-    w = claim_weights(claims)
-    for k, (tr, te) in enumerate(StratifiedKFold(FOLDS, shuffle=True, random_state=SEED).split(Xf, strat)):
-        lr = LogisticRegression(C=1.0, max_iter=2000).fit(Xf[tr], y[tr], sample_weight=w[tr])
+    for k in range(FOLDS):
+        tr, te = use & (folds != k), folds == k
+        lr = LogisticRegression(C=1.0, max_iter=2000).fit(Xf[tr], y[tr], sample_weight=claim_weights([claims[i] for i in np.flatnonzero(tr)]))
         P[te] = lr.predict_proba(Xf[te])
-        folds[te] = k
     return X, y, P, folds
 
 
@@ -343,13 +363,14 @@ def fold_scores(lines):
 # The verdict stage's latency budget: about 30 model reads a claim (int8, 2 cores: docs/benchmarks.md).
 MAX_READS = 32
 # Reading settings tried, cheapest first (fewer items read, no passages, no rule, model features only).
-SETTINGS = [dict(depth=d, sentences=s, passages=p, judged=j, rule=r, features=f)
-            for d, s, p, j, r, f in itertools.product((3, 5, 8), (2, 3, 5), (False, True), (4, 6), (False, True), ('model', 'cues'))
+# fit: the decision fitted on the claims read through our search only, or with the given-evidence sets too.
+SETTINGS = [dict(depth=d, sentences=s, passages=p, judged=j, rule=r, features=f, fit=fit)
+            for d, s, p, j, r, f, fit in itertools.product((3, 5, 8), (2, 3, 5), (False, True), (4, 6), (False, True), ('model', 'cues'), ('search', 'all'))
             if d * (s + (1 if p else 0)) <= MAX_READS]
 
 
 def cost(s):
-    return (s['depth'] * (s['sentences'] + (1 if s['passages'] else 0)), s['rule'], s['features'] == 'cues', s['judged'])
+    return (s['depth'] * (s['sentences'] + (1 if s['passages'] else 0)), s['rule'], s['features'] == 'cues', s['judged'], s['fit'] == 'all')
 
 
 def search(head, by):
@@ -357,7 +378,7 @@ def search(head, by):
     for s in sorted(SETTINGS, key=cost):
         claims = claims_table(head, by, s['depth'], s['sentences'], s['passages'], s['judged'], s['rule'])
         feats = MODEL_FEATURES if s['features'] == 'model' else CLAIM_FEATURES
-        X, y, P, folds = oof(claims, feats)
+        X, y, P, folds = oof(claims, feats, s['fit'])
         th = choose_thresholds(claims, X, y, P)
         if th is None:
             continue
@@ -398,7 +419,7 @@ def main():
     print(f"chosen (the cheapest within one spread of the best): {json.dumps(s)} {chosen['mean']:.4f} ± {chosen['spread']:.4f}, commit S {chosen['commit']} / R {chosen['commit_refuted']}")
     claims = claims_table(head, by, s['depth'], s['sentences'], s['passages'], s['judged'], s['rule'])
     feats = MODEL_FEATURES if s['features'] == 'model' else CLAIM_FEATURES
-    X, y, P, folds = oof(claims, feats)
+    X, y, P, folds = oof(claims, feats, s['fit'])
     lines = report(claims, X, y, P, folds, chosen['commit'], chosen['commit_refuted'])
     rc = risk_coverage(y, P, X, shown_stances(claims))
     print('risk-coverage (all held-out claims, out of fold): ' + ', '.join(f"{r['threshold']}: {r['coverage']:.2f}/{r['precision']}" for r in rc))
@@ -410,13 +431,16 @@ def write(study, head, claims, chosen, feats, lines, rc, results):
     s = chosen['setting']
     X = np.array([c['x'] for c in claims])
     y = np.array([c['y'] for c in claims])
-    lr = LogisticRegression(C=1.0, max_iter=2000).fit(X[:, columns(feats)], y, sample_weight=claim_weights(claims))
+    use = fit_mask(claims, s['fit'])
+    fitted = [c for c, u in zip(claims, use) if u]
+    lr = LogisticRegression(C=1.0, max_iter=2000).fit(X[use][:, columns(feats)], y[use], sample_weight=claim_weights(fitted))
     out = 'models/quin-nli'
     verdict = {
         'version': 4, 'depth': s['depth'], 'sentences': s['sentences'], 'passages': s['passages'], 'judged': s['judged'], 'rule': s['rule'],
         'features': feats, 'coef': [[round(float(v), 6) for v in row] for row in lr.coef_], 'intercept': [round(float(v), 6) for v in lr.intercept_],
         'commit': chosen['commit'], 'commit_refuted': chosen['commit_refuted'], 'mixed': MIXED,
-        'fitted': {'model': head['model'], 'claims': len(claims), 'datasets': sorted({c['dataset'] for c in claims}),
+        'fitted': {'model': head['model'], 'claims': len(fitted), 'datasets': sorted({c['dataset'] for c in fitted}),
+                   'reported': sorted({c['dataset'] for c in claims}),
                    'cv': {d: {k: (round(v, 4) if isinstance(v, float) else v) for k, v in res['whole'].items()} for d, res in lines.items()},
                    'cv_spread': {d: {k: mean_sd([f[k] for f in res['folds']]) for k in res['whole'] if k != 'n'} for d, res in lines.items()},
                    'risk_coverage': rc,
@@ -445,7 +469,7 @@ def write_fixtures(claims, lr, feats, s, chosen):
     _, by = read_claims()
     picks = []
     for cid in list(by)[:: max(1, len(by) // 15)][:15]:
-        cands = [r for r in by[cid] if r['kind'] == 'sentence']
+        cands = [r for r in by[cid]['cands'] if r['kind'] == 'sentence']
         picks.append({'items': [{'rank': r['rank'], 'relevance': r['relevance']} for r in cands],
                       'probs': [dict(zip(['supports', 'refutes', 'neutral'], r['model'])) for r in cands], 'n': s['judged'], 'picked': pick(cands, s['judged'])})
     with open('ranking/verdict/fixtures/pick-parity.json', 'w') as f:
