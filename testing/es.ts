@@ -91,8 +91,8 @@ export function uniqueIndex(prefix: string): string {
 }
 
 /** A plain client for what a test reads or does behind the product's back. */
-export function rawClient(url: string): Client {
-  return new Client({ node: url, requestTimeout: 30_000 });
+export function rawClient(url: string, requestTimeout = 30_000): Client {
+  return new Client({ node: url, requestTimeout });
 }
 
 /** Removes the indexes whose names start with `prefix` (a test's own, on a shared node). */
