@@ -18,6 +18,7 @@ import { loadConfig, type Config } from '../lib/config';
 import { createDb, type Db } from '../lib/db/client';
 import { migrate } from '../lib/db/migrate';
 import { sharedDataDir } from '../lib/paths';
+import { mulberry32 } from '../lib/random';
 
 export const BENCH_WINDOW = { size: 5, stride: 1, minChars: 40 };
 
@@ -44,21 +45,9 @@ export async function sharedArticles(): Promise<ArticleInput[]> {
 
 export const sentencesOf = (a: ArticleInput) => a.sentences ?? splitSentences(a.text ?? '');
 
-/** A small seeded PRNG (mulberry32): the same synthetic corpus on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Articles of 20 sentences drawn (seeded) from the pool, dated over 2018–2024, source "Synthetic". */
 export function* syntheticArticles(pool: readonly string[], seed: number): Generator<ArticleInput> {
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   for (let i = 0; ; i++) {
     const sentences = Array.from({ length: 20 }, () => pool[Math.floor(rand() * pool.length)]!);
     const day = Math.floor(rand() * 7 * 365);

@@ -11,16 +11,7 @@ import type { FtsRow } from '../indexer/bm25/fts5';
 import { ImpactBuilder, type ImpactArrays } from '../indexer/bm25/impact';
 import { sharedData } from './shared-data';
 
-/** mulberry32: the same sequence on every machine. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 as rng } from '../lib/random';
 
 /** Flat arrays from explicit postings: term → [rowid, title frequency, text frequency][] (rowids ascending). */
 export function impactArrays(rowids: number[], postings: Record<string, [number, number, number][]>): ImpactArrays {

@@ -93,17 +93,7 @@ export function bbcArticles(): { id: string; title: string; sentences: string[] 
   return out;
 }
 
-/** Deterministic PRNG (mulberry32), so that every run draws the same samples. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 as rng } from '../lib/random';
 
 export function shuffle<T>(xs: T[], rand: () => number): T[] {
   const a = [...xs];

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Fts5Index, type FtsRow } from './fts5';
+import { mulberry32 as rng } from '../../lib/random';
 import { decodeImpact, encodeImpact, readImpact } from './impact-store';
 
 const WORDS = `study studies studied patient patients cell cells cancer risk risks increase increased increasing
@@ -11,16 +12,6 @@ const WORDS = `study studies studied patient patients cell cells cancer risk ris
   trial trials effect effects reduce reduced mortality heart disease blood pressure insulin diabetes`
   .split(/\s+/)
   .filter(Boolean);
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Skewed word choice, so that some terms are common (the case the accelerator is for). */
 function words(r: () => number, n: number): string {

@@ -21,6 +21,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { mulberry32 } from '../../lib/random';
 import { writeFileAtomic } from '../files';
 
 export const FLOOR_FILE = 'relevance-floor.json';
@@ -66,23 +67,12 @@ function stats(xs: readonly number[]): z.infer<typeof Stats> {
   return { p50: round(q(0.5)), p99: round(q(0.99)), max: round(s.length ? s[s.length - 1]! : 0) };
 }
 
-/** A small seeded PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const CONSONANTS = 'bcdfghjklmnpqrstvwxzbcdfgklmnprst';
 const VOWELS = 'aeiouyaeio';
 
 /** Pseudo-words like "plorbnak wuffle qzxv": 1–4 words of 3–9 letters, half pronounceable, half not. */
 export function nonsenseQueries(n: number, seed = 18): string[] {
-  const r = prng(seed);
+  const r = mulberry32(seed);
   const pick = (s: string) => s[Math.floor(r() * s.length)]!;
   const word = () => {
     const len = 3 + Math.floor(r() * 7);
@@ -96,7 +86,7 @@ export function nonsenseQueries(n: number, seed = 18): string[] {
 
 /** Queries of 3–8 real words, each from another of the given texts (no meaning together). */
 export function wordSaladQueries(texts: readonly string[], n: number, seed = 19): string[] {
-  const r = prng(seed);
+  const r = mulberry32(seed);
   const words = texts.map((t) => t.match(/[\p{L}][\p{L}\p{N}'-]{2,}/gu) ?? []).filter((w) => w.length > 0);
   if (!words.length) return [];
   return Array.from({ length: n }, () =>
