@@ -32,13 +32,14 @@ import { splitOf } from '../../eval/splits';
 import { TextTokenizer } from '../../lib/models/tokenizer';
 import { climateNliPairs, scifactNliPairs } from '../prepare';
 import { rng, sciClaims, sciCorpus, shared, shuffle } from '../data';
-import type { DumpedClaim } from './claims-dump';
+import { dumpedClaims } from './claim-sets';
 import { NEWS_PAIRS, newsClaims } from './pairs';
 import { contradictRewrite, namesIn, refutingEvidence } from './rewrite';
 import { hashSplit, sharedPairs, type NliPairRow, type PairLabel } from './nli-sets';
 import type { StancePair } from './generate';
 
 const OUT = path.resolve('.cache/training/stance');
+const NO_NEGATIVES = 'no retrieved negatives from it';
 const MAX_LEN = 128;
 const SEED = 20261126;
 /** Sampled "unrelated" pairs per split (the rest add nothing a few thousand do not). */
@@ -101,19 +102,6 @@ const norm = (s: string) =>
     .toLowerCase()
     .replace(/[.!?]+$/, '');
 
-function dumped(name: string): DumpedClaim[] {
-  const file = path.join(OUT, `claims-${name}.jsonl`);
-  if (!fs.existsSync(file)) {
-    console.warn(`${file} missing (training/stance/claims-dump.ts ${name}): no retrieved negatives from it`);
-    return [];
-  }
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as DumpedClaim);
-}
-
 /** The share of the claim's content words a sentence states. */
 function stated(claim: string, sentence: string): number {
   const c = contentWords(claim);
@@ -132,7 +120,7 @@ function retrievedNegatives(rand: () => number): NliPairRow[] {
       for (const e of sets) for (const i of e.sentences) set.add(norm(docs.get(Number(doc))?.[i] ?? ''));
     rationale.set(`scifact:${c.id}`, set);
   }
-  for (const c of dumped('scifact')) {
+  for (const c of dumpedClaims('scifact', NO_NEGATIVES)) {
     if (c.split !== 'train') continue;
     const gold = rationale.get(c.id) ?? new Set();
     const pool = [...new Set(c.results.flatMap((r) => r.sentences))].filter((s) => !gold.has(norm(s)));
@@ -146,7 +134,7 @@ function retrievedNegatives(rand: () => number): NliPairRow[] {
         evidence: s,
       });
   }
-  for (const c of dumped('news')) {
+  for (const c of dumpedClaims('news', NO_NEGATIVES)) {
     if (c.split !== 'train') continue;
     const pool = [...new Set(c.results.filter((r) => r.doc !== c.doc).flatMap((r) => r.sentences))].filter((s) => stated(c.claim, s) < 0.5);
     for (const s of shuffle(pool, rand).slice(0, RETRIEVED_PER_CLAIM))

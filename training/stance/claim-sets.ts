@@ -21,6 +21,20 @@ import { covidfact, healthver } from './nli-sets';
 
 type Label = DumpedClaim['label'];
 
+/** The claims `claims-dump.ts <name>` wrote (our own search's results for each); none, said, when it has not run. */
+export function dumpedClaims(name: string, ifMissing: string): DumpedClaim[] {
+  const file = path.resolve('.cache/training/stance', `claims-${name}.jsonl`);
+  if (!fs.existsSync(file)) {
+    console.warn(`${file} missing (training/stance/claims-dump.ts ${name}): ${ifMissing}`);
+    return [];
+  }
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as DumpedClaim);
+}
+
 const asResults = (texts: readonly string[]): DumpedClaim['results'] =>
   texts.map((t, rank) => ({ rank, relevance: 1, doc: `${rank}`, title: '', sentences: [t], starts: [0] }));
 

@@ -25,7 +25,7 @@ import { StanceJudge } from '../../ranking/verdict/judge';
 import { evidenceItems, type EvidenceItem } from '../../ranking/verdict/stage';
 import type { SearchResult } from '../../ranking/types';
 import type { DumpedClaim } from './claims-dump';
-import { climateClaimSet, covidClaimSet, healthverClaimSet } from './claim-sets';
+import { climateClaimSet, covidClaimSet, dumpedClaims, healthverClaimSet } from './claim-sets';
 
 const DIR = path.resolve('.cache/training/stance');
 /** What the stage reads, at most (train_verdict.py chooses within it). */
@@ -34,19 +34,6 @@ const PER_RESULT = 5;
 /** Passage lengths (a result's first k sentences read together) written for the decision to choose among. */
 const PASSAGES = [2, 3, 5];
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
-
-function dumped(name: string): DumpedClaim[] {
-  const file = path.join(DIR, `claims-${name}.jsonl`);
-  if (!fs.existsSync(file)) {
-    console.warn(`${file} missing (training/stance/claims-dump.ts ${name}): skipped`);
-    return [];
-  }
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as DumpedClaim);
-}
 
 /** A dumped result as the stage sees a search result (relevance as its score, no decay). */
 function asResult(r: DumpedClaim['results'][number], id: number): SearchResult {
@@ -72,7 +59,13 @@ async function main() {
   const nli = await NliClassifier.load(modelDir);
   const judge = new StanceJudge(nli, Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz')), true);
   const perSet = new Map<string, number>();
-  const claims = [...dumped('scifact'), ...dumped('news'), ...climateClaimSet(), ...covidClaimSet(), ...healthverClaimSet()].filter((c) => {
+  const claims = [
+    ...dumpedClaims('scifact', 'skipped'),
+    ...dumpedClaims('news', 'skipped'),
+    ...climateClaimSet(),
+    ...covidClaimSet(),
+    ...healthverClaimSet(),
+  ].filter((c) => {
     if (!all && (c.split ?? 'train') === 'train') return false;
     perSet.set(c.dataset, (perSet.get(c.dataset) ?? 0) + 1);
     return perSet.get(c.dataset)! <= limit;
