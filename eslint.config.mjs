@@ -27,6 +27,8 @@ export default tseslint.config(
       'playwright-report/**',
       'e2e/artifacts/**',
       'scratch/**',
+      // Caches (the training environment's site-packages ship JavaScript of their own).
+      '.cache/**',
       'next-env.d.ts',
     ],
   },
