@@ -1,6 +1,7 @@
 /**
- * Latency of the model stages on real SciFact text (../shared/data): reranking 50 and 100 candidates
- * for one claim, and the NLI verdict for one claim (its top results' evidence sentences), with the
+ * Latency of the model stages on real SciFact text (../shared/data): reranking one claim's candidates
+ * at the depth in force (rerank.json's) and at twice that, and the NLI verdict for one claim (its top
+ * results' evidence sentences), with the
  * configured models (default: our own quin-reranker / quin-nli). p50/p95/p99 over repeated claims.
  * Called by bench/search.ts (`npm run bench:search`); also runnable alone:
  *
@@ -99,8 +100,8 @@ export async function benchModels(config: Config, claimsToRun = 30): Promise<{ r
   const skipped: string[] = [];
   const rows: ModelBenchRow[] = [];
   const claims = data.claims.slice(0, claimsToRun);
-  // No index here: the reranker's combination layer (combo.json) finds no cached sentence vectors and
-  // scores their similarity 0, so its feature cost is measured without the cache look-up.
+  // No index here: the best-sentence input finds no cached sentence vectors and scores the sentences
+  // on words alone, so it is measured without the cache look-up (about a millisecond).
   const noVectors = { sentenceVectors: { get: async (ss: string[]) => ss.map(() => null) } };
   const ctxOf = (claim: string) =>
     ({
@@ -112,7 +113,7 @@ export async function benchModels(config: Config, claimsToRun = 30): Promise<{ r
     (e: Error) => (skipped.push(`reranker: ${e.message}`), null),
   );
   if (reranker) {
-    for (const depth of [50, 100]) {
+    for (const depth of [reranker.depth, 2 * reranker.depth]) {
       const stage = reranker.with({ depth });
       // Warm-up at the measured size: onnxruntime sizes its buffers on the first batches of a shape.
       for (let w = 0; w < 3; w++) await stage.rerank(candidates(data.docs, 7 + w, depth), ctxOf(claims[w % claims.length]!));
@@ -163,7 +164,7 @@ export async function modelBenchMarkdown(config: Config, claimsToRun = 30): Prom
   const { rows, skipped } = await benchModels(config, claimsToRun);
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, onnxruntime-node (${config.ortProvider}, threads ${config.ortThreads || 'default'})`;
   return [
-    `Model stages on SciFact text (${claimsToRun} claims; passages of 5 sentences, truncated to 256 tokens), ${machine}:`,
+    `Model stages on SciFact text (${claimsToRun} claims; passages of 5 sentences, read as each model's settings say), ${machine}:`,
     '',
     formatModelRows(rows),
     ...skipped.map((s) => `\nSkipped: ${s}`),

@@ -1,12 +1,13 @@
 /**
  * The reranking runs of `quin eval` (added to EVAL_RUNS): hybrid score fusion, then the reranking
- * stage over the top candidates (the depth combo.json was fitted for, else RERANK_DEFAULT_DEPTH). The model is the configured reranker, else our own
- * models/quin-reranker, so the stage is evaluated even where the default configuration leaves it off.
+ * stage over the top candidates (the depth, weight and input of the model folder's rerank.json, else
+ * the stage's defaults). The model is the configured reranker, else our own models/quin-reranker, so
+ * the stage is evaluated even where the default configuration leaves it off.
  */
 import type { Config } from '../lib/config';
 import { describeError } from '../lib/errors';
 import { DEFAULT_MODELS } from '../lib/models';
-import { createRerankStage } from '../ranking/rerank';
+import { createRerankStage, type RerankSettings } from '../ranking/rerank';
 import type { EvalRun } from './runs';
 
 /** The reranker a run evaluates: the configured one, else the default, else our own. */
@@ -14,7 +15,7 @@ export function evaluatedReranker(config: Pick<Config, 'rerankerModel'>): string
   return config.rerankerModel ?? DEFAULT_MODELS.reranker ?? 'quin-reranker';
 }
 
-function rerankRun(name: string, description: string, overrides: { depth?: number; weight?: number; combo?: boolean }): EvalRun {
+function rerankRun(name: string, description: string, overrides: Partial<RerankSettings>): EvalRun {
   return {
     name,
     description,
@@ -36,17 +37,7 @@ function rerankRun(name: string, description: string, overrides: { depth?: numbe
 }
 
 export const RERANK_RUNS: EvalRun[] = [
-  rerankRun(
-    'hybrid+rerank',
-    'hybrid score fusion, then the reranker over the top candidates, combined by its combo.json (else the RERANK_WEIGHT mix)',
-    {},
-  ),
-  rerankRun('hybrid+rerank_only', 'as hybrid+rerank with weight 1 and no combination layer: the reranker alone orders the top candidates', {
-    weight: 1,
-    combo: false,
-  }),
-  rerankRun('hybrid+rerank_mix', 'as hybrid+rerank without the combination layer (combo.json): the plain RERANK_WEIGHT mix', {
-    combo: false,
-  }),
-  rerankRun('hybrid+rerank@100', 'as hybrid+rerank over the top 100', { depth: 100 }),
+  rerankRun('hybrid+rerank', 'hybrid score fusion, then the reranker over the top candidates with its fitted settings (rerank.json)', {}),
+  rerankRun('hybrid+rerank_only', 'as hybrid+rerank with weight 1: the reranker alone orders the top candidates', { weight: 1 }),
+  rerankRun('hybrid+rerank@50', 'as hybrid+rerank over the top 50', { depth: 50 }),
 ];

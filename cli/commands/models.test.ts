@@ -57,10 +57,10 @@ describe('quin models', () => {
     }
   });
 
-  it('lists the verdict and rerank settings in force and why: verdict.json, combo.json or the default', async () => {
+  it('lists the verdict and rerank settings in force and why: verdict.json, rerank.json or the default', async () => {
     const repoModels = path.join(__dirname, '..', '..', 'models');
     const fitted = JSON.parse(fs.readFileSync(path.join(repoModels, 'quin-nli', 'verdict.json'), 'utf8')) as { sentences: number };
-    const combo = JSON.parse(fs.readFileSync(path.join(repoModels, 'quin-reranker', 'combo.json'), 'utf8')) as { depth: number };
+    const rerank = JSON.parse(fs.readFileSync(path.join(repoModels, 'quin-reranker', 'rerank.json'), 'utf8')) as { depth: number; weight: number };
     const modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-cli-models-'));
     Object.assign(process.env, {
       QUIN_MODELS_DIR: modelsDir,
@@ -83,11 +83,12 @@ describe('quin models', () => {
       origin: 'verdict.json',
     });
     expect(folder('nli', 'commit')?.origin).toBe('verdict.json');
-    expect(folder('reranker', 'rerank depth')).toEqual({ setting: 'rerank depth', value: combo.depth, origin: 'combo.json' });
+    expect(folder('reranker', 'rerank depth')).toEqual({ setting: 'rerank depth', value: rerank.depth, origin: 'rerank.json' });
+    expect(folder('reranker', 'rerank weight')).toEqual({ setting: 'rerank weight', value: rerank.weight, origin: 'rerank.json' });
 
     const text = await run(['models', 'list']);
     expect(text.out).toContain(`  sentences per result = ${fitted.sentences} (verdict.json)`);
-    expect(text.out).toContain(`  rerank depth = ${combo.depth} (combo.json)`);
-    expect(text.out).toContain('combo.json combines the scores');
+    expect(text.out).toContain(`  rerank depth = ${rerank.depth} (rerank.json)`);
+    expect(text.out).toContain('the model reads');
   });
 });

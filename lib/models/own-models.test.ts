@@ -27,7 +27,39 @@ describe('models/quin-reranker', () => {
     ]);
     expect(match).toBeGreaterThan(other!);
   });
+});
 
+describe('models/quin-reranker in onnxruntime-node gives what it gave in PyTorch', () => {
+  // Written by training/train_reranker.py at export: dev pairs (SciFact and Climate-FEVER claims against
+  // their hybrid candidates, both inputs) as the trainer tokenised them, with PyTorch's logit (fp32)
+  // and the shipped int8 graph's in Python's onnxruntime.
+  const cases = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'quin-reranker-parity.json'), 'utf8')) as {
+    query: string;
+    passage: string;
+    ids: number[];
+    torch: number;
+    int8: number;
+  }[];
+
+  it('tokenises each pair as the trainer did', async () => {
+    expect(cases.length).toBeGreaterThanOrEqual(12);
+    const ce = await CrossEncoder.load(dir('quin-reranker'));
+    opened.push(ce);
+    for (const c of cases) expect(ce.model.tokenizer.encodeOne(c.query, c.passage, ce.model.maxLength).ids).toEqual(c.ids);
+  });
+
+  it('the int8 model gives the logit it gave in Python, and PyTorch’s within quantisation error', async () => {
+    const ce = await CrossEncoder.load(dir('quin-reranker'));
+    opened.push(ce);
+    // One pair a call, as the trainer scored them: int8 activations are quantised per batch.
+    const got: number[] = [];
+    for (const c of cases) got.push(...(await ce.score(c.query, [c.passage])));
+    const spread = Math.max(...cases.map((c) => c.torch)) - Math.min(...cases.map((c) => c.torch));
+    cases.forEach((c, i) => {
+      expect(got[i]).toBeCloseTo(c.int8, 3);
+      expect(Math.abs(got[i]! - c.torch)).toBeLessThan(0.1 * spread);
+    });
+  });
 });
 
 describe('models/quin-nli', () => {

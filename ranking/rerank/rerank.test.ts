@@ -1,19 +1,25 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../lib/config';
 import { CrossEncoder } from '../../lib/models';
+import type { SearchIndexes } from '../../indexer/types';
 import type { RerankCandidate, StageContext } from '../stages';
 import { asRelevance, combineScores, minMax, WEAKEST_MATCH } from './combine';
-import { CrossEncoderRerankStage, passageText } from './stage';
+import { createRerankStage, readRerankSettings, RERANK_DEFAULT_DEPTH, RERANK_WEIGHT } from './index';
+import { bestSentenceIndexes, bestSentencesText, passages, passageText, sentenceEvidenceScores } from './passage';
+import { CrossEncoderRerankStage } from './stage';
 
 const FIX = path.join(__dirname, '..', '..', 'lib', 'models', 'fixtures');
 
-function cand(id: number, title: string, text: string, fused: number): RerankCandidate {
+function cand(id: number, title: string, text: string, fused: number, sentences = [text]): RerankCandidate {
   return {
     snippetId: id,
     articleId: id,
     title,
     text,
-    sentences: [text],
+    sentences,
     publishedAt: null,
     source: 's',
     bm25: null,
@@ -23,7 +29,13 @@ function cand(id: number, title: string, text: string, fused: number): RerankCan
     fused,
   };
 }
-const ctx = (text: string) => ({ query: { text, claim: text, kind: 'claim', terms: text.split(' ') } }) as unknown as StageContext;
+const noVectors = { sentenceVectors: { get: async (ss: string[]) => ss.map(() => null) } } as unknown as SearchIndexes;
+const ctx = (text: string, indexes: SearchIndexes = noVectors) =>
+  ({
+    query: { text, claim: text, kind: 'claim', terms: text.toLowerCase().split(' ') },
+    queryVector: Float32Array.from([1, 0]),
+    indexes,
+  }) as unknown as StageContext;
 
 describe('combineScores', () => {
   it('min-max normalises both scores and mixes them by the weight', () => {
@@ -51,18 +63,71 @@ describe('asRelevance', () => {
   });
 });
 
+describe('what the model reads (passage.ts)', () => {
+  // The same cases pin the trainer's side (training/tests/test_reranker_passage.py).
+  const cases = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'passage-cases.json'), 'utf8')) as {
+    why: string;
+    title: string;
+    sentences: string[];
+    scores: number[];
+    chars: number;
+    window: string;
+    best: string;
+  }[];
+
+  it.each(cases.map((c) => [c.why, c] as const))('%s', (_why, c) => {
+    expect(passageText({ title: c.title, text: c.sentences.join(' ') })).toBe(c.window);
+    expect(bestSentencesText(c.title, c.sentences, c.scores, c.chars)).toBe(c.best);
+  });
+
+  it('no sentences, no best sentences', () => {
+    expect(bestSentenceIndexes([], [], 100)).toEqual([]);
+  });
+
+  it('scores each sentence as the evidence stage does: cached-vector cosine and query words', async () => {
+    const table = new Map([
+      ['cats purr loudly', Float32Array.from([1, 0])],
+      ['dogs bark', Float32Array.from([0, 1])],
+    ]);
+    const indexes = { sentenceVectors: { get: async (ss: string[]) => ss.map((s) => table.get(s) ?? null) } } as unknown as SearchIndexes;
+    const cs = [cand(1, 't', 'dogs bark cats purr loudly', 1, ['dogs bark', 'cats purr loudly']), cand(2, 't', 'unknown cats', 1)];
+    const [a, b] = await sentenceEvidenceScores(cs, ctx('cats purr', indexes));
+    // cosine 0, no query word | cosine 1, both words | no vector: words only (half weight)
+    expect(a).toEqual([0, 1]);
+    expect(b).toEqual([0.25]);
+    expect(await passages(cs, ctx('cats purr', indexes), 'best', 10)).toEqual(['t. cats purr loudly', 't. unknown cats']);
+    expect(await passages(cs, ctx('cats purr', indexes), 'window', 10)).toEqual(['t. dogs bark cats purr loudly', 't. unknown cats']);
+  });
+});
+
 describe('CrossEncoderRerankStage', () => {
-  it('mixes a model score with the fused score; weight 0 keeps the first-stage order', async () => {
-    const model = { id: 'fake', score: async (_q: string, ps: string[]) => ps.map((p) => (p.includes('vaccine') ? 5 : 0)) };
+  const model = { id: 'fake', score: async (_q: string, ps: string[]) => ps.map((p) => (p.includes('vaccine') ? 5 : 0)) };
+
+  it('mixes the model score with the fused score; weight 0 keeps the first-stage order', async () => {
     const cs = [cand(1, 'Weather', 'rain tomorrow', 0.9), cand(2, 'Health', 'vaccine trial results', 0.5), cand(3, '', 'other', 0.1)];
     const full = await new CrossEncoderRerankStage(model, { depth: 10, weight: 1 }).rerank(cs, ctx('vaccine'));
     expect(full.map((s) => s.rerank)).toEqual([0, 5, 0]);
     expect(full.map((s) => s.relevance)).toEqual([0, 1, 0].map(asRelevance));
     const none = await new CrossEncoderRerankStage(model, { depth: 10, weight: 0 }).rerank(cs, ctx('vaccine'));
     expect(none.map((s) => s.relevance)).toEqual([1, 0.5, 0].map(asRelevance));
-    expect(passageText(cs[0]!)).toBe('Weather. rain tomorrow');
-    expect(passageText(cs[2]!)).toBe('other');
+    expect(await new CrossEncoderRerankStage(model, { depth: 10, weight: 0.5 }).rerank([], ctx('vaccine'))).toEqual([]);
     expect(() => new CrossEncoderRerankStage(model, { depth: 0, weight: 0.5 })).toThrow(/depth/);
+    expect(() => new CrossEncoderRerankStage(model, { depth: 5, weight: 2 })).toThrow(/weight/);
+    expect(() => new CrossEncoderRerankStage(model, { depth: 5, weight: 0.5, chars: 0 })).toThrow(/chars/);
+  });
+
+  it('with the best-sentence input the model reads the title and the sentences that answer the query', async () => {
+    const read: string[] = [];
+    const spy = { id: 'spy', score: async (_q: string, ps: string[]) => (read.push(...ps), ps.map(() => 0)) };
+    const c = cand(1, 'Trial', 'Methods were standard. The vaccine cut infections. Funding was public.', 1, [
+      'Methods were standard.',
+      'The vaccine cut infections.',
+      'Funding was public.',
+    ]);
+    const stage = new CrossEncoderRerankStage(spy, { depth: 5, weight: 0.5, input: 'best', chars: 30 });
+    await stage.rerank([c], ctx('vaccine infections'));
+    expect(read).toEqual(['Trial. The vaccine cut infections.']);
+    expect(stage.with({ depth: 7 }).settings).toEqual({ depth: 7, weight: 0.5, input: 'best', chars: 30 });
   });
 
   it('runs a standard-layout ONNX cross-encoder end to end', async () => {
@@ -82,5 +147,44 @@ describe('CrossEncoderRerankStage', () => {
     }
     // Same input, same scores (no state between calls).
     expect((await stage.rerank(cs, ctx('the cat sat on the mat'))).map((s) => s.rerank)).toEqual(scores.map((s) => s.rerank));
+  });
+});
+
+describe('rerank.json: the settings fitted for a model folder', () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-rerank-'));
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  const folder = (name: string, settings?: string) => {
+    const dir = path.join(tmp, name);
+    fs.cpSync(path.join(FIX, 'tiny-cross-encoder'), dir, { recursive: true });
+    // The fixture names the shared tokenizer.json relative to its own place.
+    const tc = path.join(dir, 'tokenizer_config.json');
+    const conf = JSON.parse(fs.readFileSync(tc, 'utf8')) as { tokenizer_file?: string };
+    if (conf.tokenizer_file)
+      conf.tokenizer_file = path.relative(dir, path.resolve(path.join(FIX, 'tiny-cross-encoder'), conf.tokenizer_file));
+    fs.writeFileSync(tc, JSON.stringify(conf));
+    if (settings !== undefined) fs.writeFileSync(path.join(dir, 'rerank.json'), settings);
+    return dir;
+  };
+  const config = (dir: string) => ({ ...loadConfig({ env: {}, configFile: null }), rerankerModel: dir });
+
+  it('a folder without one gets none; a broken one is a MODEL_INVALID error naming the file', () => {
+    expect(readRerankSettings(folder('plain'))).toBeNull();
+    const ok = folder('ok', '{"depth": 20, "weight": 0.7, "input": "best", "chars": 300, "fitted": {"on": "dev"}}');
+    expect(readRerankSettings(ok)).toEqual({ depth: 20, weight: 0.7, input: 'best', chars: 300 });
+    expect(readRerankSettings(folder('window', '{"depth": 20, "weight": 0.7}'))).toEqual({ depth: 20, weight: 0.7, input: 'window' });
+    expect(() => readRerankSettings(folder('bad-json', '{"depth": 20'))).toThrow(/rerank\.json/);
+    expect(() => readRerankSettings(folder('bad-depth', '{"depth": 2.5, "weight": 0.5}'))).toThrow(/depth must be a positive integer/);
+    expect(() => readRerankSettings(folder('bad-input', '{"depth": 2, "weight": 0.5, "input": "all"}'))).toThrow(/input must be one of/);
+    expect(() => readRerankSettings(folder('bad-weight', '{"depth": 2, "weight": 1.5}'))).toThrow(/weight/);
+  });
+
+  it('the stage takes the folder’s settings, else the defaults; an evaluation may override them', async () => {
+    const fitted = await createRerankStage(config(folder('fitted', '{"depth": 12, "weight": 0.8, "input": "best", "chars": 250}')));
+    expect(fitted!.settings).toEqual({ depth: 12, weight: 0.8, input: 'best', chars: 250 });
+    const plain = await createRerankStage(config(folder('default')));
+    expect(plain!.settings).toMatchObject({ depth: RERANK_DEFAULT_DEPTH, weight: RERANK_WEIGHT, input: 'window' });
+    const over = await createRerankStage(config(folder('over', '{"depth": 12, "weight": 0.8}')), { depth: 40, weight: 1 });
+    expect(over!.settings).toMatchObject({ depth: 40, weight: 1 });
+    expect(await createRerankStage({ ...config(folder('none')), rerankerModel: 'none' })).toBeNull();
   });
 });
