@@ -56,7 +56,12 @@ export function rerankerSettingsInForce(folder: ModelFolder): RoleSettings {
       { setting: 'rerank depth', value: fitted?.depth ?? RERANK_DEFAULT_DEPTH, origin },
       { setting: 'rerank weight', value: fitted?.weight ?? RERANK_WEIGHT, origin },
     ];
-    return { settings, note: fitted ? `the model reads ${fitted.input === 'best' ? `the best sentences (${fitted.chars ?? DEFAULT_BEST_CHARS} characters)` : 'the window'}` : null };
+    return {
+      settings,
+      note: fitted
+        ? `the model reads ${fitted.input === 'best' ? `the best sentences (${fitted.chars ?? DEFAULT_BEST_CHARS} characters)` : 'the window'}`
+        : null,
+    };
   } catch (e) {
     return { settings: [], note: describeError(e) };
   }

@@ -60,7 +60,10 @@ describe('quin models', () => {
   it('lists the verdict and rerank settings in force and why: verdict.json, rerank.json or the default', async () => {
     const repoModels = path.join(__dirname, '..', '..', 'models');
     const fitted = JSON.parse(fs.readFileSync(path.join(repoModels, 'quin-nli', 'verdict.json'), 'utf8')) as { sentences: number };
-    const rerank = JSON.parse(fs.readFileSync(path.join(repoModels, 'quin-reranker', 'rerank.json'), 'utf8')) as { depth: number; weight: number };
+    const rerank = JSON.parse(fs.readFileSync(path.join(repoModels, 'quin-reranker', 'rerank.json'), 'utf8')) as {
+      depth: number;
+      weight: number;
+    };
     const modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-cli-models-'));
     Object.assign(process.env, {
       QUIN_MODELS_DIR: modelsDir,
