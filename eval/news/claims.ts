@@ -21,9 +21,9 @@ const Claim = z
     label: z.enum(NEWS_LABELS).nullable(),
     kind: z.string().regex(/^[a-z-]+$/, 'a lower-case word'),
     corpus: z.enum(NEWS_CORPORA),
-    /** BBC: topic/NNN.txt; HuffPost: the record's link; Reuters: the NEWID. Null for keyword queries. */
+    /** BBC: topic/NNN.txt; HuffPost: the record's link; Reuters: the NEWID. Null for keyword queries and off-topic claims. */
     doc: z.string().min(1).nullable(),
-    /** The deciding sentence, verbatim (for NEI: the closest on-topic sentence). */
+    /** The deciding sentence, verbatim (for NEI: the closest on-topic sentence); null for keyword and off-topic claims. */
     sentence: z.string().min(1).nullable(),
     note: z.string().default(''),
   })
@@ -31,7 +31,10 @@ const Claim = z
   .superRefine((c, ctx) => {
     if (c.label === null && c.kind !== 'keywords')
       ctx.addIssue({ code: 'custom', path: ['label'], message: 'only kind "keywords" may have a null label' });
-    if (c.label !== null && (c.doc === null || c.sentence === null))
+    // An off-topic claim (kind "offtopic": the corpus does not cover it at all) has no deciding article.
+    if (c.kind === 'offtopic' && (c.label !== 'NOT_ENOUGH_EVIDENCE' || c.doc !== null || c.sentence !== null))
+      ctx.addIssue({ code: 'custom', path: ['kind'], message: 'an offtopic claim is NOT_ENOUGH_EVIDENCE with no doc and no sentence' });
+    if (c.label !== null && c.kind !== 'offtopic' && (c.doc === null || c.sentence === null))
       ctx.addIssue({ code: 'custom', path: ['doc'], message: 'a labelled claim needs its doc and deciding sentence' });
   });
 export type NewsClaim = z.infer<typeof Claim>;

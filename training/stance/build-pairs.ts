@@ -28,14 +28,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { corpusOfId, heldOutArticle } from '../../eval/news/heldout';
 import { splitOf } from '../../eval/splits';
 import { TextTokenizer } from '../../lib/models/tokenizer';
 import { climateNliPairs, scifactNliPairs } from '../prepare';
 import { rng, sciClaims, sciCorpus, shared, shuffle } from '../data';
 import { dumpedClaims } from './claim-sets';
-import { NEWS_PAIRS, newsClaims } from './pairs';
+import { NEWS_PAIRS, newsClaims, newsSplit } from './pairs';
 import { contradictRewrite, namesIn, refutingEvidence } from './rewrite';
-import { hashSplit, sharedPairs, type NliPairRow, type PairLabel } from './nli-sets';
+import { sharedPairs, type NliPairRow, type PairLabel } from './nli-sets';
 import type { StancePair } from './generate';
 
 const OUT = path.resolve('.cache/training/stance');
@@ -70,7 +71,7 @@ function* ownPairs(): Generator<NliPairRow> {
   for (const c of newsClaims())
     yield {
       set: 'news',
-      split: hashSplit(`news:${c.id}`, 0.3),
+      split: newsSplit(c),
       group: `news:${c.id}`,
       label: c.label === 'NOT_ENOUGH_EVIDENCE' ? 'NOT_ENOUGH_INFO' : FROM_STANCE[c.label]!,
       claim: c.claim,
@@ -136,7 +137,9 @@ function retrievedNegatives(rand: () => number): NliPairRow[] {
   }
   for (const c of dumpedClaims('news', NO_NEGATIVES)) {
     if (c.split !== 'train') continue;
-    const pool = [...new Set(c.results.filter((r) => r.doc !== c.doc).flatMap((r) => r.sentences))].filter((s) => stated(c.claim, s) < 0.5);
+    // Sentences of held-out articles stay unread (eval/news/heldout.ts; a dump's doc is the importer's id).
+    const usable = (r: { doc: string }) => r.doc !== c.doc && !heldOutArticle(corpusOfId(r.doc), r.doc);
+    const pool = [...new Set(c.results.filter(usable).flatMap((r) => r.sentences))].filter((s) => stated(c.claim, s) < 0.5);
     for (const s of shuffle(pool, rand).slice(0, RETRIEVED_PER_CLAIM))
       out.push({ set: 'news-retrieved', split: 'train', group: c.id, label: 'NOT_ENOUGH_INFO', claim: c.claim, evidence: s });
   }

@@ -15,13 +15,12 @@ import { externalIdOf, type NewsCorpus } from '../../eval/news/claims';
 import { openNewsWorkspace } from '../../eval/news/evaluate';
 import { openWorkspace, type Workspace } from '../../eval/workspace';
 import { sharedDataDir } from '../../lib/paths';
-import { NEWS_CLAIMS, newsClaims } from './pairs';
+import { NEWS_CLAIMS, newsClaims, newsSplit } from './pairs';
 import { loadConfig } from '../../lib/config';
 import { analyzeQuery, search } from '../../ranking';
 import { createRerankStage } from '../../ranking/rerank';
 import { shared } from '../data';
 import { splitOf } from '../../eval/splits';
-import { hashSplit } from './nli-sets';
 
 const DEPTH = 8;
 /** Every sentence of a result's snippet (snippets are 5-sentence windows), best first: CV picks how many the stage reads. */
@@ -69,7 +68,7 @@ async function news(
       text: c.claim,
       label: c.label,
       doc: c.doc ? externalIdOf(c.corpus, c.doc) : undefined,
-      split: hashSplit(`news:${c.id}`, 0.3),
+      split: newsSplit(c),
     })),
   };
 }

@@ -8,7 +8,7 @@
  *   - a claim made from a sentence of ANOTHER article on the same topic → NEUTRAL (evidence S),
  *   - a claim made from S judged against another sentence of the same article that shares its words
  *     → NEUTRAL (topical overlap is not support).
- * Deterministic: fixed seed, corpora read in a fixed order.   npx tsx training/stance/generate.ts
+ * Held-out articles (eval/news/heldout.ts) are skipped. Deterministic: fixed seed, corpora read in a fixed order.   npx tsx training/stance/generate.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { splitSentences } from '../../crawler/text/sentences';
 import type { ArticleInput } from '../../crawler/store/articles';
 import { Lexicon } from '../../ranking/verdict/align/lexicon';
 import { tokenize } from '../../ranking/verdict/align/tokens';
+import { heldOutArticle } from '../../eval/news/heldout';
 import { rng, shared, shuffle } from '../data';
 import { contradictRewrite, namesIn, refutingEvidence, supportRewrite, type Rand } from './rewrite';
 
@@ -50,7 +51,11 @@ async function articles(corpus: Corpus): Promise<{ doc: string; sentences: strin
     reuters: () => readReuters(shared('news', 'reuters21578')),
   };
   const out: { doc: string; sentences: string[] }[] = [];
-  for await (const a of readers[corpus]()) out.push({ doc: a.externalId ?? a.canonicalUrl ?? '', sentences: splitSentences(a.text ?? '') });
+  for await (const a of readers[corpus]()) {
+    const doc = a.externalId ?? a.canonicalUrl ?? '';
+    // Articles held out for dev claims (eval/news/heldout.ts) are never a source of training pairs.
+    if (!heldOutArticle(corpus, doc)) out.push({ doc, sentences: splitSentences(a.text ?? '') });
+  }
   return out;
 }
 

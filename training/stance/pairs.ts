@@ -5,6 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { NewsCorpus } from '../../eval/news/claims';
+import { heldOutArticle } from '../../eval/news/heldout';
+import { hashSplit } from './nli-sets';
 
 export const NEWS_CLAIMS = path.resolve('eval/news/claims.jsonl');
 export const NEWS_PAIRS = path.resolve('.cache/training/stance/news-pairs.jsonl');
@@ -14,6 +17,14 @@ interface NewsClaim {
   claim: string;
   label: 'SUPPORTED' | 'REFUTED' | 'NOT_ENOUGH_EVIDENCE';
   sentence: string;
+  corpus: NewsCorpus;
+  doc: string | null;
+}
+
+/** A news claim's part: dev when its article is held out (eval/news/heldout.ts: never trained on), else 30 % dev by id. */
+export function newsSplit(c: Pick<NewsClaim, 'id' | 'corpus' | 'doc'>): 'train' | 'dev' {
+  if (c.doc && heldOutArticle(c.corpus, c.doc)) return 'dev';
+  return hashSplit(`news:${c.id}`, 0.3) === 'dev' ? 'dev' : 'train';
 }
 
 export function newsClaims(file = NEWS_CLAIMS): NewsClaim[] {
