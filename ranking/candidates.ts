@@ -39,7 +39,7 @@ export async function loadAndFilter(fused: readonly FusedCandidate[], r: Resolve
   const out: Candidate[] = [];
   for (const c of fused) {
     const m = meta.get(c.snippetId);
-    if (!m || !passesFilter(m, r)) continue;
+    if (!m || !passesFilter(m, r) || r.exclude?.has(m.articleId)) continue;
     out.push({
       ...c,
       ...m,

@@ -240,6 +240,14 @@ describe('search pipeline (real indexes)', () => {
     expect(urls(await run({ q: 'measles vaccine autism', asOf, to: daysAgo(40) }))).not.toContain('vaccine');
   });
 
+  it('leaves out the excluded articles (the article being checked)', async () => {
+    const all = await run({ q: 'rocket launch delayed by strong winds' });
+    const space = all.results.find((r) => r.url.endsWith('space'))!;
+    const without = await run({ q: 'rocket launch delayed by strong winds', exclude: [space.articleId] });
+    expect(without.results.map((r) => r.articleId)).not.toContain(space.articleId);
+    expect(without.results.flatMap((r) => r.duplicates ?? []).map((d) => d.articleId)).not.toContain(space.articleId);
+  });
+
   it('de-duplicates per article, pages, and sorts by date', async () => {
     const all = await run({ q: 'measles vaccine study children', perArticle: 0, k: 50, mode: 'bm25' });
     const vaccineSnippets = all.results.filter((r) => r.url.endsWith('vaccine'));

@@ -167,4 +167,11 @@ describe('resolveRequest', () => {
     expect(r.from!.toISOString()).toBe('2024-01-01T00:00:00.000Z');
     expect([...r.sources!]).toEqual(['BBC']);
   });
+  it('reads the articles to leave out from a list or comma-separated text, and refuses what is not an id', () => {
+    expect([...resolveRequest({ q: 'x', exclude: '3, 7,3' }, opts, now).exclude!]).toEqual([3, 7]);
+    expect([...resolveRequest({ q: 'x', exclude: [12] }, opts, now).exclude!]).toEqual([12]);
+    expect(resolveRequest({ q: 'x' }, opts, now).exclude).toBeNull();
+    expect(invalid({ exclude: 'seven' })).toBe('exclude');
+    expect(invalid({ exclude: Array.from({ length: 101 }, (_, i) => i + 1) })).toBe('exclude');
+  });
 });

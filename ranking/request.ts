@@ -27,6 +27,8 @@ export interface ResolvedRequest {
   to: Date | null;
   /** Source names (trimmed, matched exactly as stored); null = all. */
   sources: Set<string> | null;
+  /** Articles left out (the article being checked); null = none. */
+  exclude: Set<number> | null;
   sort: 'relevance' | 'newest';
   perArticle: number;
   mode: 'hybrid' | 'bm25' | 'dense';
@@ -57,6 +59,7 @@ export const PARAM_LABELS: Record<string, string> = {
   to: 'the end date (to)',
   maxAgeDays: 'the maximum age in days (maxAgeDays)',
   sources: 'the sources (sources)',
+  exclude: 'the articles left out (exclude)',
   sort: 'the sort order (sort)',
   verdict: 'the verdict switch (verdict)',
   coverage: 'the coverage switch (coverage)',
@@ -212,6 +215,7 @@ export function resolveRequest(req: SearchRequest, opts: RankingOptions, now: Da
     from,
     to,
     sources: p.sources?.length ? new Set(p.sources) : null,
+    exclude: p.exclude?.length ? new Set(p.exclude) : null,
     sort: p.sort,
     perArticle: p.perArticle ?? opts.perArticle,
     mode: p.mode ?? 'hybrid',

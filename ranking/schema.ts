@@ -73,6 +73,20 @@ const sourcesField = z.preprocess(
   z.array(z.string().max(200)).max(50),
 );
 
+/** Most articles one request may leave out. */
+export const MAX_EXCLUDED = 100;
+
+/** `exclude=3&exclude=7` or `exclude=3,7` (or numbers): article ids, repeats dropped. */
+const articleIdsField = z.preprocess(
+  (v) => {
+    if (v === undefined || v === null || v === '') return undefined;
+    const items = (Array.isArray(v) ? v : [v]).flatMap((x) => (typeof x === 'string' ? x.split(',') : [x]));
+    const ids = items.map((x) => (typeof x === 'string' ? (x.trim() === '' ? null : Number(x.trim())) : x)).filter((x) => x !== null);
+    return [...new Set(ids)];
+  },
+  z.array(z.number({ error: 'must be article ids (whole numbers)' }).int().min(1)).max(MAX_EXCLUDED),
+);
+
 /**
  * The request's fields without the check across fields (page · k), for the contracts that take a part
  * of the search's parameters (export, follow, stories, fact-checks): zod refuses pick/omit on a refined
@@ -103,6 +117,11 @@ export function searchRequestFields(limits: SearchLimits = PUBLIC_LIMITS) {
       .optional()
       .describe('Only articles at most this many days older than asOf.'),
     sources: sourcesField.optional().describe('Only these sources (repeat the parameter or separate with commas).'),
+    exclude: articleIdsField
+      .optional()
+      .describe(
+        `Leave out these articles (their \`articleId\`, repeat the parameter or separate with commas; at most ${MAX_EXCLUDED}): the article being checked is no evidence for itself.`,
+      ),
     sort: z.enum(['relevance', 'newest']).default('relevance').describe('Time-aware relevance, or newest first.'),
     verdict: boolField.optional().describe('Compute the verdict for claims (default true when a model is configured).'),
     coverage: boolField.optional().describe('Also return the matching articles per week.'),
