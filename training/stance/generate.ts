@@ -37,35 +37,37 @@ export interface StancePair {
   evidence: string;
 }
 
-interface Sent {
+export interface Sent {
   doc: string;
   corpus: Corpus;
   index: number;
   text: string;
 }
 
-async function articles(corpus: Corpus): Promise<{ doc: string; sentences: string[] }[]> {
+export async function articles(corpus: Corpus): Promise<{ doc: string; sentences: string[] }[]> {
   const readers: Record<Corpus, () => AsyncIterable<ArticleInput>> = {
     bbc: () => readBbc(shared('news', 'bbc')),
     huffpost: () => readHuffpost(shared('news', 'huffpost', 'news_category_subset.json')),
     reuters: () => readReuters(shared('news', 'reuters21578')),
   };
-  const out: { doc: string; sentences: string[] }[] = [];
-  for await (const a of readers[corpus]()) {
-    const doc = a.externalId ?? a.canonicalUrl ?? '';
-    // Articles held out for dev claims (eval/news/heldout.ts) are never a source of training pairs.
-    if (!heldOutArticle(corpus, doc)) out.push({ doc, sentences: splitSentences(a.text ?? '') });
-  }
-  return out;
+  const all: { doc: string; text: string }[] = [];
+  for await (const a of readers[corpus]()) all.push({ doc: a.externalId ?? a.canonicalUrl ?? '', text: a.text ?? '' });
+  // Articles held out for dev claims (eval/news/heldout.ts) are never a source of training pairs, nor
+  // is another copy of one (BBC News holds a few stories twice, under two titles).
+  const key = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase().slice(0, 400);
+  const held = new Set(all.filter((a) => heldOutArticle(corpus, a.doc)).map((a) => key(a.text)));
+  return all
+    .filter((a) => !heldOutArticle(corpus, a.doc) && !held.has(key(a.text)))
+    .map((a) => ({ doc: a.doc, sentences: splitSentences(a.text) }));
 }
 
-const usable = (s: string) => {
+export const usable = (s: string) => {
   const n = s.split(/\s+/).length;
   return n >= 7 && n <= 45 && /[a-z]/.test(s) && !/^[A-Z\s\d,.'-]+$/.test(s) && !s.includes('http');
 };
 
 /** Content-word index for finding a sentence of another article on the same topic. */
-class TopicIndex {
+export class TopicIndex {
   private readonly postings = new Map<string, number[]>();
   constructor(
     private readonly sents: readonly Sent[],
