@@ -40,6 +40,25 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * The mark every QuinError carries, under a registry symbol (Symbol.for): the same in every copy of
+ * this module. Next.js compiles this file into each of its bundles (the proxy, the pages, the route
+ * handlers), and an error made by one copy — the search gate on globalThis is created by whichever
+ * bundle asks first — failed `instanceof` against another's class: the JSON API answered a busy
+ * refusal as 500 INTERNAL. Errors are recognised by this mark and their code, never by class identity.
+ */
+const BRAND = Symbol.for('quin.error');
+
+function isErrorCode(v: unknown): v is ErrorCode {
+  return typeof v === 'string' && Object.hasOwn(ERROR_CODES, v);
+}
+
+function branded(v: unknown): v is QuinError {
+  return (
+    typeof v === 'object' && v !== null && (v as Record<symbol, unknown>)[BRAND] === true && isErrorCode((v as { code?: unknown }).code)
+  );
+}
+
 export class QuinError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown> | undefined;
@@ -49,6 +68,12 @@ export class QuinError extends Error {
     this.name = 'QuinError';
     this.code = code;
     this.details = details;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  /** `instanceof QuinError` holds for a QuinError of any copy of this module (see BRAND). */
+  static override [Symbol.hasInstance](v: unknown): boolean {
+    return branded(v);
   }
 
   get status(): number {
@@ -60,13 +85,31 @@ export function createError(code: ErrorCode, message?: string, details?: Record<
   return new QuinError(code, message, details, cause === undefined ? undefined : { cause });
 }
 
+/** Whether `err` is a QuinError (of any bundle's copy of this module), optionally with that code. */
 export function isQuinError(err: unknown, code?: ErrorCode): err is QuinError {
-  return err instanceof QuinError && (code === undefined || err.code === code);
+  return branded(err) && (code === undefined || err.code === code);
+}
+
+/** A QuinError as plain data, for a message to another thread or process (class and symbol do not cross). */
+export interface WireError {
+  code: ErrorCode | null;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export function toWire(err: unknown): WireError {
+  if (isQuinError(err)) return { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
+  return { code: null, message: err instanceof Error ? err.message || err.name : String(err) };
+}
+
+/** The error again on the receiving side: a QuinError with its code where it had one. */
+export function fromWire(w: WireError): Error {
+  return isErrorCode(w.code) ? createError(w.code, w.message, w.details) : new Error(w.message);
 }
 
 /** A one-line, user-facing description of any thrown value (no stack traces). */
 export function describeError(err: unknown): string {
-  if (err instanceof QuinError) return `${err.code}: ${err.message}`;
+  if (isQuinError(err)) return `${err.code}: ${err.message}`;
   if (err instanceof Error) return err.message || err.name;
   return String(err);
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Load test of a running server's search API: N clients in closed loops (each sends its next request
 // as soon as the previous answer arrives) for S seconds, over a list of news claims. Reports the
-// latency of served requests (200), how many were shed (503) or rate limited (429) and how fast those
-// answers came, and the load average before and after (the machine may be shared).
+// latency of served requests (200), how many were shed (503) or rate limited (429), how fast those
+// answers came and how many came without Retry-After, and the load average before and after (the
+// machine may be shared).
 //   node scripts/load-search.mjs --url http://127.0.0.1:3340 [--clients 20] [--seconds 60] [--path /api/search] [--honour-retry-after]
 // Each client sends its own X-Forwarded-For (the server needs QUIN_TRUST_PROXY=true to tell them apart).
 /* global fetch, performance */
@@ -57,15 +58,17 @@ async function client(i) {
     const t0 = performance.now();
     let status = 0;
     let wait = 0;
+    let retryAfter = null;
     try {
       const r = await fetch(`${base}${route}?q=${encodeURIComponent(q)}`, { headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } });
       await r.arrayBuffer();
       status = r.status;
+      retryAfter = r.headers.get('retry-after');
       if (honour && (status === 503 || status === 429)) wait = Number(r.headers.get('retry-after') ?? 1) * 1000;
     } catch {
       status = -1;
     }
-    results.push({ status, ms: performance.now() - t0 });
+    results.push({ status, ms: performance.now() - t0, retryAfter });
     if (wait) await new Promise((res) => setTimeout(res, Math.min(wait, Math.max(0, until - Date.now()))));
   }
 }
@@ -91,6 +94,8 @@ const out = {
   },
   shed503: { n: shed.length, share: +(shed.length / results.length).toFixed(3), p50Ms: pct(shed, 50), p95Ms: pct(shed, 95) },
   rateLimited429: { n: limited.length, p95Ms: pct(limited, 95) },
+  // Every refusal must say when to come back (Retry-After).
+  refusedWithoutRetryAfter: results.filter((r) => (r.status === 503 || r.status === 429) && !r.retryAfter).length,
   other: { n: other.length, statuses: [...new Set(other.map((r) => r.status))] },
   loadAverage: { before: load0.map((x) => +x.toFixed(2)), after: load1.map((x) => +x.toFixed(2)) },
   cpus: os.availableParallelism(),

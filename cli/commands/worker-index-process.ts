@@ -22,13 +22,13 @@ import path from 'node:path';
 import type { Config } from '../../lib/config';
 import { isBusyError } from '../../crawler';
 import { createDb, type Db } from '../../lib/db/client';
-import { createError, describeError } from '../../lib/errors';
+import { createError, describeError, fromWire, toWire, type WireError } from '../../lib/errors';
 import { createLogger } from '../../lib/log';
 import { projectRoot } from '../../lib/paths';
 import type { WorkerTask } from './worker';
 
 type ToChild = { type: 'start'; config: Config } | { type: 'run' } | { type: 'stop' };
-type ToParent = { type: 'progress' } | { type: 'done'; summary?: Record<string, unknown>; error?: string };
+type ToParent = { type: 'progress' } | { type: 'done'; summary?: Record<string, unknown>; error?: WireError };
 
 /** A database conflict that the same pass, run again, gets past (SQLite busy / busy snapshot, PostgreSQL serialisation). */
 function transient(e: unknown): boolean {
@@ -72,7 +72,8 @@ export function indexProcessTask(config: Config): WorkerTask {
         const onMessage = (m: ToParent) => {
           if (m.type === 'progress') return progress();
           cleanup();
-          if (m.error !== undefined) reject(new Error(m.error));
+          // The pass's error keeps its code across the process boundary (CONFLICT, CANCELLED, INDEX_UNAVAILABLE).
+          if (m.error !== undefined) reject(fromWire(m.error));
           else resolve(m.summary ?? {});
         };
         const onExit = (code: number | null, sig: NodeJS.Signals | null) => {
@@ -157,7 +158,7 @@ export async function runIndexChild(makeTask: (db: Db, config: Config) => Worker
           try {
             send({ type: 'done', summary: await pass() });
           } catch (e) {
-            send({ type: 'done', error: describeError(e) });
+            send({ type: 'done', error: toWire(e) });
           }
         });
       } else stop();

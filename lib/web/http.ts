@@ -22,6 +22,16 @@ export function searchParamsObject(params: URLSearchParams): Record<string, stri
   return out;
 }
 
+/**
+ * A zod validation error from any copy of zod (each Next.js bundle may hold one): recognised by its
+ * name and issues, as QuinErrors are by their code (lib/errors.ts), never by class identity alone.
+ */
+export function isZodError(err: unknown): err is ZodError {
+  if (err instanceof ZodError) return true;
+  const e = err as { name?: unknown; issues?: unknown } | null;
+  return typeof e === 'object' && e !== null && e.name === 'ZodError' && Array.isArray(e.issues);
+}
+
 export function zodIssues(err: ZodError): { path: string; code: string; message: string }[] {
   return err.issues.map((i) => ({ path: i.path.map(String).join('.') || '(input)', code: i.code, message: i.message }));
 }
@@ -56,7 +66,7 @@ export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
 }
 
 export function errorBody(err: unknown): { status: number; body: ApiErrorBody } {
-  if (err instanceof ZodError) {
+  if (isZodError(err)) {
     return { status: 400, body: { error: { code: 'INVALID_INPUT', message: readableZodError(err), issues: zodIssues(err) } } };
   }
   if (isQuinError(err)) {

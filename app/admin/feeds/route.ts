@@ -1,6 +1,5 @@
-import { ZodError } from 'zod';
 import { isQuinError } from '../../../lib/errors';
-import { readableZodError } from '../../../lib/web/http';
+import { isZodError, readableZodError } from '../../../lib/web/http';
 import { seeOther } from '../../_lib/admin-auth';
 import { adminSession, api } from '../../_lib/api';
 import {
@@ -83,8 +82,8 @@ export const POST = api(async (req) => {
     const form = feedForm.parse(fields);
     return seeOther(await withFlash('/admin', { kind: 'ok', text: await run(await services(), form, file) }));
   } catch (e) {
-    if (!(e instanceof ZodError) && !(isQuinError(e) && e.status < 500)) throw e;
-    const why = e instanceof ZodError ? readableZodError(e) : e.message;
+    if (!isZodError(e) && !(isQuinError(e) && e.status < 500)) throw e;
+    const why = isZodError(e) ? readableZodError(e) : e.message;
     const adding = fields.op === 'add';
     const found = adding && isQuinError(e) && Array.isArray(e.details?.found) ? (e.details.found as string[]) : undefined;
     const what = adding ? 'Could not add the feed' : fields.op === 'import' ? 'Could not import the OPML file' : 'That did not work';

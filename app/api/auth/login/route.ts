@@ -1,6 +1,5 @@
-import { ZodError } from 'zod';
 import { createError, isQuinError } from '../../../../lib/errors';
-import { readableZodError, jsonResponse } from '../../../../lib/web/http';
+import { isZodError, readableZodError, jsonResponse } from '../../../../lib/web/http';
 import { isCrossSite, verifyLoginCsrfToken } from '../../../../lib/web/session';
 import { safeNext, seeOther, signIn } from '../../../_lib/admin-auth';
 import { api, clientOf, parseJsonBody } from '../../../_lib/api';
@@ -19,8 +18,8 @@ async function formSignIn(req: Request): Promise<Response> {
     const s = await signIn(loginBody.parse(f), clientOf(req), req);
     return seeOther(next, { 'set-cookie': s.cookie });
   } catch (e) {
-    if (!(e instanceof ZodError) && !isQuinError(e)) throw e;
-    const text = e instanceof ZodError ? readableZodError(e) : e.message;
+    if (!isZodError(e) && !isQuinError(e)) throw e;
+    const text = isZodError(e) ? readableZodError(e) : e.message;
     return seeOther(
       await withFlash(`/admin/login?next=${encodeURIComponent(next)}`, {
         kind: 'error',
