@@ -53,9 +53,11 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
-  { files: ['lib/**/*.ts'], rules: forbid('crawler', 'indexer', 'ranking', 'app', 'cli') },
-  { files: ['crawler/**/*.ts'], rules: forbid('indexer', 'ranking', 'app', 'cli') },
-  { files: ['indexer/**/*.ts'], rules: forbid('crawler', 'ranking', 'app', 'cli') },
-  { files: ['ranking/**/*.ts'], rules: forbid('crawler', 'app', 'cli') },
+  { files: ['lib/**/*.ts'], rules: forbid('crawler', 'indexer', 'ranking', 'check', 'app', 'cli') },
+  { files: ['crawler/**/*.ts'], rules: forbid('indexer', 'ranking', 'check', 'app', 'cli') },
+  { files: ['indexer/**/*.ts'], rules: forbid('crawler', 'ranking', 'check', 'app', 'cli') },
+  { files: ['ranking/**/*.ts'], rules: forbid('crawler', 'check', 'app', 'cli') },
+  // check/ (an article's claims checked): fetches through the crawler, searches through ranking.
+  { files: ['check/**/*.ts'], rules: forbid('eval', 'bench', 'app', 'cli') },
   { files: ['scripts/**/*.mjs', 'bin/**/*.mjs', '*.mjs', '*.js'], languageOptions: { sourceType: 'module' } },
 );

@@ -12,14 +12,15 @@ const ALLOWED: Record<string, string[]> = {
   crawler: [],
   indexer: [],
   ranking: ['indexer'],
-  app: ['crawler', 'indexer', 'ranking'],
-  eval: ['crawler', 'indexer', 'ranking'],
-  bench: ['crawler', 'indexer', 'ranking', 'eval'],
-  cli: ['crawler', 'indexer', 'ranking', 'eval', 'bench'],
+  check: ['crawler', 'indexer', 'ranking'],
+  app: ['crawler', 'indexer', 'ranking', 'check'],
+  eval: ['crawler', 'indexer', 'ranking', 'check'],
+  bench: ['crawler', 'indexer', 'ranking', 'check', 'eval'],
+  cli: ['crawler', 'indexer', 'ranking', 'check', 'eval', 'bench'],
 };
 // Upstream-to-downstream order. Tests may also import any folder upstream of their own (e.g. a
 // ranking test seeds its database through the crawler's import), never one downstream.
-const ORDER = ['lib', 'crawler', 'indexer', 'ranking', 'eval', 'bench', 'cli', 'app'];
+const ORDER = ['lib', 'crawler', 'indexer', 'ranking', 'check', 'eval', 'bench', 'cli', 'app'];
 const upstreamOf = (folder: string) => ORDER.slice(0, Math.max(0, ORDER.indexOf(folder)));
 const TOP = new Set([...Object.keys(ALLOWED), 'testing', 'tests', 'e2e', 'scripts']);
 
