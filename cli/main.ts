@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { closeDb } from '../lib/db/client';
 import { describeError, isQuinError } from '../lib/errors';
 import { register as registerAdmin } from './commands/admin';
+import { register as registerCheck } from './commands/check';
 import { register as registerEval } from './commands/eval';
 import { register as registerFeeds } from './commands/feeds';
 import { register as registerCrawl } from './commands/crawl';
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
     registerImport,
     registerIndex,
     registerSearch,
+    registerCheck,
     registerEval,
     registerStats,
     registerWorker,

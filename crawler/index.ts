@@ -39,6 +39,7 @@ export { importCorpus, IMPORT_FORMATS, type ImportSummary } from './import';
 export { parseReutersSgml, type ReutersDoc } from './import/reuters';
 export { extractArticle, type ExtractedPage } from './extract/article';
 export { parseDate, isPlausibleDate } from './text/dates';
+export { decodeBody } from './text/charset';
 export { splitSentences } from './text/sentences';
 export { makeSnippets, windowRanges, DEFAULT_WINDOW, type SnippetDraft, type WindowOptions } from './text/snippets';
 export { storeArticle, storeArticles, deleteArticle, contentHash, type ArticleInput, type StoreResult } from './store/articles';
