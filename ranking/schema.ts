@@ -224,6 +224,15 @@ export const searchResultSchema = z.object({
 
 export const stanceSchema = z.enum(['supports', 'refutes', 'neutral']);
 
+export const detailKindSchema = z.enum(['name', 'place', 'number', 'date', 'direction', 'negation', 'roles']);
+
+export const detailCheckSchema = z.object({
+  kind: detailKindSchema,
+  status: z.enum(['confirmed', 'contradicted', 'unmentioned']),
+  claim: z.string().describe("The claim's words ('' for what the sentence adds against it: roles swapped, a negation)."),
+  evidence: z.string().optional().describe("The sentence's words for it: the same value, or the other one."),
+});
+
 export const stanceEvidenceSchema = z.object({
   snippetId: z.number().int(),
   sentence: z.string(),
@@ -235,6 +244,11 @@ export const stanceEvidenceSchema = z.object({
   confidence: z.number().describe('Probability of the stance.'),
   weight: z.number().describe('Relevance × recency × confidence weight used in the aggregate.'),
   reason: z.string().optional().describe('Why the sentence reads that way, in a few words.'),
+  onTopic: z.boolean().optional().describe('Whether the sentence is about the claim at all (only such sentences take a stance).'),
+  details: z
+    .array(detailCheckSchema)
+    .optional()
+    .describe("What the sentence says of each of the claim's details: confirmed, contradicted (with its value) or not mentioned."),
 });
 
 export const verdictLabelSchema = z.enum(['SUPPORTED', 'REFUTED', 'MIXED', 'NOT_ENOUGH_EVIDENCE']);
@@ -249,6 +263,10 @@ export const verdictSchema = z.object({
   }),
   model: z.string(),
   reason: z.string().optional().describe('Why the verdict abstained, when it did.'),
+  details: z
+    .array(z.object({ kind: detailKindSchema, text: z.string() }))
+    .optional()
+    .describe("The claim's checkable details: who, where, how much, when, which way, whether negated."),
   probabilities: z.record(z.string(), z.number()).optional().describe('Calibrated probability of each label.'),
 });
 
@@ -303,6 +321,7 @@ export type Duplicate = z.infer<typeof duplicateSchema>;
 export type SearchResult = z.infer<typeof searchResultSchema>;
 export type Stance = z.infer<typeof stanceSchema>;
 export type StanceEvidence = z.infer<typeof stanceEvidenceSchema>;
+export type DetailCheck = z.infer<typeof detailCheckSchema>;
 export type VerdictLabel = z.infer<typeof verdictLabelSchema>;
 export type Verdict = z.infer<typeof verdictSchema>;
 export type WeekCount = z.infer<typeof weekCountSchema>;

@@ -10,6 +10,7 @@ import { getConfig, type Config } from '../../lib/config';
 import { createError } from '../../lib/errors';
 import { sharedDataDir } from '../../lib/paths';
 import { evaluateStance, formatStance, readPairs } from '../../eval/stance';
+import { DEFAULT_SEED as DEFAULT_SWAP_SEED, evaluateDetails } from '../../eval/swap/evaluate';
 import { printJson } from '../output';
 
 interface EvalFlags {
@@ -154,6 +155,27 @@ export function register(program: Command): void {
       if (flags.json) return printJson(out.results);
       process.stdout.write(out.text + '\n');
       if (out.resultsFile) process.stdout.write(`results: ${out.resultsFile}\n`);
+    });
+
+  evalCmd
+    .command('details')
+    .description(
+      'one changed detail per claim (a name, place, amount, ordinal, score, date, direction, polarity or roles), from sentences of held-out BBC and HuffPost articles, checked against the original coverage: REFUTED recall and false → SUPPORTED per kind, SUPPORTED recall of the unchanged claims, latency',
+    )
+    .option('--sentences <n>', 'sentences sampled (each gives an unchanged and a changed claim)', '150')
+    .option('--seed <n>', 'sampling seed', String(DEFAULT_SWAP_SEED))
+    .option('--out <dir>', 'where results.json and predictions.jsonl go', path.join('out', 'eval', 'details'))
+    .option('--json', 'print results.json instead of the report')
+    .action(async (flags: { sentences: string; seed: string; out: string; json?: boolean }) => {
+      const out = await evaluateDetails({
+        base: getConfig(),
+        sharedData: sharedDataDir(),
+        sentences: limit(flags.sentences) ?? 150,
+        seed: Number(flags.seed),
+        outDir: path.resolve(flags.out),
+      });
+      if (flags.json) return printJson(out.score);
+      process.stdout.write(out.text + '\n');
     });
 
   evalCmd

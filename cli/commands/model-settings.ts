@@ -25,7 +25,6 @@ const VERDICT_NAMES: Record<keyof VerdictSettings, string> = {
   sentences: 'sentences per result',
   passages: 'passages read',
   judged: 'items judged',
-  rule: 'cue override',
   commit: 'commit',
   commitRefuted: 'commit (refuted)',
   mixed: 'mixed',

@@ -34,10 +34,8 @@ export const CLAIM_FEATURES = [
   'n_sup',
   'n_ref',
   'conflict',
-  'max_neg_cue',
-  'max_opposite_cue',
-  'max_number_cue',
-  'max_exact',
+  'max_contra',
+  'max_confirmed',
 ] as const;
 
 export interface JudgedItem {
@@ -51,23 +49,34 @@ export interface JudgedItem {
   /** Alignment coverage of the claim by the sentence. */
   coverage: number;
   /**
-   * The alignment's contradiction cues (align/features.ts values): a negation on one side only and an
-   * opposite word, each × coverage; another amount × coverage; the share of the claim stated word for word.
-   * Absent = 0 (a supplied judge without them).
+   * The details (stage.ts claimCues): a detail of the claim contradicted, and every detail stated,
+   * each × how much of the claim the text is about. Absent = 0 (a supplied judge without them).
    */
-  cues?: { neg: number; opposite: number; number: number; exact: number };
+  cues?: { contra: number; confirmed: number };
 }
 
+const Combiner = z.object({
+  /** The reading features each coefficient column reads, by name (judge.ts READING_FEATURES). */
+  features: z.array(z.string()).min(1),
+  /** Rows: supports, refutes, neither. */
+  coef: z.array(z.array(z.number())).length(3),
+  intercept: z.array(z.number()).length(3),
+});
+
 export const AggregatorFile = z.object({
-  version: z.literal(4),
+  version: z.literal(5),
   /** Results read, sentences read per result, and items judged and shown, that the aggregator was fitted on. */
   depth: z.number().int().min(1).max(100),
   sentences: z.number().int().min(1).max(10),
   /** Whether each result's read sentences are also read together, as one passage. */
   passages: z.boolean(),
   judged: z.number().int().min(1).max(50),
-  /** Whether the alignment's cue override applies (judge.ts neverFor): kept only where it measurably helped. */
-  rule: z.boolean(),
+  /** How each sentence is read (judge.ts Reading): the model and the details combined, the topic a stance needs, the detail rule. */
+  reading: z.object({
+    combiner: Combiner.optional(),
+    topic: z.number().min(0).max(1),
+    details: z.boolean(),
+  }),
   /** The claim features each coefficient column reads, by name (CLAIM_FEATURES). */
   features: z.array(z.string()).min(1),
   /** Rows: SUPPORTED, REFUTED, NOT_ENOUGH_EVIDENCE. */
@@ -82,11 +91,16 @@ export const AggregatorFile = z.object({
 export type Aggregator = z.infer<typeof AggregatorFile>;
 
 /** A verdict.json whose features the code computes and whose rows fit them, else MODEL_INVALID. */
-export function checkAggregator(agg: Aggregator, file = 'verdict.json'): Aggregator {
-  const unknown = agg.features.filter((f) => !(CLAIM_FEATURES as readonly string[]).includes(f));
-  if (unknown.length) throw createError('MODEL_INVALID', `${file}: features the code does not compute: ${unknown.join(', ')}`);
-  if (agg.coef.some((row) => row.length !== agg.features.length))
-    throw createError('MODEL_INVALID', `${file}: each coefficient row needs one weight per feature (${agg.features.length})`);
+export function checkAggregator(agg: Aggregator, file = 'verdict.json', readingFeatures: readonly string[] = []): Aggregator {
+  const check = (what: string, names: readonly string[], known: readonly string[], coef: readonly (readonly number[])[]) => {
+    const unknown = names.filter((f) => !known.includes(f));
+    if (unknown.length) throw createError('MODEL_INVALID', `${file}: ${what} features the code does not compute: ${unknown.join(', ')}`);
+    if (coef.some((row) => row.length !== names.length))
+      throw createError('MODEL_INVALID', `${file}: each ${what} coefficient row needs one weight per feature (${names.length})`);
+  };
+  check('claim', agg.features, CLAIM_FEATURES, agg.coef);
+  const c = agg.reading.combiner;
+  if (c) check('reading', c.features, readingFeatures, c.coef);
   return agg;
 }
 
@@ -122,7 +136,7 @@ export function claimFeatures(items: readonly JudgedItem[]): number[] {
   const top = items.filter((j) => j.rank === Math.min(...items.map((x) => x.rank)));
   const sup = maxW > 0 ? maxSup / maxW : 0;
   const ref = maxW > 0 ? maxRef / maxW : 0;
-  const cue = (k: 'neg' | 'opposite' | 'number' | 'exact') => Math.max(...items.map((j) => j.cues?.[k] ?? 0));
+  const cue = (k: 'contra' | 'confirmed') => Math.max(...items.map((j) => j.cues?.[k] ?? 0));
   return [
     sup,
     ref,
@@ -134,10 +148,8 @@ export function claimFeatures(items: readonly JudgedItem[]): number[] {
     items.filter((j) => j.probs.supports > 0.5).length / items.length,
     items.filter((j) => j.probs.refutes > 0.5).length / items.length,
     sup * ref,
-    cue('neg'),
-    cue('opposite'),
-    cue('number'),
-    cue('exact'),
+    cue('contra'),
+    cue('confirmed'),
   ];
 }
 

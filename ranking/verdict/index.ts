@@ -14,7 +14,7 @@ import { loadRoleModel, resolveModelDir } from '../../lib/models';
 import { projectRoot } from '../../lib/paths';
 import { Lexicon } from './align/lexicon';
 import { AggregatorFile, checkAggregator, type Aggregator } from './decide';
-import { StanceJudge } from './judge';
+import { DEFAULT_READING, READING_FEATURES, StanceJudge } from './judge';
 import { NliVerdictStage, type VerdictSettings } from './stage';
 
 export {
@@ -27,7 +27,7 @@ export {
   type Judged,
   type EvidenceItem,
 } from './stage';
-export { StanceJudge, mostProbable, neverFor, type Judgement, type JudgeInput } from './judge';
+export { StanceJudge, mostProbable, read, DEFAULT_READING, READING_FEATURES, type Judgement, type JudgeInput, type Reading } from './judge';
 export {
   decide,
   claimFeatures,
@@ -46,9 +46,9 @@ export type VerdictConfig = Pick<Config, 'nliModel' | 'encoderModel' | 'reranker
 
 /**
  * Without a fitted verdict.json (a supplied NLI model): read 5 results × 3 sentences, show the best 6;
- * commit at 0.5 (either side); MIXED when both sides reach 0.8; no cue override.
+ * commit at 0.5 (either side); MIXED when both sides reach 0.8; each sentence read as judge.ts DEFAULT_READING says.
  */
-export const VERDICT_DEFAULTS = { depth: 5, sentences: 3, passages: false, judged: 6, rule: false, commit: 0.5, mixed: 0.8 } as const;
+export const VERDICT_DEFAULTS = { depth: 5, sentences: 3, passages: false, judged: 6, commit: 0.5, mixed: 0.8 } as const;
 
 export const LEXICON_FILE = path.join(projectRoot(), 'models', 'quin-align', 'lexicon.json.gz');
 
@@ -88,7 +88,6 @@ export function verdictSettings(agg: Aggregator | null): VerdictSettings & { ori
     sentences: from.sentences,
     passages: from.passages,
     judged: from.judged,
-    rule: from.rule,
     commit: from.commit,
     // REFUTED's bar is SUPPORTED's unless verdict.json sets its own.
     commitRefuted: agg?.commit_refuted ?? from.commit,
@@ -101,8 +100,8 @@ export function verdictSettings(agg: Aggregator | null): VerdictSettings & { ori
 /** The NLI folder's fitted decision (verdict.json), null where absent; a file the code cannot read by name is MODEL_INVALID. */
 export function fittedAggregator(dir: string): Aggregator | null {
   const file = path.join(dir, 'verdict.json');
-  const aggregator = readJson(file, AggregatorFile, 'verdict aggregator (version 4)');
-  return aggregator && checkAggregator(aggregator, file);
+  const aggregator = readJson(file, AggregatorFile, 'verdict aggregator (version 5)');
+  return aggregator && checkAggregator(aggregator, file, READING_FEATURES);
 }
 
 /** The stage, or null when no NLI model is configured (QUIN_NLI_MODEL=none, or no default model). */
@@ -118,5 +117,5 @@ export async function createVerdictStage(
   const aggregator = dir ? fittedAggregator(dir) : null;
   const { origin: _o, ...resolved } = verdictSettings(aggregator);
   const chosen = { ...resolved, ...settings };
-  return new NliVerdictStage(new StanceJudge(model, sharedLexicon(), chosen.rule), chosen, aggregator);
+  return new NliVerdictStage(new StanceJudge(model, sharedLexicon(), aggregator?.reading ?? DEFAULT_READING), chosen, aggregator);
 }

@@ -1,13 +1,12 @@
 /**
  * Is a published fact-check's claim the same claim as the reader's? Same entities, numbers,
  * direction and polarity: the pair model reads each as evidence for the other (both ways), and the
- * alignment checks what a reader would — every content word of each stated by the other, no other
- * name, amount or year, no opposite, no negation on one side only. "Hugh Grant married at 57" is not
+ * details stage checks what a reader would — every detail of each stated by the other (names, amounts,
+ * dates, direction, polarity), none contradicted, and most of each one's words stated by the other. "Hugh Grant married at 57" is not
  * "… at 67" (another number) nor "… divorced at 57" (a word the other does not state).
  */
 import type { JudgeInput, Judgement } from './judge';
-import { againstCue } from './judge';
-import { reasonFor } from './align/reasons';
+import { reasonFor } from './details/reasons';
 
 /** Share of each claim's content (idf-weighted) the other must state. */
 export const SAME_CLAIM_COVERAGE = 0.8;
@@ -20,15 +19,15 @@ export interface SameClaim {
 
 type Judge = { judge(claim: string, inputs: readonly (string | JudgeInput)[]): Promise<Judgement[]> };
 
-/** Both directions' judgements → the decision (pure). */
+/** Both directions' judgements → the decision (pure): every detail of each stated by the other, none contradicted. */
 export function sameFrom(ab: Judgement, ba: Judgement): SameClaim {
   for (const j of [ab, ba]) {
-    const against =
-      againstCue(j.features) ?? j.features.cues.find((c) => ['number', 'name', 'opposite', 'roles', 'negation'].includes(c.kind));
-    if (against) return { same: false, reason: reasonFor('refutes', [against]) };
+    if (j.comparison.checks.some((c) => c.status === 'contradicted')) return { same: false, reason: reasonFor('refutes', j.comparison) };
   }
   for (const j of [ab, ba]) {
-    if (j.coverage < SAME_CLAIM_COVERAGE) return { same: false, reason: reasonFor('neutral', j.features.cues) };
+    const missing = j.comparison.checks.find((c) => c.status === 'unmentioned' && c.claim);
+    if (missing || j.coverage < SAME_CLAIM_COVERAGE)
+      return { same: false, reason: reasonFor('neutral', j.comparison, SAME_CLAIM_COVERAGE) };
   }
   if (ab.model.refutes >= 0.5 || ba.model.refutes >= 0.5) return { same: false, reason: 'reads as contradicting it' };
   if (ab.stance !== 'supports' && ba.stance !== 'supports') return { same: false, reason: 'does not say the same' };

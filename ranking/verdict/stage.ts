@@ -10,10 +10,11 @@
  */
 import type { StageContext, VerdictStage } from '../stages';
 import type { SearchResult, StanceEvidence, Verdict } from '../types';
-import type { StanceFeatures } from './align/features';
+import type { Comparison } from './details/compare';
+import type { Detail } from './details/extract';
 import type { Aggregator, DecideSettings, Decision, JudgedItem, StanceProbs } from './decide';
 import { decide } from './decide';
-import type { JudgeInput, Judgement, StanceJudge } from './judge';
+import { contradicts, type JudgeInput, type Judgement, type StanceJudge } from './judge';
 import { sameClaim, type SameClaim } from './same-claim';
 
 export interface VerdictSettings extends DecideSettings {
@@ -23,10 +24,8 @@ export interface VerdictSettings extends DecideSettings {
   sentences: number;
   /** Whether each result's read sentences are also read together, as one passage. */
   passages: boolean;
-  /** Items (sentences, passages) judged in full, decided on and shown, across the results. */
+  /** Items (sentences, passages) decided on and shown, across the results. */
   judged: number;
-  /** Whether the alignment's cue override applies (judge.ts neverFor). */
-  rule: boolean;
 }
 
 export interface EvidenceItem extends JudgeInput {
@@ -123,26 +122,33 @@ export function pickEvidence(
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
-/** The alignment cues the claim-level decision reads (decide.ts JudgedItem.cues). */
-export function claimCues(v: StanceFeatures['values']): NonNullable<JudgedItem['cues']> {
-  return { neg: v.neg_mismatch_x_cov, opposite: v.antonym_x_cov, number: v.num_different * v.cov, exact: v.cov_exact };
+/** The details the claim-level decision reads (decide.ts JudgedItem.cues): a contradicted detail and every detail stated, each as much as the text is about the claim. */
+export function claimCues(c: Pick<Comparison, 'checks' | 'topic' | 'values'>): NonNullable<JudgedItem['cues']> {
+  return { contra: contradicts(c) ? c.topic : 0, confirmed: c.values.all_confirmed * c.topic };
 }
 
 export interface Judged {
   items: EvidenceItem[];
   judgements: Judgement[];
   decision: Decision;
+  /** The claim's checkable details. */
+  details: Detail[];
 }
 
 export class NliVerdictStage implements VerdictStage {
   constructor(
-    private readonly judge: Pick<StanceJudge, 'id' | 'judge' | 'modelProbs'>,
+    private readonly judge: Pick<StanceJudge, 'id' | 'judge' | 'modelProbs' | 'details' | 'reading'>,
     readonly settings: VerdictSettings,
     private readonly aggregator: Aggregator | null,
   ) {}
 
   get id(): string {
     return this.judge.id;
+  }
+
+  /** The share of the claim a text must be about to take a stance (and to be shown). */
+  get topic(): number {
+    return this.judge.reading.topic;
   }
 
   get depth(): number {
@@ -172,29 +178,34 @@ export class NliVerdictStage implements VerdictStage {
   /** Chooses the sentences that answer the claim, judges them and decides (verdict() without the shaping). */
   async judgeResults(results: readonly SearchResult[], claim: string): Promise<Judged> {
     const candidates = evidenceItems(results, this.settings.depth, this.settings.sentences, this.settings.passages);
-    const probs = await this.judge.modelProbs(claim, candidates);
-    const chosen = pickEvidence(candidates, probs, this.settings.judged);
-    const items = chosen.map((i) => candidates[i]!);
-    const judgements = await this.judge.judge(
-      claim,
-      items,
-      chosen.map((i) => probs[i]!),
+    // Every candidate is read in full (the details cost no model call): the sentences that answer best, on topic, are chosen.
+    const all = await this.judge.judge(claim, candidates);
+    const chosen = pickEvidence(
+      candidates,
+      all.map((j) => j.probs),
+      this.settings.judged,
     );
+    const items = chosen.map((i) => candidates[i]!);
+    const judgements = chosen.map((i) => all[i]!);
     const judged: JudgedItem[] = items.map((it, i) => ({
       probs: judgements[i]!.probs,
       relevance: it.relevance,
       recency: it.result.scores.recency,
       rank: it.rank,
       coverage: judgements[i]!.coverage,
-      cues: claimCues(judgements[i]!.features.values),
+      cues: claimCues(judgements[i]!.comparison),
     }));
-    return { items, judgements, decision: decide(judged, this.aggregator, this.settings) };
+    return { items, judgements, decision: decide(judged, this.aggregator, this.settings), details: this.judge.details(claim) };
   }
 
   async verdict(results: SearchResult[], ctx: StageContext): Promise<Verdict> {
-    const { items, judgements, decision } = await this.judgeResults(results, ctx.query.claim);
-    const evidence: StanceEvidence[] = items.map((it, i) => {
+    const { items, judgements, decision, details } = await this.judgeResults(results, ctx.query.claim);
+    // Text about something else is not shown, unless nothing on topic is: then the closest one, as neither.
+    const onTopic = judgements.map((j) => j.coverage >= this.topic);
+    const closest = onTopic.some(Boolean) ? -1 : judgements.reduce((b, j, i) => (j.coverage > (judgements[b]?.coverage ?? -1) ? i : b), -1);
+    const evidence: StanceEvidence[] = items.flatMap((it, i) => {
       const j = judgements[i]!;
+      if (!onTopic[i] && i !== closest) return [];
       const confidence = j.probs[j.stance];
       return {
         snippetId: it.result.snippetId,
@@ -207,6 +218,13 @@ export class NliVerdictStage implements VerdictStage {
         confidence: round(confidence),
         weight: round(it.relevance * it.result.scores.recency * confidence),
         reason: j.reason,
+        onTopic: onTopic[i]!,
+        details: j.comparison.checks.map((c) => ({
+          kind: c.kind,
+          status: c.status,
+          claim: c.claim,
+          ...(c.evidence ? { evidence: c.evidence } : {}),
+        })),
       };
     });
     const by = (s: StanceEvidence['stance']) => evidence.filter((e) => e.stance === s).sort((a, b) => b.weight - a.weight);
@@ -217,6 +235,7 @@ export class NliVerdictStage implements VerdictStage {
       evidence: { supports: by('supports'), refutes: by('refutes'), neutral: by('neutral') },
       model: this.id,
       ...(decision.reason ? { reason: decision.reason } : {}),
+      details: details.map((d) => ({ kind: d.kind, text: d.text })),
     };
   }
 }

@@ -3,12 +3,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { NliClassifier, type NliProbs } from '../../lib/models';
 import type { StageContext } from '../stages';
 import type { SearchResult } from '../types';
-import { align } from './align/align';
-import { STANCE_FEATURES, stanceFeatures, type StanceFeatures } from './align/features';
-import { reasonFor } from './align/reasons';
 import { checkAggregator, claimFeatures, decide, type Aggregator, type JudgedItem } from './decide';
+import { compare, prepareClaim } from './details/compare';
 import { sharedLexicon } from './index';
-import { neverFor, StanceJudge } from './judge';
+import { DEFAULT_READING, read, READING_FEATURES, StanceJudge, type Reading } from './judge';
 import { sameClaim } from './same-claim';
 import { evidenceItems, NliVerdictStage, pickEvidence, refersBack } from './stage';
 
@@ -60,10 +58,13 @@ describe('claim-level decision', () => {
   it('pools the sentences: strongest weighted support and refutation, means, the top result, coverage', () => {
     const f = claimFeatures([item(0.8, 0.1, { rank: 0, coverage: 0.9 }), item(0.2, 0.6, { rank: 1, relevance: 0.5, coverage: 0.4 })]);
     // max w·s / max w = 0.8; max w·r = max(0.1, 0.3) = 0.3; means (0.8 + 0.1)/1.5, (0.1 + 0.3)/1.5; top 0.8 / 0.1; coverage 0.9; shares 1/2, 1/2; 0.8 × 0.3.
-    // No alignment cues given: the four cue features are 0.
-    expect(f.map((x) => +x.toFixed(4))).toEqual([0.8, 0.3, 0.6, 0.2667, 0.8, 0.1, 0.9, 0.5, 0.5, 0.24, 0, 0, 0, 0]);
-    const withCues = claimFeatures([item(0.2, 0.6, { cues: { neg: 0.7, opposite: 0, number: 0.2, exact: 0.5 } }), item(0.5, 0.1)]);
-    expect(withCues.slice(10)).toEqual([0.7, 0, 0.2, 0.5]);
+    // No details given: the two detail features are 0.
+    expect(f.map((x) => +x.toFixed(4))).toEqual([0.8, 0.3, 0.6, 0.2667, 0.8, 0.1, 0.9, 0.5, 0.5, 0.24, 0, 0]);
+    const withCues = claimFeatures([
+      item(0.2, 0.6, { cues: { contra: 0.7, confirmed: 0 } }),
+      item(0.5, 0.1, { cues: { contra: 0, confirmed: 0.9 } }),
+    ]);
+    expect(withCues.slice(10)).toEqual([0.7, 0.9]);
     expect(claimFeatures([]).every((x) => x === 0)).toBe(true);
   });
 
@@ -88,12 +89,12 @@ describe('claim-level decision', () => {
   it('a fitted aggregator gives calibrated probabilities; MIXED needs strong sentences on both sides', () => {
     // Rows SUPPORTED, REFUTED, NEI over max_sup and max_ref only.
     const agg: Aggregator = {
-      version: 4,
+      version: 5,
       depth: 3,
       sentences: 2,
       passages: false,
       judged: 4,
-      rule: false,
+      reading: DEFAULT_READING,
       features: ['max_sup', 'max_ref'],
       coef: [
         [6, 0],
@@ -115,12 +116,12 @@ describe('claim-level decision', () => {
   it('never contradicts what it shows: a side commits only when a shown item reads that way, MIXED only with both', () => {
     // Rows SUPPORTED, REFUTED, NEI over mean_sup and mean_ref: many half-supporting sentences pool to a confident SUPPORTED…
     const agg: Aggregator = {
-      version: 4,
+      version: 5,
       depth: 3,
       sentences: 2,
       passages: false,
       judged: 4,
-      rule: false,
+      reading: DEFAULT_READING,
       features: ['mean_sup', 'mean_ref'],
       coef: [
         [12, 0],
@@ -148,12 +149,12 @@ describe('claim-level decision', () => {
 describe('verdict files are read by name', () => {
   it('an aggregator whose features the code does not compute, or whose rows do not fit them, is MODEL_INVALID', () => {
     const agg: Aggregator = {
-      version: 4,
+      version: 5,
       depth: 3,
       sentences: 2,
       passages: false,
       judged: 4,
-      rule: false,
+      reading: DEFAULT_READING,
       features: ['max_sup'],
       coef: [[1], [1], [1]],
       intercept: [0, 0, 0],
@@ -167,12 +168,12 @@ describe('verdict files are read by name', () => {
 
   it('the aggregator reads its features by name, whatever their order in the file', () => {
     const base = {
-      version: 4 as const,
+      version: 5 as const,
       depth: 3,
       sentences: 2,
       passages: false,
       judged: 4,
-      rule: false,
+      reading: DEFAULT_READING,
       intercept: [0, 0, 0],
       commit: 0.5,
       mixed: 0.8,
@@ -207,43 +208,49 @@ describe('verdict files are read by name', () => {
   });
 });
 
-describe('the model decides, the alignment explains', () => {
-  it('a sentence about another subject or year keeps none of its support; an amount only where it otherwise states the claim', () => {
-    const p = { supports: 0.7, refutes: 0.1, neutral: 0.2 };
-    const values = (cov: number) => ({ ...Object.fromEntries(STANCE_FEATURES.map((f) => [f, 0])), cov }) as StanceFeatures['values'];
-    // About another subject altogether: neither for nor against.
-    expect(neverFor(p, { cues: [{ kind: 'subject', claim: 'Kinsey', evidence: 'Sideways' }], values: values(0.5) })).toEqual({
-      supports: 0,
-      refutes: 0,
-      neutral: 1,
-    });
-    const q = neverFor(p, { cues: [{ kind: 'year', claim: '2004', evidence: '2005' }], values: values(0.3) });
-    expect([q.supports, q.refutes, q.neutral].map((x) => +x.toFixed(6))).toEqual([0, 0.1, 0.9]);
-    expect(neverFor(p, { cues: [{ kind: 'number', claim: '67', evidence: '57' }], values: values(0.8) }).supports).toBe(0);
-    // Another amount in a sentence that says little else of the claim, or a name missing among others: a reason, not a verdict.
-    expect(neverFor(p, { cues: [{ kind: 'number', claim: '67', evidence: '57' }], values: values(0.3) })).toBe(p);
-    expect(neverFor(p, { cues: [{ kind: 'name', claim: 'Smith', evidence: 'Jones' }], values: values(0.9) })).toBe(p);
-    expect(neverFor(p, { cues: [{ kind: 'same', claim: 'Kinsey' }], values: values(1) })).toBe(p);
+describe('the model and the details read each sentence together', () => {
+  const lex = sharedLexicon();
+  const cmp = (claim: string, evidence: string) => compare(prepareClaim(claim, lex), evidence, lex);
+  const p = { supports: 0.7, refutes: 0.1, neutral: 0.2 };
+
+  it('relevance before stance: a text about too little of the claim takes none', () => {
+    const off = cmp('The Moon landing was faked', "What's For Dinner When Kim Jong Un Meets South Korea's Moon Jae-in");
+    expect(read(p, off, DEFAULT_READING)).toEqual({ supports: 0, refutes: 0, neutral: 1 });
+    expect(read(p, off, { ...DEFAULT_READING, topic: 0 })).toEqual(p);
+  });
+
+  it('a changed detail is never support; the rest reads as it was read', () => {
+    const basra = cmp('Margaret Hassan was kidnapped in Basra', 'Margaret Hassan was abducted in Baghdad last month.');
+    const q = read(p, basra, DEFAULT_READING);
+    expect([q.supports, q.refutes, q.neutral].map((x) => +x.toFixed(4))).toEqual([0, 0.3333, 0.6667]);
+    expect(read(p, basra, { ...DEFAULT_READING, details: false })).toEqual(p);
+    const baghdad = cmp('Margaret Hassan was kidnapped in Baghdad', 'Margaret Hassan was abducted in Baghdad last month.');
+    expect(read(p, baghdad, DEFAULT_READING)).toEqual(p);
+  });
+
+  it('a fitted combiner weighs the model and the details by name', () => {
+    const c = cmp('Margaret Hassan was kidnapped in Baghdad', 'Margaret Hassan was abducted in Baghdad last month.');
+    // Rows supports, refutes, neither: all_confirmed alone decides here.
+    const reading: Reading = {
+      topic: 0.5,
+      details: true,
+      combiner: { features: ['all_confirmed'], coef: [[4], [0], [0]], intercept: [0, 0, 1] },
+    };
+    const q = read({ supports: 0.1, refutes: 0.1, neutral: 0.8 }, c, reading);
+    expect(q.supports).toBeCloseTo(Math.exp(4) / (Math.exp(4) + 1 + Math.exp(1)), 6);
+    expect(READING_FEATURES).toContain('all_confirmed');
   });
 
   it('judges with the model; "Kinsey" against a sentence about "Sideways" is never support, and says why', async () => {
     const nli = { id: 'fake-nli', classify: async (pairs: [string, string][]) => pairs.map(() => P(0.8, 0.05)) };
-    const judge = new StanceJudge(nli, sharedLexicon(), true);
-    const [j] = await judge.judge('Kinsey is up for six Independent Spirit Awards', [
-      'Sideways is up for six Independent Spirit Awards, including best film.',
+    const judge = new StanceJudge(nli, sharedLexicon());
+    const [j] = await judge.judge('The film Kinsey is up for six Independent Spirit Awards', [
+      'The film Sideways is up for six Independent Spirit Awards, including best film.',
     ]);
     expect(j!.model.supports).toBeCloseTo(0.8);
     expect(j!.stance).not.toBe('supports');
     expect(j!.reason).toMatch(/Sideways/);
     expect(j!.reason).not.toMatch(/says the same/);
-  });
-
-  it('a supporting sentence’s reason never argues against it', () => {
-    const cues = [
-      { kind: 'same' as const, claim: 'film, awards' },
-      { kind: 'missing' as const, claim: 'Kinsey' },
-    ];
-    expect(reasonFor('supports', cues)).toBe('says the same: film, awards');
   });
 });
 
@@ -276,8 +283,8 @@ describe('evidence worth judging', () => {
   });
 
   it('a day of the month is not an amount: "Dec. 9" does not contradict "57"', () => {
-    const f = stanceFeatures(align('Hugh Grant married at 57', 'The vote is on Dec. 9 in Paris.', sharedLexicon()));
-    expect(f.cues.some((c) => c.kind === 'number')).toBe(false);
+    const c = compare(prepareClaim('Hugh Grant married at 57', sharedLexicon()), 'The vote is on Dec. 9 in Paris.', sharedLexicon());
+    expect(c.checks.find((x) => x.kind === 'number')?.status).toBe('unmentioned');
   });
 });
 
@@ -285,7 +292,6 @@ describe('a published fact-check is shown only for the same claim', () => {
   const judge = new StanceJudge(
     { id: 'fake-nli', classify: async (pairs: [string, string][]) => pairs.map(() => P(0.85, 0.05)) },
     sharedLexicon(),
-    true,
   );
   it('same entities, numbers and words both ways', async () => {
     expect(await sameClaim(judge, 'Hugh Grant married at 57', 'Hugh Grant married at 57')).toEqual({ same: true, reason: '' });
@@ -333,8 +339,8 @@ describe('NliVerdictStage', () => {
         }),
     };
     const stage = new NliVerdictStage(
-      new StanceJudge(nli, sharedLexicon(), true),
-      { depth: 3, sentences: 2, passages: false, judged: 3, rule: true, ...SETTINGS },
+      new StanceJudge(nli, sharedLexicon()),
+      { depth: 3, sentences: 2, passages: false, judged: 3, ...SETTINGS },
       null,
     );
     const v = await stage.verdict(
@@ -348,11 +354,23 @@ describe('NliVerdictStage', () => {
     expect(v.label).toBe('SUPPORTED');
     expect(v.model).toBe('fake-nli');
     expect(v.evidence.supports.map((e) => [e.sentence, e.reason])).toEqual([
-      ['Profits at Tesco rose 5% last year.', 'says the same: Tesco, profits, rose'],
+      ['Profits at Tesco rose 5% last year.', 'states every detail: Tesco, profits, rose'],
     ]);
-    expect(v.evidence.refutes.map((e) => e.reason)).toEqual(["says 'fell' where the claim says 'rose'"]);
-    expect(v.evidence.neutral.map((e) => e.reason)).toEqual(['does not name Tesco']);
-    expect(v.evidence.refutes[0]!.weight).toBeCloseTo(0.2 * 0.9, 4);
+    expect(v.evidence.refutes.map((e) => e.reason)).toEqual(["'fell' here, 'rose' in the claim"]);
+    // "The weather was mild." is about nothing the claim says: not shown at all.
+    expect(v.evidence.neutral).toEqual([]);
+    expect(v.details).toEqual([
+      { kind: 'name', text: 'Tesco' },
+      { kind: 'direction', text: 'profits' },
+      { kind: 'direction', text: 'rose' },
+    ]);
+    expect(v.evidence.supports[0]!.details).toEqual([
+      { kind: 'name', status: 'confirmed', claim: 'Tesco', evidence: 'Tesco' },
+      { kind: 'direction', status: 'confirmed', claim: 'profits', evidence: 'Profits' },
+      { kind: 'direction', status: 'confirmed', claim: 'rose', evidence: 'rose' },
+    ]);
+    // Its support (5%) goes: it reads 0.9 : 0.05 refutes to neither.
+    expect(v.evidence.refutes[0]!.weight).toBeCloseTo((0.2 * 0.9) / 0.95, 4);
     expect(v.probabilities?.SUPPORTED).toBe(0.9);
   });
 
@@ -362,8 +380,8 @@ describe('NliVerdictStage', () => {
       classify: async (pairs: [string, string][]) => pairs.map(([p]) => (p.includes('rose') ? P(0.9, 0.05) : P(0.05, 0.05))),
     };
     const stage = new NliVerdictStage(
-      new StanceJudge(nli, sharedLexicon(), true),
-      { depth: 3, sentences: 3, passages: false, judged: 1, rule: true, ...SETTINGS },
+      new StanceJudge(nli, sharedLexicon()),
+      { depth: 3, sentences: 3, passages: false, judged: 1, ...SETTINGS },
       null,
     );
     const v = await stage.verdict(
@@ -378,8 +396,8 @@ describe('NliVerdictStage', () => {
     const nli = await NliClassifier.load(path.join(__dirname, '..', '..', 'lib', 'models', 'fixtures', 'tiny-nli'));
     afterAll(() => nli.close());
     const stage = new NliVerdictStage(
-      new StanceJudge(nli, sharedLexicon(), true),
-      { depth: 5, sentences: 2, passages: false, judged: 4, rule: true, ...SETTINGS },
+      new StanceJudge(nli, sharedLexicon()),
+      { depth: 5, sentences: 2, passages: false, judged: 4, ...SETTINGS },
       null,
     );
     const v = await stage.verdict(
@@ -387,8 +405,9 @@ describe('NliVerdictStage', () => {
       ctx('a cat is sitting'),
     );
     expect(['SUPPORTED', 'REFUTED', 'MIXED', 'NOT_ENOUGH_EVIDENCE']).toContain(v.label);
+    // "a dog is running." is not about the cat: not shown.
     const all = [...v.evidence.supports, ...v.evidence.refutes, ...v.evidence.neutral];
-    expect(all).toHaveLength(2);
+    expect(all.map((e) => e.sentence)).toEqual(['the cat sat on the mat.']);
     for (const e of all) expect(e.reason).toBeTruthy();
   });
 });

@@ -15,7 +15,7 @@ import { externalIdOf, type NewsCorpus } from '../../eval/news/claims';
 import { openNewsWorkspace } from '../../eval/news/evaluate';
 import { openWorkspace, type Workspace } from '../../eval/workspace';
 import { sharedDataDir } from '../../lib/paths';
-import { NEWS_CLAIMS, newsClaims, newsSplit } from './pairs';
+import { NEWS_CLAIMS, NEWS_DEV_CLAIMS, newsClaims, newsSplit } from './pairs';
 import { loadConfig } from '../../lib/config';
 import { analyzeQuery, search } from '../../ranking';
 import { createRerankStage } from '../../ranking/rerank';
@@ -73,12 +73,33 @@ async function news(
   };
 }
 
+/** The dev claims written from held-out articles (eval/news/dev-claims.jsonl): never trained on, all dev, off-topic ones included. */
+async function newsDev(
+  base: ReturnType<typeof loadConfig>,
+): Promise<{ ws: Workspace; claims: { id: string; text: string; label: DumpedClaim['label']; doc?: string; split: string }[] }> {
+  const { ws, all } = await openNewsWorkspace({ claimsFile: NEWS_DEV_CLAIMS, base, sharedData: sharedDataDir() });
+  return {
+    ws,
+    claims: all
+      .filter((c) => c.label !== null)
+      .map((c) => ({
+        id: `news-dev:${c.id}`,
+        text: c.claim,
+        label: c.label!,
+        doc: c.doc ? externalIdOf(c.corpus, c.doc) : undefined,
+        split: 'dev',
+      })),
+  };
+}
+
+const DATASETS = { scifact, news, 'news-dev': newsDev } as const;
+
 async function main() {
   const dataset = process.argv[2] ?? 'scifact';
   const out = path.resolve(process.argv[3] ?? `.cache/training/stance/claims-${dataset}.jsonl`);
   const base = loadConfig();
-  if (dataset !== 'scifact' && dataset !== 'news') throw new Error(`unknown dataset ${dataset}`);
-  const { ws, claims } = dataset === 'scifact' ? await scifact(base) : await news(base);
+  if (!(dataset in DATASETS)) throw new Error(`unknown dataset ${dataset} (${Object.keys(DATASETS).join(', ')})`);
+  const { ws, claims } = await DATASETS[dataset as keyof typeof DATASETS](base);
   const reranker = await createRerankStage(ws.config);
   const ctx = {
     ...ws.ctx,

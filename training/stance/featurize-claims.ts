@@ -2,10 +2,11 @@
  * What the verdict stage would read and judge for every labelled claim, through the product's own
  * code (ranking/verdict: evidenceItems, the judge, neverFor): the search dumps (claims-dump.ts:
  * SciFact, our news claims) and the sets whose evidence comes with them (claim-sets.ts: Climate-FEVER,
- * COVID-Fact, HealthVer). Per candidate sentence, and per passage (a result's first 2, 3 or 5
- * sentences read together): its result's rank and relevance, the NLI model's
- * probabilities (which choose the sentences judged), the judged probabilities (with the rule that a
- * different name, number or year is never support), the alignment's coverage and features.
+ * COVID-Fact, HealthVer) and our dev news claims (eval/news/dev-claims.jsonl). Per candidate
+ * sentence, and per passage (a result's first 2, 3 or 5 sentences read together): its result's rank
+ * and relevance, the NLI model's probabilities, and the details stage's comparison (topic, details
+ * confirmed and contradicted: details/compare.ts DETAIL_FEATURES), from which train_verdict.py
+ * computes the reading (judge.ts read) under each setting it tries.
  * Written to .cache/training/stance/claim-sentences.jsonl for train_verdict.py.
  *
  *   npx tsx training/stance/featurize-claims.ts [--model DIR] [--all] [--limit N] [--resume]
@@ -19,9 +20,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NliClassifier } from '../../lib/models';
-import { STANCE_FEATURES } from '../../ranking/verdict/align/features';
 import { Lexicon } from '../../ranking/verdict/align/lexicon';
-import { StanceJudge } from '../../ranking/verdict/judge';
+import { DETAIL_FEATURES } from '../../ranking/verdict/details/compare';
+import { contradicts, StanceJudge } from '../../ranking/verdict/judge';
 import { evidenceItems, type EvidenceItem } from '../../ranking/verdict/stage';
 import type { SearchResult } from '../../ranking/types';
 import type { DumpedClaim } from './claims-dump';
@@ -57,11 +58,12 @@ async function main() {
   // A quick check of the pipeline: at most this many claims of each dataset.
   const limit = Number(arg('--limit') ?? Infinity);
   const nli = await NliClassifier.load(modelDir);
-  const judge = new StanceJudge(nli, Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz')), true);
+  const judge = new StanceJudge(nli, Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz')));
   const perSet = new Map<string, number>();
   const claims = [
     ...dumpedClaims('scifact', 'skipped'),
     ...dumpedClaims('news', 'skipped'),
+    ...dumpedClaims('news-dev', 'skipped'),
     ...climateClaimSet(),
     ...covidClaimSet(),
     ...healthverClaimSet(),
@@ -71,7 +73,7 @@ async function main() {
     return perSet.get(c.dataset)! <= limit;
   });
   const out = path.join(DIR, 'claim-sentences.jsonl');
-  const header = JSON.stringify({ model: nli.id, features: STANCE_FEATURES, depth: DEPTH, per_result: PER_RESULT });
+  const header = JSON.stringify({ model: nli.id, features: DETAIL_FEATURES, depth: DEPTH, per_result: PER_RESULT });
   const kept = process.argv.includes('--resume') ? keptClaims(out, header) : new Set<string>();
   if (!kept.size) fs.writeFileSync(out, header + '\n');
   const fd = fs.openSync(out, 'a');
@@ -103,9 +105,9 @@ async function main() {
           i,
           context: it.context ? 1 : 0,
           model: [model[i]!.supports, model[i]!.refutes, model[i]!.neutral].map(r4),
-          judged: [j.probs.supports, j.probs.refutes, j.probs.neutral].map(r4),
           coverage: r4(j.coverage),
-          x: STANCE_FEATURES.map((k) => r4(j.features.values[k])),
+          contra: contradicts(j.comparison) ? 1 : 0,
+          x: DETAIL_FEATURES.map((k) => r4(j.comparison.values[k])),
         }) + '\n',
       );
     });

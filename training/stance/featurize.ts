@@ -1,9 +1,10 @@
 /**
- * The held-out labelled pairs (pairs.jsonl rows whose split is not train: build-pairs.ts) as the
- * product's judge reads them: the NLI model's probabilities, the judged probabilities (with the rule
- * that a different name, number or year is never support) and the alignment features, for
- * train_verdict.py to choose, by cross-validation, whether a stance classifier over both beats the
- * model alone. Written to .cache/training/stance/features.jsonl.
+ * The held-out labelled pairs (pairs.jsonl rows whose split is not train: build-pairs.ts; the dev
+ * minimal pairs of minimal-pairs.ts) as the product's judge reads them: the NLI model's probabilities
+ * and the details stage's features (details/compare.ts DETAIL_FEATURES: topic, details confirmed and
+ * contradicted by kind, …), for train_verdict.py to fit the reading combiner — how the model and the
+ * details weigh — by cross-validation, and to report each set as the product reads it. Written to
+ * .cache/training/stance/features.jsonl.
  *
  *   npx tsx training/stance/featurize.ts [--model DIR] [--resume]
  *
@@ -14,9 +15,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { NliClassifier } from '../../lib/models';
-import { STANCE_FEATURES } from '../../ranking/verdict/align/features';
 import { Lexicon } from '../../ranking/verdict/align/lexicon';
-import { StanceJudge } from '../../ranking/verdict/judge';
+import { DETAIL_FEATURES } from '../../ranking/verdict/details/compare';
+import { contradicts, StanceJudge } from '../../ranking/verdict/judge';
 import type { NliPairRow } from './nli-sets';
 
 const DIR = path.resolve('.cache/training/stance');
@@ -25,19 +26,25 @@ const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 async function main() {
   const i = process.argv.indexOf('--model');
   const nli = await NliClassifier.load(path.resolve(i > 0 ? process.argv[i + 1]! : 'models/quin-nli'));
-  const judge = new StanceJudge(nli, Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz')), true);
-  const rows: NliPairRow[] = [];
-  for await (const line of readline.createInterface({ input: fs.createReadStream(path.join(DIR, 'pairs.jsonl')) })) {
-    if (!line.trim()) continue;
-    const r = JSON.parse(line) as NliPairRow & { ids?: number[] };
-    if (r.split === 'train') continue;
-    delete r.ids;
-    rows.push(r);
+  const judge = new StanceJudge(nli, Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz')));
+  const rows: (NliPairRow & { kind?: string })[] = [];
+  for (const file of ['pairs.jsonl', 'minimal.jsonl']) {
+    if (!fs.existsSync(path.join(DIR, file))) {
+      console.warn(`${path.join(DIR, file)} missing: its held-out pairs are not featurized`);
+      continue;
+    }
+    for await (const line of readline.createInterface({ input: fs.createReadStream(path.join(DIR, file)) })) {
+      if (!line.trim()) continue;
+      const r = JSON.parse(line) as NliPairRow & { ids?: number[]; kind?: string };
+      if (r.split === 'train') continue;
+      delete r.ids;
+      rows.push(r);
+    }
   }
   const byClaim = new Map<string, number[]>();
   rows.forEach((r, k) => (byClaim.get(r.claim) ?? byClaim.set(r.claim, []).get(r.claim)!).push(k));
   const out = path.join(DIR, 'features.jsonl');
-  const header = JSON.stringify({ model: nli.id, features: STANCE_FEATURES });
+  const header = JSON.stringify({ model: nli.id, features: DETAIL_FEATURES });
   const kept = process.argv.includes('--resume') ? keptRows(out, header, [...byClaim.values()]) : 0;
   if (kept === 0) fs.writeFileSync(out, header + '\n');
   const fd = fs.openSync(out, 'a');
@@ -61,9 +68,10 @@ async function main() {
           split: r.split,
           group: r.group,
           label: r.label,
+          ...(r.kind ? { kind: r.kind } : {}),
           model: [g.model.supports, g.model.refutes, g.model.neutral].map(r4),
-          judged: [g.probs.supports, g.probs.refutes, g.probs.neutral].map(r4),
-          x: STANCE_FEATURES.map((f) => r4(g.features.values[f])),
+          contra: contradicts(g.comparison) ? 1 : 0,
+          x: DETAIL_FEATURES.map((f) => r4(g.comparison.values[f])),
         }) + '\n',
       );
     });

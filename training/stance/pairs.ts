@@ -10,6 +10,8 @@ import { heldOutArticle } from '../../eval/news/heldout';
 import { hashSplit } from './nli-sets';
 
 export const NEWS_CLAIMS = path.resolve('eval/news/claims.jsonl');
+/** Claims written by a reader from held-out articles (eval/news/heldout.ts): the honest news dev set. */
+export const NEWS_DEV_CLAIMS = path.resolve('eval/news/dev-claims.jsonl');
 export const NEWS_PAIRS = path.resolve('.cache/training/stance/news-pairs.jsonl');
 
 interface NewsClaim {

@@ -68,9 +68,10 @@ def parse_args():
     p.add_argument('--pairs', default=PAIRS)
     p.add_argument('--run', default=os.path.join(CACHE, 'nli-run'), help='checkpoints and the log')
     p.add_argument('--out', default=os.path.join(ROOT, 'models', 'quin-nli'))
-    p.add_argument('--extra', action='append', default=[], help='more training pairs (a file like --pairs; its held-out rows are ignored)')
+    p.add_argument('--extra', action='append', default=[], help='more training pairs (a file like --pairs; its held-out rows only where --select names them)')
     p.add_argument('--start', help='start from this checkpoint (a state or weights file) instead of the pre-trained model: a second phase')
     p.add_argument('--weight', action='append', default=[], help='SET=W: a set weight other than SET_WEIGHT\'s (repeatable)')
+    p.add_argument('--select', action='append', default=[], help='SET:SPLIT: another held-out set the checkpoint is chosen on (repeatable; an --extra file\'s)')
     p.add_argument('--no-export', action='store_true', help='train only (a first phase)')
     p.add_argument('--export-only', action='store_true', help='export the best checkpoint of --run')
     p.add_argument('--checkpoint', help='with --export-only: export this checkpoint (a state or weights file) instead of best.pt')
@@ -214,7 +215,7 @@ def train(args, train_sets, held, device):
             rate = seen / (time.time() - t0)
             print(f'step {step}/{total} loss {np.mean(running[-100:]):.4f} {rate:.1f} pairs/s lr {sched.get_last_lr()[0]:.2e}', flush=True)
         if step % every == 0 or step == total:
-            scores = held_out_scores(model, held, device, SELECT)
+            scores = held_out_scores(model, held, device, SELECT + [x for x in args.select if x not in SELECT])
             mean = round(float(np.mean([s['macro_f1'] for s in scores.values()])), 4)
             history.append({'step': step, 'pairs': step * args.batch, 'select_macro_f1': mean, 'scores': scores})
             print(f'held-out at step {step}: mean macro-F1 {mean:.4f} ' + ' '.join(f"{k}={v['macro_f1']}" for k, v in scores.items()), flush=True)
@@ -267,8 +268,11 @@ def main():
     device = torch.device(args.device)
     train_sets, held = read_pairs(args.pairs, args.max_len)
     for extra in args.extra:
-        for name, by_label in read_pairs(extra, args.max_len)[0].items():
+        extra_train, extra_held = read_pairs(extra, args.max_len)
+        for name, by_label in extra_train.items():
             train_sets.setdefault(name, {}).update(by_label)
+        # An extra file's held-out rows are read only where --select names them.
+        held.update({k: v for k, v in extra_held.items() if k in args.select})
     print('train: ' + ', '.join(f'{s} {sum(len(v) for v in train_sets[s].values())}' for s in sorted(train_sets)), flush=True)
     if args.export_only:
         done = os.path.join(args.run, 'history.json')

@@ -1,20 +1,25 @@
-"""The verdict's fitted decision for the NLI model in models/quin-nli (verdict.json), chosen and
-reported by k-fold cross-validation on claims and pairs the model never trained on:
+"""The verdict's fitted decision for the NLI model in models/quin-nli (verdict.json, version 5), chosen
+and reported by k-fold cross-validation on claims and pairs the model never trained on:
 
-  the rule study  does the alignment's cue override (ranking/verdict/judge.ts neverFor: a sentence
-                  about another subject, year or amount is never support) help the transformer's
-                  reading? Held-out pairs (features.jsonl), per set, model alone vs model + rule.
-  verdict.json    the claim-level decision: what is read (results, sentences per result, each
-                  result's sentences also read as one passage or not), how many of the answers are
-                  judged and shown, a multinomial logistic regression over CLAIM_FEATURES of the shown
-                  items → P(SUPPORTED / REFUTED / NOT ENOUGH EVIDENCE), and the commit thresholds
-                  (claim-sentences.jsonl: SciFact and news claims as our search retrieves them,
-                  Climate-FEVER, COVID-Fact and HealthVer claims with their evidence).
+  the reading     how one sentence is read: the NLI model's probabilities and the details stage's
+                  features (ranking/verdict/details: topic, each kind of detail confirmed or
+                  contradicted) combined by a multinomial logistic regression (the combiner), fitted
+                  on held-out pairs whose claims the claim-level decision never sees (the dev minimal
+                  pairs of minimal-pairs.ts, FEVER dev and our symmetric FEVER dev), 5 folds by claim;
+                  reported per pair set, dev and public test splits, model alone vs combined.
+  verdict.json    the claim-level decision: what is read (results, sentences per result, passages),
+                  how it is read (the model alone or the combiner; the topic a sentence needs to take a
+                  stance; whether a contradicted detail can still read as support), how many items are
+                  shown, a multinomial logistic regression over CLAIM_FEATURES of the shown items →
+                  P(SUPPORTED / REFUTED / NOT ENOUGH EVIDENCE), and the commit thresholds
+                  (claim-sentences.jsonl: SciFact and news claims as our search retrieves them, our dev
+                  news claims from held-out articles, Climate-FEVER, COVID-Fact and HealthVer claims
+                  with their evidence).
 
-Cross-validation: 5 folds over claims, stratified by label within each dataset; every number is out of fold
-and printed as mean ± spread across folds. Among the reading settings, the simplest whose mean
-macro-F1 is within one fold-spread of the best is chosen (a setting that is best by a hair on one
-split is noise). Thresholds are chosen on out-of-fold probabilities.
+Cross-validation: 5 folds over claims, stratified by label within each dataset; every number is out of
+fold and printed as mean ± spread across folds. Among the settings, the simplest whose mean macro-F1
+is within one fold-spread of the best is chosen (a setting that is best by a hair on one split is
+noise). Thresholds are chosen on out-of-fold probabilities.
 
 A committed verdict always shows its reason (decide.ts, mirrored in `decide` here): SUPPORTED only
 with a shown item read as supporting, REFUTED only with one read as refuting, MIXED with both.
@@ -35,15 +40,24 @@ SEED = 20261126
 FOLDS = 5
 LABELS = ['SUPPORTED', 'REFUTED', 'NOT_ENOUGH_EVIDENCE']
 PAIR_LABELS = ['SUPPORTS', 'REFUTES', 'NOT_ENOUGH_INFO']
+# Mirror of ranking/verdict/details/compare.ts DETAIL_FEATURES (the featurized rows name them in their header).
+DETAIL_FEATURES = ['topic', 'predicate', 'cov', 'cov_exact', 'n_details', 'confirmed', 'all_confirmed', 'unmentioned',
+                   'contra_name', 'contra_place', 'contra_number', 'contra_date', 'contra_direction', 'contra_negation',
+                   'contra_roles', 'other_number', 'hedge_claim', 'hedge_evidence', 'len_evidence']
+# Mirror of ranking/verdict/judge.ts READING_FEATURES.
+READING_FEATURES = ['sup', 'ref', 'neu'] + DETAIL_FEATURES + ['sup_x_contra', 'ref_x_confirmed']
+CONTRA = [f for f in DETAIL_FEATURES if f.startswith('contra_')]
 # Mirror of ranking/verdict/decide.ts CLAIM_FEATURES (a parity fixture checks the two agree).
 CLAIM_FEATURES = ['max_sup', 'max_ref', 'mean_sup', 'mean_ref', 'top_sup', 'top_ref', 'max_cov', 'n_sup', 'n_ref', 'conflict',
-                  'max_neg_cue', 'max_opposite_cue', 'max_number_cue', 'max_exact']
-# The features that read the model alone (no alignment cue).
+                  'max_contra', 'max_confirmed']
+# The features that read the stance probabilities alone (no detail cue).
 MODEL_FEATURES = CLAIM_FEATURES[:10]
 PER_RESULT = 2  # ranking/verdict/stage.ts PER_RESULT
 MIXED = 0.8
-# Held-out pair sets the rule is judged on (the kinds of pairs the verdict reads).
-RULE_TARGETS = ['fever', 'healthver', 'scifact', 'climate-fever', 'covidfact', 'news', 'cad_snli', 'fnc1']
+# Held-out pair sets the combiner is fitted on: none of their claims is a claim of the claim-level decision.
+COMBINER_SETS = ['news-minimal', 'fever', 'fever-sym']
+# Pair sets reported (dev splits by fold, test splits once).
+PAIR_TARGETS = ['news-minimal', 'fever', 'fever-sym', 'scifact', 'climate-fever', 'healthver', 'covidfact', 'news', 'cad_snli', 'fnc1']
 
 
 def jsonl(path):
@@ -81,55 +95,123 @@ def fold_of_groups(groups):
     return np.array([f[g] for g in groups])
 
 
-# --- per-sentence: does the cue override help the model? ----------------------------------------
+# --- per sentence: the reading ------------------------------------------------------------------
 
-def rule_study():
-    """Macro-F1 of the model alone and of the model with the override, on held-out pairs: dev splits
-    per fold by claim (mean ± spread), test splits once."""
+def reading_inputs(model, x):
+    """Mirror of judge.ts readingInputs: the model's probabilities, the details' features, two interactions."""
+    v = dict(zip(DETAIL_FEATURES, x))
+    contra = max(v[f] for f in CONTRA)
+    return [model[0], model[1], model[2]] + [v[f] for f in DETAIL_FEATURES] + [model[0] * contra, model[1] * v['all_confirmed']]
+
+
+def read(model, x, contradicted, reading):
+    """Mirror of judge.ts readPair: relevance before stance, the combiner, then the detail rule."""
+    topic = x[0]
+    if topic < reading['topic']:
+        return [0.0, 0.0, 1.0]
+    p = list(model)
+    comb = reading.get('combiner')
+    if comb:
+        inputs = dict(zip(READING_FEATURES, reading_inputs(model, x)))
+        z = np.array(comb['intercept']) + np.array(comb['coef']) @ np.array([inputs[f] for f in comb['features']])
+        e = np.exp(z - z.max())
+        p = list(e / e.sum())
+    if reading['details'] and contradicted:
+        rest = p[1] + p[2]
+        return [0.0, p[1] / rest, p[2] / rest] if rest > 0 else [0.0, 1.0, 0.0]
+    return p
+
+
+def pair_table():
     path = os.path.join(DIR, 'features.jsonl')
     if not os.path.exists(path):
-        print(f'{path} missing: run training/stance/featurize.ts (rule study skipped)')
+        print(f'{path} missing: run training/stance/featurize.ts (the reading is the model alone)')
         return None
-    _, rows = jsonl(path)
+    head, rows = jsonl(path)
+    assert head['features'] == DETAIL_FEATURES, f"{path} names other detail features: rerun featurize.ts"
+    return rows
+
+
+def pair_weights(rows):
+    """Each set weighs the same, labels balanced within it."""
+    w = np.ones(len(rows))
+    key = np.array([f"{r['set']}\t{r['label']}" for r in rows])
+    for k in set(key):
+        w[key == k] = 1.0 / (key == k).sum()
+    return w * len(w) / w.sum()
+
+
+def fit_combiner(rows):
+    X = np.array([reading_inputs(r['model'], r['x']) for r in rows])
     y = np.array([PAIR_LABELS.index(r['label']) for r in rows])
-    M = np.array([r['model'] for r in rows])
-    J = np.array([r['judged'] for r in rows])
+    lr = LogisticRegression(C=1.0, max_iter=3000).fit(X, y, sample_weight=pair_weights(rows))
+    return {'features': READING_FEATURES, 'coef': [[round(float(v), 6) for v in row] for row in lr.coef_],
+            'intercept': [round(float(v), 6) for v in lr.intercept_]}
+
+
+def reading_study(rows):
+    """The combiner out of fold on the sets it is fitted on, and once fitted on all of them on every other
+    held-out set: macro-F1 of the model alone, the model with the detail rule, and the combiner with it."""
+    if rows is None:
+        return None, None
     sets = np.array([r['set'].replace('-unrelated', '') for r in rows])
     dev = np.array([r['split'] == 'dev' for r in rows])
+    fit = np.array([s in COMBINER_SETS for s in sets]) & dev
     fold = fold_of_groups([r['group'] for r in rows])
-    print('\nthe cue override on held-out pairs (macro-F1 over the labels each set uses; dev: mean ± spread over 5 folds by claim):')
-    print(f"{'set:split':22s} {'n':>6s}  {'model alone':>15s}  {'model + rule':>15s}")
-    table, gains = {}, []
+    y = np.array([PAIR_LABELS.index(r['label']) for r in rows])
+    # Out of fold on the fitted sets; the final combiner everywhere else.
+    P = {k: np.zeros((len(rows), 3)) for k in ('model', 'rule', 'combined')}
+    for k in range(FOLDS):
+        tr = fit & (fold != k)
+        comb = fit_combiner([rows[i] for i in np.flatnonzero(tr)])
+        te = np.flatnonzero(fit & (fold == k))
+        for i in te:
+            P['combined'][i] = read(rows[i]['model'], rows[i]['x'], rows[i]['contra'], {'topic': 0, 'details': True, 'combiner': comb})
+    combiner = fit_combiner([rows[i] for i in np.flatnonzero(fit)])
+    for i, r in enumerate(rows):
+        P['model'][i] = r['model']
+        P['rule'][i] = read(r['model'], r['x'], r['contra'], {'topic': 0, 'details': True})
+        if not fit[i]:
+            P['combined'][i] = read(r['model'], r['x'], r['contra'], {'topic': 0, 'details': True, 'combiner': combiner})
+    print('\nthe reading on held-out pairs (macro-F1 over the labels each set uses; dev: mean ± spread over 5 folds by claim;'
+          f' the combiner out of fold on {", ".join(COMBINER_SETS)}, fitted on all of them elsewhere):')
+    print(f"{'set:split':22s} {'n':>6s}  {'model alone':>15s}  {'+ detail rule':>15s}  {'combined':>15s}")
+    table = {}
     for split in ('dev', 'test'):
-        for s in RULE_TARGETS + sorted(set(sets) - set(RULE_TARGETS)):
+        for s in PAIR_TARGETS + sorted(set(sets) - set(PAIR_TARGETS)):
             m = (sets == s) & (dev if split == 'dev' else ~dev)
             if not m.sum():
                 continue
             used = sorted(set(y[m]))
             if split == 'dev':
-                res = [mean_sd([macro_f1(y[m & (fold == k)], P[m & (fold == k)].argmax(1), used) for k in range(FOLDS) if (m & (fold == k)).sum()])
-                       for P in (M, J)]
+                res = [mean_sd([macro_f1(y[m & (fold == k)], P[n][m & (fold == k)].argmax(1), used) for k in range(FOLDS) if (m & (fold == k)).sum()])
+                       for n in ('model', 'rule', 'combined')]
             else:
-                res = [f'{macro_f1(y[m], P[m].argmax(1), used):.3f}' for P in (M, J)]
-            if s in RULE_TARGETS:
-                gains.append(float(res[1].split()[0]) - float(res[0].split()[0]))
-            print(f'{s + ":" + split:22s} {m.sum():6d}  {res[0]:>15s}  {res[1]:>15s}')
-            table[f'{s}:{split}'] = {'n': int(m.sum()), 'model': res[0], 'model_rule': res[1]}
-    gain = statistics.mean(gains) if gains else 0.0
-    print(f'rule vs model alone: {gain:+.4f} macro-F1 on average over the target sets')
-    return {'table': table, 'gain': round(gain, 4)}
+                res = [f'{macro_f1(y[m], P[n][m].argmax(1), used):.3f}' for n in ('model', 'rule', 'combined')]
+            print(f'{s + ":" + split:22s} {m.sum():6d}  {res[0]:>15s}  {res[1]:>15s}  {res[2]:>15s}')
+            table[f'{s}:{split}'] = {'n': int(m.sum()), 'model': res[0], 'rule': res[1], 'combined': res[2]}
+    kinds = [r.get('kind') for r in rows]
+    mini = (sets == 'news-minimal') & dev
+    if mini.sum():
+        print('minimal pairs (dev) by the kind of detail changed: REFUTES recall, model alone / combined (out of fold):')
+        for kind in sorted({k for k, m in zip(kinds, mini) if m and k}):
+            mk = mini & np.array([k == kind for k in kinds]) & (y == 1)
+            rec = [float((P[n][mk].argmax(1) == 1).mean()) for n in ('model', 'combined')]
+            print(f'  {kind:10s} {mk.sum():5d}  {rec[0]:.3f} / {rec[1]:.3f}')
+            table[f'minimal-refutes-recall:{kind}'] = {'n': int(mk.sum()), 'model': round(rec[0], 4), 'combined': round(rec[1], 4)}
+    return {'table': table}, combiner
 
 
-# --- per-claim decision --------------------------------------------------------------------------
+# --- per claim: the decision --------------------------------------------------------------------
 
 def answer_score(p, relevance):
     """Mirror of ranking/verdict/stage.ts answerScore."""
     return (1 - p[2]) * (0.5 + 0.5 * max(0.0, min(1.0, relevance)))
 
 
-def pick(cands, n):
+def pick(cands, n, key='p'):
     """Mirror of ranking/verdict/stage.ts pickEvidence: best answers first, at most PER_RESULT per result, ties by position."""
-    order = sorted(range(len(cands)), key=lambda i: (-answer_score(cands[i]['model'], cands[i]['relevance']), i))
+    order = sorted(range(len(cands)), key=lambda i: (-answer_score(cands[i][key], cands[i]['relevance']), i))
     per, out = {}, []
     for i in order:
         if len(out) >= n:
@@ -164,13 +246,13 @@ def claim_features(items):
             max(it['p'][0] for it in top), max(it['p'][1] for it in top),
             max(it['coverage'] for it in items),
             float((s > 0.5).mean()), float((r > 0.5).mean()), sup * ref,
-            cue('neg'), cue('opposite'), cue('number'), cue('exact')]
+            cue('contra'), cue('confirmed')]
 
 
-def claim_cues(x, names):
-    """Mirror of ranking/verdict/stage.ts claimCues: the alignment cues a judged item brings to the claim's features."""
-    v = dict(zip(names, x))
-    return {'neg': v['neg_mismatch_x_cov'], 'opposite': v['antonym_x_cov'], 'number': v['num_different'] * v['cov'], 'exact': v['cov_exact']}
+def claim_cues(row):
+    """Mirror of ranking/verdict/stage.ts claimCues: a contradicted detail and every detail stated, × topic."""
+    v = dict(zip(DETAIL_FEATURES, row['x']))
+    return {'contra': v['topic'] if row['contra'] else 0.0, 'confirmed': v['all_confirmed'] * v['topic']}
 
 
 def stance_of(p):
@@ -182,6 +264,7 @@ def stance_of(p):
 
 def read_claims():
     head, rows = jsonl(os.path.join(DIR, 'claim-sentences.jsonl'))
+    assert head['features'] == DETAIL_FEATURES, 'claim-sentences.jsonl names other detail features: rerun featurize-claims.ts'
     by = {}
     for r in rows:
         c = by.setdefault(r['id'], {'dataset': r['dataset'], 'label': r['label'], 'cands': []})
@@ -190,49 +273,49 @@ def read_claims():
     return head, by
 
 
-def claims_table(head, by, depth, sentences, passages, judged, rule):
-    """Each claim's shown items under one reading setting, as the stage builds them (evidenceItems, pickEvidence)."""
+def reading_of(s, combiner):
+    return {'topic': s['topic'], 'details': s['details'], **({'combiner': combiner} if s['reading'] == 'combined' and combiner else {})}
+
+
+def claims_table(by, s, combiner):
+    """Each claim's shown items under one setting, as the stage builds them (evidenceItems, judge, pickEvidence)."""
+    reading = reading_of(s, combiner)
     claims = []
     for cid, c in by.items():
         cands, seen_rank = [], {}
         for r in c['cands']:
-            if r['rank'] >= depth:
+            if r['rank'] >= s['depth']:
                 continue
             if r['kind'] == 'sentence':
                 seen_rank[r['rank']] = seen_rank.get(r['rank'], 0) + 1
-                if seen_rank[r['rank']] > sentences:
+                if seen_rank[r['rank']] > s['sentences']:
                     continue
-            elif not passages or r['kind'] != f'passage:{sentences}':
+            elif not s['passages'] or r['kind'] != f"passage:{s['sentences']}":
                 continue
-            p = r['judged'] if rule else r['model']
-            cands.append({**r, 'p': list(p), 'cues': claim_cues(r['x'], head['features'])})
+            cands.append({**r, 'p': read(r['model'], r['x'], r['contra'], reading), 'cues': claim_cues(r)})
         # As evidenceItems: a result's sentences, then its passage (rows were written sentences first).
         cands.sort(key=lambda r: (r['rank'], r['kind'] != 'sentence', r['i']))
-        items = [cands[i] for i in pick(cands, judged)]
+        items = [cands[i] for i in pick(cands, s['judged'])]
         claims.append({'id': cid, 'dataset': c['dataset'], 'y': LABELS.index(c['label']), 'items': items, 'x': claim_features(items)})
     return claims
 
 
 def decide(P, X, commit, commit_refuted, mixed=MIXED, stances=None):
-    """Mirror of ranking/verdict/decide.ts decide: 0 SUPPORTED, 1 REFUTED, 2 NEI, 3 MIXED; and the
-    confidence. `stances[i]` = (a shown item reads as supporting, one reads as refuting): a side
+    """Mirror of ranking/verdict/decide.ts decide (vectorised): 0 SUPPORTED, 1 REFUTED, 2 NEI, 3 MIXED; and
+    the confidence. `stances[i]` = (a shown item reads as supporting, one reads as refuting): a side
     commits only with its reason shown."""
-    out, conf = [], []
-    for i, (p, x) in enumerate(zip(P, X)):
-        has = stances[i] if stances is not None else (True, True)
-        side = 0 if p[0] >= p[1] else 1
-        strong = max(p[0], p[1])
-        bar = commit_refuted if side == 1 else commit
-        if strong >= bar and strong >= p[2] and has[side]:
-            out.append(side)
-            conf.append(strong)
-        elif x[0] >= mixed and x[1] >= mixed and p[0] + p[1] >= commit and has[0] and has[1]:
-            out.append(3)
-            conf.append(p[0] + p[1])
-        else:
-            out.append(2)
-            conf.append(max(p[2], 1 - strong))
-    return np.array(out), np.array(conf)
+    P = np.asarray(P, dtype=float)
+    X = np.asarray(X, dtype=float)
+    has = np.asarray(stances if stances is not None else [(True, True)] * len(P), dtype=bool).reshape(len(P), 2)
+    side = np.where(P[:, 0] >= P[:, 1], 0, 1)
+    strong = np.maximum(P[:, 0], P[:, 1])
+    bar = np.where(side == 1, commit_refuted, commit)
+    shown = has[np.arange(len(P)), side]
+    commit_side = (strong >= bar) & (strong >= P[:, 2]) & shown
+    is_mixed = ~commit_side & (X[:, 0] >= mixed) & (X[:, 1] >= mixed) & (P[:, 0] + P[:, 1] >= commit) & has[:, 0] & has[:, 1]
+    out = np.where(commit_side, side, np.where(is_mixed, 3, 2))
+    conf = np.where(commit_side, strong, np.where(is_mixed, P[:, 0] + P[:, 1], np.maximum(P[:, 2], 1 - strong)))
+    return out, conf
 
 
 def shown_stances(claims):
@@ -254,6 +337,7 @@ def claim_metrics(y, pred, conf):
         'refuted_precision': float(ok[pred == 1].mean()) if (pred == 1).sum() else None,
         'true_to_refuted': float(((y == 0) & (pred == 1)).sum() / max(1, (y == 0).sum())),
         'false_to_supported': float(((y == 1) & (pred == 0)).sum() / max(1, (y == 1).sum())),
+        'false_to_refuted': float(((y == 1) & (pred == 1)).sum() / max(1, (y == 1).sum())),
         'top20_precision': float(top20) if top20 is not None else None,
     }
 
@@ -275,9 +359,15 @@ def columns(features):
     return [CLAIM_FEATURES.index(f) for f in features]
 
 
+_FOLDS = {}
+
+
 def folds_of(claims):
     """5 folds stratified by label within each dataset, each dataset on its own: a claim's fold does
     not depend on which other datasets are in the table (so fits on different data compare fold by fold)."""
+    key = tuple(c['id'] for c in claims)
+    if key in _FOLDS:
+        return _FOLDS[key]
     from sklearn.model_selection import StratifiedKFold
     folds = np.zeros(len(claims), dtype=int)
     ds = np.array([c['dataset'] for c in claims])
@@ -288,7 +378,12 @@ def folds_of(claims):
         strat = y[idx] if counts[counts > 0].min() >= FOLDS else np.zeros(len(idx), int)  # too few of a label: unstratified
         for f, (_, te) in enumerate(StratifiedKFold(FOLDS, shuffle=True, random_state=SEED).split(idx, strat)):
             folds[idx[te]] = f
+    _FOLDS[key] = folds
     return folds
+
+
+# The claims read as the product reads them (through our own search): the thresholds are chosen on these.
+PRODUCT_SETS = ('scifact', 'news', 'news-dev')
 
 
 def fit_mask(claims, fit):
@@ -311,7 +406,8 @@ def oof(claims, features, fit='all'):
     return X, y, P, folds
 
 
-KEYS = ['macro_f1', 'committed_precision', 'coverage', 'refuted_precision', 'true_to_refuted', 'false_to_supported', 'top20_precision']
+KEYS = ['macro_f1', 'committed_precision', 'coverage', 'refuted_precision', 'true_to_refuted', 'false_to_supported', 'false_to_refuted',
+        'top20_precision']
 
 
 def report(claims, X, y, P, folds, commit, commit_refuted, quiet=False):
@@ -329,8 +425,6 @@ def report(claims, X, y, P, folds, commit, commit_refuted, quiet=False):
     return lines
 
 
-# The claims read as the product reads them (through our own search): the thresholds are chosen on these.
-PRODUCT_SETS = ('scifact', 'news')
 MAX_TRUE_TO_REFUTED = 0.05
 
 
@@ -341,12 +435,13 @@ def choose_thresholds(claims, X, y, P):
     on out-of-fold probabilities. Returns (mean macro-F1, commit, commit_refuted)."""
     ds = np.array([c['dataset'] for c in claims])
     st = shown_stances(claims)
+    sets = [d for d in PRODUCT_SETS if (ds == d).any()]
     best = None
     for commit, cr in itertools.product(np.arange(0.3, 0.86, 0.05), np.arange(0.3, 0.96, 0.05)):
         if cr < commit - 1e-9:
             continue
         pred, conf = decide(P, X, commit, cr, stances=st)
-        per = [claim_metrics(y[ds == d], pred[ds == d], conf[ds == d]) for d in PRODUCT_SETS]
+        per = [claim_metrics(y[ds == d], pred[ds == d], conf[ds == d]) for d in sets]
         if max(m['true_to_refuted'] for m in per) > MAX_TRUE_TO_REFUTED:
             continue
         f1 = statistics.mean(m['macro_f1'] for m in per)
@@ -357,26 +452,30 @@ def choose_thresholds(claims, X, y, P):
 
 def fold_scores(lines):
     """Per fold: the mean macro-F1 over the product's sets."""
-    return [statistics.mean(lines[d]['folds'][k]['macro_f1'] for d in PRODUCT_SETS) for k in range(FOLDS)]
+    sets = [d for d in PRODUCT_SETS if d in lines]
+    return [statistics.mean(lines[d]['folds'][k]['macro_f1'] for d in sets) for k in range(FOLDS)]
 
 
 # The verdict stage's latency budget: about 30 model reads a claim (int8, 2 cores: docs/benchmarks.md).
 MAX_READS = 32
-# Reading settings tried, cheapest first (fewer items read, no passages, no rule, model features only).
-# fit: the decision fitted on the claims read through our search only, or with the given-evidence sets too.
-SETTINGS = [dict(depth=d, sentences=s, passages=p, judged=j, rule=r, features=f, fit=fit)
-            for d, s, p, j, r, f, fit in itertools.product((3, 5, 8), (2, 3, 5), (False, True), (4, 6), (False, True), ('model', 'cues'), ('search', 'all'))
-            if d * (s + (1 if p else 0)) <= MAX_READS]
+# Settings tried, cheapest first: fewer items read, the model alone, no topic gate, no detail rule, model features, search fit.
+SETTINGS = [dict(depth=d, sentences=s, passages=False, judged=j, reading=rd, topic=t, details=dt, features=f, fit=fit)
+            for d, s, j, rd, t, dt, f, fit in itertools.product((3, 5), (2, 3), (4, 6), ('model', 'combined'), (0.0, 0.35, 0.5, 0.65),
+                                                               (False, True), ('model', 'details'), ('search', 'all'))
+            if d * s <= MAX_READS]
 
 
 def cost(s):
-    return (s['depth'] * (s['sentences'] + (1 if s['passages'] else 0)), s['rule'], s['features'] == 'cues', s['judged'], s['fit'] == 'all')
+    return (s['depth'] * s['sentences'], s['reading'] == 'combined', s['topic'] > 0, s['details'], s['features'] == 'details', s['judged'],
+            s['fit'] == 'all', s['topic'])
 
 
-def search(head, by):
+def search(by, combiner):
     results = []
     for s in sorted(SETTINGS, key=cost):
-        claims = claims_table(head, by, s['depth'], s['sentences'], s['passages'], s['judged'], s['rule'])
+        if s['reading'] == 'combined' and not combiner:
+            continue
+        claims = claims_table(by, s, combiner)
         feats = MODEL_FEATURES if s['features'] == 'model' else CLAIM_FEATURES
         X, y, P, folds = oof(claims, feats, s['fit'])
         th = choose_thresholds(claims, X, y, P)
@@ -387,7 +486,7 @@ def search(head, by):
         scores = fold_scores(lines)
         results.append({'setting': s, 'f1': f1, 'commit': commit, 'commit_refuted': cr, 'folds': scores,
                         'mean': statistics.mean(scores), 'spread': statistics.pstdev(scores)})
-        print(f"  {json.dumps(s):110s} mean macro-F1 {statistics.mean(scores):.4f} ± {statistics.pstdev(scores):.4f}  commit S {commit} / R {cr}", flush=True)
+        print(f"  {json.dumps(s):150s} {statistics.mean(scores):.4f} ± {statistics.pstdev(scores):.4f}  S {commit} / R {cr}", flush=True)
     best = max(results, key=lambda r: r['mean'])
     # The cheapest setting within one fold-spread of the best (results are in cost order).
     chosen = next(r for r in results if r['mean'] >= best['mean'] - best['spread'])
@@ -410,24 +509,24 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--write', action='store_true')
     args = ap.parse_args()
-    study = rule_study()
+    study, combiner = reading_study(pair_table())
     head, by = read_claims()
-    print(f'\nclaim-level decision: {len(SETTINGS)} reading settings, 5-fold CV over {len(by)} held-out claims; mean macro-F1 over {"+".join(PRODUCT_SETS)} per fold:')
-    results, best, chosen = search(head, by)
+    print(f'\nclaim-level decision: {len(SETTINGS)} settings, 5-fold CV over {len(by)} held-out claims; mean macro-F1 over {"+".join(PRODUCT_SETS)} per fold:')
+    results, best, chosen = search(by, combiner)
     s = chosen['setting']
     print(f"\nbest: {json.dumps(best['setting'])} {best['mean']:.4f} ± {best['spread']:.4f}")
     print(f"chosen (the cheapest within one spread of the best): {json.dumps(s)} {chosen['mean']:.4f} ± {chosen['spread']:.4f}, commit S {chosen['commit']} / R {chosen['commit_refuted']}")
-    claims = claims_table(head, by, s['depth'], s['sentences'], s['passages'], s['judged'], s['rule'])
+    claims = claims_table(by, s, combiner)
     feats = MODEL_FEATURES if s['features'] == 'model' else CLAIM_FEATURES
     X, y, P, folds = oof(claims, feats, s['fit'])
     lines = report(claims, X, y, P, folds, chosen['commit'], chosen['commit_refuted'])
     rc = risk_coverage(y, P, X, shown_stances(claims))
     print('risk-coverage (all held-out claims, out of fold): ' + ', '.join(f"{r['threshold']}: {r['coverage']:.2f}/{r['precision']}" for r in rc))
     if args.write:
-        write(study, head, claims, chosen, feats, lines, rc, results)
+        write(study, head, claims, chosen, feats, lines, rc, results, combiner, by)
 
 
-def write(study, head, claims, chosen, feats, lines, rc, results):
+def write(study, head, claims, chosen, feats, lines, rc, results, combiner, by):
     s = chosen['setting']
     X = np.array([c['x'] for c in claims])
     y = np.array([c['y'] for c in claims])
@@ -435,8 +534,10 @@ def write(study, head, claims, chosen, feats, lines, rc, results):
     fitted = [c for c, u in zip(claims, use) if u]
     lr = LogisticRegression(C=1.0, max_iter=2000).fit(X[use][:, columns(feats)], y[use], sample_weight=claim_weights(fitted))
     out = 'models/quin-nli'
+    reading = reading_of(s, combiner)
     verdict = {
-        'version': 4, 'depth': s['depth'], 'sentences': s['sentences'], 'passages': s['passages'], 'judged': s['judged'], 'rule': s['rule'],
+        'version': 5, 'depth': s['depth'], 'sentences': s['sentences'], 'passages': s['passages'], 'judged': s['judged'],
+        'reading': reading,
         'features': feats, 'coef': [[round(float(v), 6) for v in row] for row in lr.coef_], 'intercept': [round(float(v), 6) for v in lr.intercept_],
         'commit': chosen['commit'], 'commit_refuted': chosen['commit_refuted'], 'mixed': MIXED,
         'fitted': {'model': head['model'], 'claims': len(fitted), 'datasets': sorted({c['dataset'] for c in fitted}),
@@ -445,45 +546,48 @@ def write(study, head, claims, chosen, feats, lines, rc, results):
                    'cv_spread': {d: {k: mean_sd([f[k] for f in res['folds']]) for k in res['whole'] if k != 'n'} for d, res in lines.items()},
                    'risk_coverage': rc,
                    'settings_tried': [{**r['setting'], 'mean': round(r['mean'], 4), 'spread': round(r['spread'], 4)} for r in results],
-                   'rule_study': study},
+                   'reading_study': study},
     }
     with open(os.path.join(out, 'verdict.json'), 'w') as f:
         json.dump(verdict, f, indent=1)
         f.write('\n')
-    write_fixtures(claims, lr, feats, s, chosen)
-    print(f'wrote {out}/verdict.json and ranking/verdict/fixtures/{{claim-features,pick-parity,decide-parity}}.json')
+    write_fixtures(claims, lr, feats, s, chosen, reading, by)
+    print(f'wrote {out}/verdict.json and ranking/verdict/fixtures/{{claim-features,pick-parity,decide-parity,reading-parity}}.json')
 
 
-def write_fixtures(claims, lr, feats, s, chosen):
-    """Parity fixtures: the TypeScript claimFeatures, pickEvidence and decide must give these for these inputs."""
+def write_fixtures(claims, lr, feats, s, chosen, reading, by):
+    """Parity fixtures: the TypeScript readPair, claimFeatures, pickEvidence and decide must give these for these inputs."""
     os.makedirs('ranking/verdict/fixtures', exist_ok=True)
+
+    def dump(name, obj):
+        with open(f'ranking/verdict/fixtures/{name}', 'w') as f:
+            json.dump(obj, f)
+            f.write('\n')
 
     def items_of(c):
         return [{'probs': dict(zip(['supports', 'refutes', 'neutral'], it['p'])), 'relevance': it['relevance'], 'recency': 1,
                  'rank': it['rank'], 'coverage': it['coverage'], 'cues': it['cues']} for it in c['items']]
 
     cases = [c for c in claims if c['items']][:: max(1, len(claims) // 15)][:15]
-    with open('ranking/verdict/fixtures/claim-features.json', 'w') as f:
-        json.dump([{'items': items_of(c), 'features': c['x']} for c in cases], f)
-        f.write('\n')
-    _, by = read_claims()
+    dump('claim-features.json', [{'items': items_of(c), 'features': c['x']} for c in cases])
     picks = []
     for cid in list(by)[:: max(1, len(by) // 15)][:15]:
-        cands = [r for r in by[cid]['cands'] if r['kind'] == 'sentence']
+        cands = [{**r, 'p': read(r['model'], r['x'], r['contra'], reading)} for r in by[cid]['cands'] if r['kind'] == 'sentence']
         picks.append({'items': [{'rank': r['rank'], 'relevance': r['relevance']} for r in cands],
-                      'probs': [dict(zip(['supports', 'refutes', 'neutral'], r['model'])) for r in cands], 'n': s['judged'], 'picked': pick(cands, s['judged'])})
-    with open('ranking/verdict/fixtures/pick-parity.json', 'w') as f:
-        json.dump(picks, f)
-        f.write('\n')
+                      'probs': [dict(zip(['supports', 'refutes', 'neutral'], r['p'])) for r in cands], 'n': s['judged'], 'picked': pick(cands, s['judged'])})
+    dump('pick-parity.json', picks)
+    rows = [r for c in list(by.values())[::max(1, len(by) // 30)] for r in c['cands'][:2]][:40]
+    rows += [r for c in by.values() for r in c['cands'] if r['contra']][:10]
+    dump('reading-parity.json', [{'model': dict(zip(['supports', 'refutes', 'neutral'], r['model'])), 'values': dict(zip(DETAIL_FEATURES, r['x'])),
+                                  'contradicted': bool(r['contra']), 'read': dict(zip(['supports', 'refutes', 'neutral'], read(r['model'], r['x'], r['contra'], reading)))}
+                                 for r in rows])
     X = np.array([c['x'] for c in claims])
     pred, _ = decide(lr.predict_proba(X[:, columns(feats)]), X, chosen['commit'], chosen['commit_refuted'], stances=shown_stances(claims))
     labels = ['SUPPORTED', 'REFUTED', 'NOT_ENOUGH_EVIDENCE', 'MIXED']
     # Every label the rule gives, and claims whose side was withheld for want of a shown reason.
     idx = list(range(0, len(claims), max(1, len(claims) // 20)))[:20]
     idx += [i for i in range(len(claims)) if pred[i] in (1, 3)][:5]
-    with open('ranking/verdict/fixtures/decide-parity.json', 'w') as f:
-        json.dump([{'items': items_of(claims[i]), 'label': labels[int(pred[i])]} for i in idx], f)
-        f.write('\n')
+    dump('decide-parity.json', [{'items': items_of(claims[i]), 'label': labels[int(pred[i])]} for i in idx])
 
 
 if __name__ == '__main__':

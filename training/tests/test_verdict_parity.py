@@ -1,6 +1,7 @@
 """The Python side of the verdict's parity fixtures (ranking/verdict/fixtures/, written by
-train_verdict.py --write): the claim features, the choice of sentences and the commit rule computed
-here must still give what was written, as ranking/verdict/parity.test.ts checks for TypeScript.
+train_verdict.py --write): the reading of a sentence, the claim features, the choice of sentences and
+the commit rule computed here must still give what was written, as ranking/verdict/parity.test.ts
+checks for TypeScript.
 
     python3 -m pytest training/tests
 """
@@ -38,7 +39,7 @@ def test_pick():
     cases = read('pick-parity.json')
     assert len(cases) >= 10
     for c in cases:
-        cands = [{'rank': it['rank'], 'relevance': it['relevance'], 'model': [p['supports'], p['refutes'], p['neutral']]}
+        cands = [{'rank': it['rank'], 'relevance': it['relevance'], 'p': [p['supports'], p['refutes'], p['neutral']]}
                  for it, p in zip(c['items'], c['probs'])]
         assert tv.pick(cands, c['n']) == c['picked']
 
@@ -58,3 +59,18 @@ def test_decide_with_the_shipped_verdict_json():
         shown = [tv.stance_of(it['p']) for it in as_items(c['items'])]
         pred, _ = tv.decide(p[None, :], x[None, :], agg['commit'], agg['commit_refuted'], agg['mixed'], stances=[(0 in shown, 1 in shown)])
         assert labels[int(pred[0])] == c['label']
+
+
+def test_reading_with_the_shipped_verdict_json():
+    path = os.path.join(FIXTURES, 'reading-parity.json')
+    if not os.path.exists(path):  # written by the first fit of a version-5 verdict.json
+        return
+    with open(os.path.join(ROOT, 'models', 'quin-nli', 'verdict.json')) as f:
+        reading = json.load(f)['reading']
+    cases = read('reading-parity.json')
+    assert len(cases) >= 10
+    for c in cases:
+        m = [c['model']['supports'], c['model']['refutes'], c['model']['neutral']]
+        x = [c['values'][k] for k in tv.DETAIL_FEATURES]
+        got = tv.read(m, x, c['contradicted'], reading)
+        assert np.allclose(got, [c['read']['supports'], c['read']['refutes'], c['read']['neutral']], atol=1e-6)

@@ -152,7 +152,7 @@ export const UNIVERSALS = new Set([
  * Lemmas (wink-lemmatizer's verb / noun / adjective readings of a word are looked up).
  */
 export const DIRECTION: Record<string, 1 | -1> = Object.fromEntries([
-  ...'increase rise grow gain climb jump surge soar rally rebound recover boost raise lift expand widen strengthen improve accelerate up higher high more greater larger bigger top exceed outperform peak double triple quadruple growth upturn upswing'
+  ...'increase rise grow gain climb jump surge soar rally rebound recover boost raise lift hike expand widen strengthen improve accelerate up higher high more greater larger bigger top exceed outperform peak double triple quadruple growth upturn upswing'
     .split(' ')
     .map((w) => [w, 1] as const),
   ...'decrease fall drop decline shrink lose slip slide sink tumble plunge slump dip ease cut reduce lower lessen contract narrow weaken worsen deteriorate slow down low lower less fewer smaller reduction fall decline loss downturn halve'

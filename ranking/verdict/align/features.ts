@@ -101,7 +101,7 @@ function predicateBetween(units: readonly Unit[], i: number, j: number): boolean
  * opposite order in the sentence. Not for passives ("Y was beaten by X", "Y confirmed with the aid
  * of X"), nor where an opposite word sits between them ("X sold to Y" = "Y bought from X").
  */
-function roleSwap(a: Alignment): [Link, Link] | null {
+export function roleSwap(a: Alignment): [Link, Link] | null {
   const names = a.links.filter((l) => l.claim.cap && l.evidence && (l.relation === 'exact' || l.relation === 'lemma'));
   for (const x of names) {
     for (const y of names) {

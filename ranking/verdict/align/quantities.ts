@@ -87,8 +87,9 @@ const FRACTION: Record<string, number> = {
 };
 
 // Digits, optionally with currency before and scale/unit after: "$52m", "£1.2bn", "0.4%", "3,000", "100m".
+// Not the digits of a name ("U2", "G8", "A380") nor of a longer number.
 const DIGITS =
-  /(US\$|A\$|C\$|\$|£|€|¥)?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(trillion|billion|million|thousand|bn|bln|tn|trn|mn|mln|m|k|b)\b)?(?:\s?(%|per ?cent\b|pct\b|percentage points?\b|dollars?\b|dlrs?\b|pounds?\b|stg\b|sterling\b|euros?\b|yen\b|yuan\b|(?:km\/h|mph|km|kg|metres?|meters?|miles?|tonnes?|feet|ft|seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b))?/gi;
+  /(?<![A-Za-z0-9.])(US\$|A\$|C\$|\$|£|€|¥)?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(trillion|billion|million|thousand|bn|bln|tn|trn|mn|mln|m|k|b)\b)?(?:\s?(%|per ?cent\b|pct\b|percentage points?\b|dollars?\b|dlrs?\b|pounds?\b|stg\b|sterling\b|euros?\b|yen\b|yuan\b|(?:km\/h|mph|km|kg|metres?|meters?|miles?|tonnes?|feet|ft|seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b))?/gi;
 // Spelled-out amounts: "half a billion", "a fifth", "two thirds", "twenty-five million", "a dozen".
 const WORDS =
   /\b(?:(half)\s+an?\s+(million|billion|trillion)|(an?|one|two|three)\s+(half|halves|third|thirds|quarter|quarters|fifth|fifths|tenth|tenths)\b|((?:(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a|an|and)[\s-]+)*(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen))(?:\s+(thousand|million|billion|trillion))?)(?:\s+(per ?cent|percent|dollars?|pounds?|euros?|years?|months?|weeks?|days?|hours?|minutes?|seconds?|miles?|metres?|meters?))?\b/gi;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rng } from '../data';
+import { mulberry32 as rng } from '../../lib/random';
 import {
   addNegation,
   changeAmount,

@@ -1,0 +1,158 @@
+/**
+ * The amounts a claim can get wrong, beyond the quantities of quantities.ts: scores and tallies
+ * ("3-0", "71-27"), ordinals and ranks ("third", "21st", "fourth-largest"), multiples ("four times",
+ * "twice") and ranges ("between 100 and 120"). Each comes with the words around it, so that two
+ * amounts are compared only when they count the same thing. Pure.
+ */
+import { agrees, comparable, quantities, type Quantity } from '../align/quantities';
+
+export type AmountKind = Quantity['kind'] | 'score' | 'ordinal' | 'multiple';
+
+export interface Amount {
+  kind: AmountKind;
+  value: number;
+  /** A score's second number; a range's upper end. */
+  value2?: number;
+  bound?: Quantity['bound'] | 'range';
+  unit?: string;
+  start: number;
+  end: number;
+  text: string;
+}
+
+const ORDINAL_WORDS: Record<string, number> = {
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  eleventh: 11,
+  twelfth: 12,
+  thirteenth: 13,
+  fourteenth: 14,
+  fifteenth: 15,
+  twentieth: 20,
+};
+const SMALL: Record<string, number> = {
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  twice: 2,
+  double: 2,
+  triple: 3,
+  treble: 3,
+};
+
+// "3-0", "2–1", "71-27 vote"; not "2004-05" (a season) nor a date "12-03-2005".
+const SCORE = /(?<![\w.\-–/])(\d{1,3})\s?[-–]\s?(\d{1,3})(?![\w.\-–/]|\s?(?:%|per|pct))/g;
+// "third", "21st", "fourth-largest"; "second" is a unit of time after a number ("9.85 seconds" is plural anyway).
+const ORDINAL = new RegExp(`\\b(${Object.keys(ORDINAL_WORDS).join('|')}|\\d{1,3}(?:st|nd|rd|th))\\b`, 'gi');
+const MULTIPLE = /\b(?:(\d+(?:\.\d+)?|two|three|four|five|six|seven|eight|nine|ten)\s+times|(twice|double|triple|treble))\b/gi;
+const RANGE = /\bbetween\s+(\S+(?:\s\S+)?)\s+and\s+(\S+(?:\s\S+)?)/gi;
+
+const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start < b.end && b.start < a.end;
+
+function scores(text: string): Amount[] {
+  const out: Amount[] = [];
+  for (const m of text.matchAll(SCORE)) {
+    const a = Number(m[1]);
+    const b = Number(m[2]);
+    // "2004-05": a season or a span of years, not a score.
+    if (a >= 1900 || (m[1]!.length === 4 && m[2]!.length === 2)) continue;
+    out.push({ kind: 'score', value: Math.max(a, b), value2: Math.min(a, b), start: m.index, end: m.index + m[0].length, text: m[0] });
+  }
+  return out;
+}
+
+function ordinals(text: string): Amount[] {
+  const out: Amount[] = [];
+  for (const m of text.matchAll(ORDINAL)) {
+    const w = m[1]!.toLowerCase();
+    // "a second" / "one second" / "seconds": time; "second-hand", "secondly": not a rank.
+    if (w === 'second' && /\b(?:a|one|per|every)\s+$/i.test(text.slice(Math.max(0, m.index - 8), m.index))) continue;
+    const value = ORDINAL_WORDS[w] ?? Number(w.replace(/\D/g, ''));
+    out.push({ kind: 'ordinal', value, start: m.index, end: m.index + m[0].length, text: m[0] });
+  }
+  return out;
+}
+
+function multiples(text: string): Amount[] {
+  const out: Amount[] = [];
+  for (const m of text.matchAll(MULTIPLE)) {
+    const w = (m[1] ?? m[2])!.toLowerCase();
+    const value = SMALL[w] ?? Number(w);
+    if (Number.isFinite(value)) out.push({ kind: 'multiple', value, start: m.index, end: m.index + m[0].length, text: m[0] });
+  }
+  return out;
+}
+
+// "2004-05", "1999/2000": a season or a span of years, read as its first year.
+const SEASON = /\b((?:19|20)\d{2})\s?[-–/]\s?(\d{2}|(?:19|20)\d{2})\b/g;
+
+function seasons(text: string): Amount[] {
+  return [...text.matchAll(SEASON)].map((m) => ({
+    kind: 'year' as const,
+    value: Number(m[1]),
+    start: m.index,
+    end: m.index + m[0].length,
+    text: m[0],
+  }));
+}
+
+/** Every amount of a text in reading order: scores, multiples, ranges, ordinals, then quantities not inside them. */
+export function amountsIn(text: string): Amount[] {
+  // "21st" before the quantities read its digits as a count.
+  const special = [...seasons(text), ...scores(text), ...multiples(text), ...ordinals(text).filter((o) => /^\d/.test(o.text))];
+  const qs = quantities(text);
+  const out: Amount[] = [...special];
+  for (const m of text.matchAll(RANGE)) {
+    const inside = qs.filter((q) => q.start >= m.index && q.end <= m.index + m[0].length);
+    if (inside.length === 2 && comparable(inside[0]!, inside[1]!) && !special.some((s) => overlaps(s, inside[0]!))) {
+      const [lo, hi] = inside as [Quantity, Quantity];
+      out.push({
+        ...lo,
+        bound: 'range',
+        value: lo.value,
+        value2: hi.value,
+        end: hi.end,
+        text: text.slice(m.index, hi.end),
+        start: m.index,
+      });
+    }
+  }
+  for (const q of qs) if (!out.some((o) => overlaps(o, q))) out.push(q);
+  for (const o of ordinals(text)) if (!out.some((x) => overlaps(x, o))) out.push(o);
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** Can the two amounts be compared (the same kind of amount, the same unit where both name one)? */
+export function comparableAmounts(a: Amount, b: Amount): boolean {
+  const special = (k: AmountKind) => k === 'score' || k === 'ordinal' || k === 'multiple';
+  if (special(a.kind) || special(b.kind)) return a.kind === b.kind;
+  return comparable(a as Quantity, b as Quantity);
+}
+
+/** Does the evidence's amount bear the claim's out (a score either way round, a value inside a range or bound)? */
+export function agreesAmount(claim: Amount, evidence: Amount): boolean {
+  if (!comparableAmounts(claim, evidence)) return false;
+  if (claim.kind === 'score') return claim.value === evidence.value && claim.value2 === evidence.value2;
+  if (claim.kind === 'ordinal' || claim.kind === 'multiple') return claim.value === evidence.value;
+  if (claim.bound === 'range') {
+    const slack = Math.abs(claim.value2!) * 0.03;
+    const hi = evidence.bound === 'range' ? evidence.value2! : evidence.value;
+    return evidence.value >= claim.value - slack && hi <= claim.value2! + slack;
+  }
+  if (evidence.bound === 'range') return claim.value >= evidence.value && claim.value <= evidence.value2!;
+  return agrees(claim as Quantity, evidence as Quantity);
+}

@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Lexicon } from '../align/lexicon';
+import { amountsIn, agreesAmount } from './amounts';
+import { compare, prepareClaim } from './compare';
+import { reasonFor } from './reasons';
+
+// The lexicon the product ships (models/quin-align), read once for the whole file.
+const lex = Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz'));
+const against = (claim: string, evidence: string) => compare(prepareClaim(claim, lex), evidence, lex);
+const status = (claim: string, evidence: string) =>
+  Object.fromEntries(
+    against(claim, evidence).checks.map((c) => [`${c.kind}:${c.claim}`, c.evidence ? `${c.status} (${c.evidence})` : c.status]),
+  );
+
+describe("a claim's details", () => {
+  it('names by slot, places, amounts, dates, directions and a negation', () => {
+    const d = prepareClaim('Margaret Hassan was not kidnapped in Basra in March 2004', lex).details;
+    expect(d.map((x) => `${x.kind}:${x.text}`)).toEqual(['name:Margaret Hassan', 'negation:not', 'place:Basra', 'date:March', 'date:2004']);
+    expect(d[0]!.name).toMatchObject({ slot: 'subject', type: 'person' });
+  });
+
+  it('reads the digits of a name as part of the name, not as an amount ("U2")', () => {
+    expect(prepareClaim("U2's Vertigo tour begins in Lisbon", lex).details.map((x) => `${x.kind}:${x.text}`)).toEqual([
+      'name:U2',
+      'name:Vertigo',
+      'direction:begins',
+      'place:Lisbon',
+    ]);
+    expect(amountsIn('U2 and the G8 met')).toEqual([]);
+  });
+
+  it('scores, ordinals, multiples and ranges are amounts of their own', () => {
+    const kinds = (s: string) => amountsIn(s).map((a) => `${a.kind}:${a.text}`);
+    expect(kinds('Middlesbrough beat Lazio 3-0 in the 2004-05 season')).toEqual(['score:3-0', 'year:2004-05']);
+    expect(kinds('the third quarter, the 21st century')).toEqual(['ordinal:third', 'ordinal:21st']);
+    expect(kinds('roughly four times as many')).toEqual(['multiple:four times']);
+    const [range] = amountsIn('between 100 and 120 people');
+    expect(range).toMatchObject({ bound: 'range', value: 100, value2: 120 });
+    expect(agreesAmount(range!, amountsIn('110 people')[0]!)).toBe(true);
+    expect(agreesAmount(range!, amountsIn('130 people')[0]!)).toBe(false);
+    expect(agreesAmount(amountsIn('3-0')[0]!, amountsIn('0-3')[0]!)).toBe(true);
+  });
+});
+
+describe('checking the details against a sentence', () => {
+  const hassan = 'Care International aid worker Margaret Hassan was abducted in Baghdad last month.';
+
+  it('another place for the same event contradicts; the same place confirms', () => {
+    expect(status('Margaret Hassan was kidnapped in Basra', hassan)).toEqual({
+      'name:Margaret Hassan': 'confirmed (Margaret Hassan)',
+      'place:Basra': 'contradicted (Baghdad)',
+    });
+    expect(status('Margaret Hassan was kidnapped in Baghdad', hassan)['place:Baghdad']).toBe('confirmed (Baghdad)');
+    expect(reasonFor('refutes', against('Margaret Hassan was kidnapped in Basra', hassan))).toBe('Baghdad here, Basra in the claim');
+  });
+
+  it('a different score, the opposite direction and the opposite outcome are named', () => {
+    const boro = "Boro's 2-0 Uefa Cup win against Lazio was their best result of the season.";
+    expect(status('Middlesbrough beat Lazio 3-0 in the Uefa Cup', boro)['number:3-0']).toBe('contradicted (2-0)');
+    const rba = 'The Reserve Bank of Australia lifted interest rates 0.25% to 5.5%.';
+    const cut = against('The Reserve Bank of Australia cut interest rates to 5.5%', rba);
+    expect(reasonFor('refutes', cut)).toBe("'lifted' here, 'cut' in the claim");
+    const won = against('Hillary Clinton was defeated in the 2016 election', 'Hillary Clinton won the popular vote in the 2016 election.');
+    expect(reasonFor('refutes', won)).toBe("'won' here, 'defeated' in the claim");
+    expect(
+      status('Bill Cosby was acquitted at his retrial', 'Bill Cosby was found guilty of sexual assault at his retrial.'),
+    ).toMatchObject({
+      'direction:acquitted': 'contradicted (guilty)',
+    });
+  });
+
+  it('the other side with the other outcome agrees; the same outcome for the other side is the roles reversed', () => {
+    const ev = 'Bush defeated Kerry in Ohio.';
+    expect(status('Kerry was defeated by Bush', ev)['direction:defeated']).toBe('confirmed (defeated)');
+    expect(status('Kerry beat Bush in Ohio', ev)['direction:beat']).toBe('contradicted (defeated)');
+  });
+
+  it('a negation on one side only contradicts what both state', () => {
+    const c = against('The Fed did not raise rates', 'The Fed has been raising interest rates since June 2004.');
+    expect(c.checks.find((x) => x.kind === 'negation')?.status).toBe('contradicted');
+  });
+
+  it('a sentence carrying every detail confirms them all, and says so', () => {
+    const c = against(
+      'Google made a profit in its first earnings report since floating',
+      'In its first earnings report since floating on the stock market, Google said it made a net profit of $52m.',
+    );
+    expect(c.checks.every((x) => x.status === 'confirmed')).toBe(true);
+    expect(reasonFor('supports', c)).toBe('states every detail: Google, profit, first');
+  });
+
+  it('an amount of the same kind for something else is not a contradiction', () => {
+    const c = against('Intelsat had annual sales of $300m', 'The satellite firm said it would spend $50m on a new launch site.');
+    expect(c.checks.find((x) => x.kind === 'number')).toMatchObject({ status: 'unmentioned', other: '$50m' });
+  });
+});
+
+describe('relevance before stance: is the text about the claim at all?', () => {
+  it('a name inside another name is not the claim\'s ("Moon" of "Moon Jae-in")', () => {
+    const c = against('The Moon landing was faked', "What's For Dinner When Kim Jong Un Meets South Korea's Moon Jae-in");
+    expect(c.topic).toBeLessThan(0.35);
+    expect(reasonFor('neutral', c)).toBe('not about Moon landing');
+  });
+
+  it('one shared word is not the topic', () => {
+    expect(against('The Moon landing was faked', 'Weirdest Promposals Of The Week: Teen Who Faked His Own Birth').topic).toBeLessThan(0.5);
+  });
+
+  it('another name in the same slot still addresses the claim', () => {
+    expect(against('Margaret Hassan was kidnapped in Basra', 'Margaret Hassan was abducted in Baghdad.').topic).toBe(1);
+  });
+});

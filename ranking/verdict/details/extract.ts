@@ -1,0 +1,164 @@
+/**
+ * A claim's checkable details: who (names by slot), where (places after "in", "at", "to", "from"),
+ * how much (amounts, scores, ordinals, multiples, ranges, with their hedges), when (years, months,
+ * weekdays), which way (direction and outcome words that have an opposite: rose/fell, cut/raised,
+ * won/lost, convicted/acquitted) and whether it is negated. A false news claim usually differs from
+ * the coverage in exactly one of these. Pure: the claim's units (align.ts) in, details out.
+ */
+import { DIRECTION, NEGATIONS, NEGATIVE_VERBS, REVIEWED_ANTONYMS } from '../align/cues';
+import type { Unit } from '../align/align';
+import type { Lexicon } from '../align/lexicon';
+import { amountsIn, type Amount } from './amounts';
+import { namesIn, type Name } from './names';
+
+export type DetailKind = 'name' | 'place' | 'number' | 'date' | 'direction' | 'negation';
+
+export interface Detail {
+  kind: DetailKind;
+  /** As the claim writes it. */
+  text: string;
+  start: number;
+  end: number;
+  name?: Name;
+  amount?: Amount;
+  /** Dates: the month (1–12) or weekday (1–7) named. */
+  month?: number;
+  weekday?: number;
+  /** Direction words: the unit, and for outcome words (win, beat, defeat) the outcome for the sentence's subject. */
+  unit?: Unit;
+  outcome?: 1 | -1;
+  /** Content lemmas around the detail (what it is about: "interest rates" for "5.5%"). */
+  context: string[];
+}
+
+export const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+export const WEEKDAY_NAMES = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+const MONTH =
+  /^(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?$/i;
+const WEEKDAY = /^(monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i;
+
+/** Outcome words: +1 the subject won (active "beat", "defeated"), −1 it lost; passive voice turns a win verb round. */
+const OUTCOME: Record<string, 1 | -1> = {
+  win: 1,
+  won: 1,
+  wins: 1,
+  beat: 1,
+  beats: 1,
+  beaten: 1,
+  defeat: 1,
+  defeated: 1,
+  defeats: 1,
+  ousted: 1,
+  thrashed: 1,
+  edged: 1,
+  eliminated: 1,
+  knocked: 1,
+  overcame: 1,
+  lose: -1,
+  lost: -1,
+  loses: -1,
+  losing: -1,
+};
+const PASSIVE_AUX = new Set(['was', 'were', 'been', 'be', 'being', 'is', 'are', 'got', 'get']);
+
+/** Is the word at unit index i an outcome word, and which way does it go for the subject? */
+export function outcomeAt(units: readonly Unit[], i: number): 1 | -1 | undefined {
+  const u = units[i];
+  const sign = u && OUTCOME[u.lower];
+  if (!sign) return undefined;
+  // "was defeated", "were beaten": the subject lost.
+  const passive = sign === 1 && PASSIVE_AUX.has(units[i - 1]?.lower ?? '') && u.lower !== 'won' && u.lower !== 'win';
+  return passive ? -1 : sign;
+}
+
+/**
+ * Is the word one whose opposite makes a claim false (a direction, a reviewed opposite: rose/fell,
+ * convicted/acquitted)? WordNet's antonyms alone are too many and too loose for a detail ("new"/"old").
+ */
+function hasOpposite(u: Unit): boolean {
+  return u.lemmas.some((l) => DIRECTION[l] !== undefined || REVIEWED_ANTONYMS.has(l));
+}
+
+const isNegation = (u: Pick<Unit, 'lower'>) => NEGATIONS.has(u.lower) || NEGATIVE_VERBS.has(u.lower) || u.lower.endsWith("n't");
+
+/** Content lemmas of the units within `span` of index i (the detail's own units excluded). */
+export function contextOf(units: readonly Unit[], from: number, to: number, span: number): string[] {
+  const out: string[] = [];
+  for (let k = Math.max(0, from - span); k <= Math.min(units.length - 1, to + span); k++) {
+    const u = units[k]!;
+    if (k >= from && k <= to) continue;
+    if (!u.stop && !u.digit && /\p{L}/u.test(u.text)) out.push(...u.lemmas);
+  }
+  return out;
+}
+
+const unitRange = (units: readonly Unit[], start: number, end: number): [number, number] => {
+  const inside = units.map((u, i) => (u.start < end && start < u.end ? i : -1)).filter((i) => i >= 0);
+  return inside.length ? [inside[0]!, inside.at(-1)!] : [0, -1];
+};
+
+function amountDetail(text: string, units: readonly Unit[], a: Amount): Detail {
+  const [from, to] = unitRange(units, a.start, a.end);
+  return {
+    kind: a.kind === 'year' ? 'date' : 'number',
+    text: a.text,
+    start: a.start,
+    end: a.end,
+    amount: a,
+    context: contextOf(units, from, to, 4),
+  };
+}
+
+/** Months and weekdays named in a text ("in March", "on Tuesday"), as units. */
+export function datesIn(units: readonly Unit[]): { unit: Unit; index: number; month?: number; weekday?: number }[] {
+  const out: { unit: Unit; index: number; month?: number; weekday?: number }[] = [];
+  units.forEach((u, index) => {
+    // "may" is a month only when capitalised mid-sentence.
+    if (MONTH.test(u.text) && (u.lower !== 'may' || u.cap))
+      out.push({ unit: u, index, month: MONTH_NAMES.indexOf(u.lower.slice(0, 3)) + 1 });
+    else if (WEEKDAY.test(u.text)) out.push({ unit: u, index, weekday: WEEKDAY_NAMES.indexOf(u.lower.slice(0, 3)) + 1 });
+  });
+  return out;
+}
+
+/** The claim's details, in reading order. */
+export function claimDetails(text: string, units: readonly Unit[], lex: Lexicon): Detail[] {
+  const out: Detail[] = [];
+  const names = namesIn(text, units, lex);
+  for (const n of names) {
+    const place = n.slot === 'location' || n.slot === 'destination' || n.slot === 'origin';
+    out.push({
+      kind: place && n.type !== 'person' ? 'place' : 'name',
+      text: n.text,
+      start: n.start,
+      end: n.end,
+      name: n,
+      context: contextOf(units, n.index, n.index + n.words.length - 1, 4),
+    });
+  }
+  const amounts = amountsIn(text);
+  for (const a of amounts) out.push(amountDetail(text, units, a));
+  for (const d of datesIn(units))
+    out.push({
+      kind: 'date',
+      text: d.unit.text,
+      start: d.unit.start,
+      end: d.unit.end,
+      month: d.month,
+      weekday: d.weekday,
+      context: contextOf(units, d.index, d.index, 4),
+    });
+  const taken = (u: Unit) => out.some((d) => d.start < u.end && u.start < d.end);
+  units.forEach((u, i) => {
+    if (u.stop || u.cap || taken(u)) return;
+    const outcome = outcomeAt(units, i);
+    if (outcome || hasOpposite(u))
+      out.push({ kind: 'direction', text: u.text, start: u.start, end: u.end, unit: u, outcome, context: contextOf(units, i, i, 3) });
+  });
+  const neg = units.findIndex(isNegation);
+  if (neg >= 0) {
+    const u = units[neg]!;
+    out.push({ kind: 'negation', text: u.text, start: u.start, end: u.end, unit: u, context: contextOf(units, neg, neg, 4) });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
