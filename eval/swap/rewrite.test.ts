@@ -12,7 +12,7 @@ import {
   swapName,
   swapRoles,
 } from './rewrite';
-import { quantities, sameAmount } from '../../ranking/verdict/align/quantities';
+import { quantities, sameAmount } from '../../ranking/verdict/details/quantities';
 
 const S = 'Profits at the firm rose 12% to $52m in the three months to September, the company said on Tuesday.';
 

@@ -10,7 +10,7 @@
  * a name swapped for another of the same article, the roles of two names swapped.
  */
 import lemmatizer from 'wink-lemmatizer';
-import { quantities, type Quantity } from '../../ranking/verdict/align/quantities';
+import { quantities, type Quantity } from '../../ranking/verdict/details/quantities';
 
 export type Rand = () => number;
 export interface Rewrite {

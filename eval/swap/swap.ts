@@ -6,12 +6,12 @@
  * the verdict claims to check. Used to make minimal pairs for training (training/stance/minimal-pairs.ts)
  * and the detail-swap evaluation (`quin eval details`). Pure and deterministic given the random source.
  */
-import type { Lexicon } from '../../ranking/verdict/align/lexicon';
+import type { Lexicon } from '../../ranking/verdict/details/lexicon';
 import type { Amount } from '../../ranking/verdict/details/amounts';
 import { prepareClaim } from '../../ranking/verdict/details/compare';
 import type { Detail } from '../../ranking/verdict/details/extract';
 import { mentioned, type Name } from '../../ranking/verdict/details/names';
-import { units } from '../../ranking/verdict/align/align';
+import { units } from '../../ranking/verdict/details/words';
 import {
   addNegation,
   changeAmount,

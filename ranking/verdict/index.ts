@@ -12,7 +12,7 @@ import type { Config } from '../../lib/config';
 import { createError } from '../../lib/errors';
 import { loadRoleModel, resolveModelDir } from '../../lib/models';
 import { projectRoot } from '../../lib/paths';
-import { Lexicon } from './align/lexicon';
+import { Lexicon } from './details/lexicon';
 import { AggregatorFile, checkAggregator, type Aggregator } from './decide';
 import { DEFAULT_READING, READING_FEATURES, StanceJudge } from './judge';
 import { NliVerdictStage, type VerdictSettings } from './stage';
@@ -39,7 +39,7 @@ export {
   type JudgedItem,
   type StanceProbs,
 } from './decide';
-export { Lexicon } from './align/lexicon';
+export { Lexicon } from './details/lexicon';
 export { sameClaim, sameFrom, SAME_CLAIM_COVERAGE, type SameClaim } from './same-claim';
 
 export type VerdictConfig = Pick<Config, 'nliModel' | 'encoderModel' | 'rerankerModel' | 'modelsDir' | 'ortThreads' | 'ortProvider'>;

@@ -16,7 +16,7 @@
  * shown names the detail that decides it and never argues against the stance given.
  */
 import type { NliClassifier, NliProbs } from '../../lib/models';
-import type { Lexicon } from './align/lexicon';
+import type { Lexicon } from './details/lexicon';
 import { stanceOf, type StanceProbs } from './decide';
 import { compare, DETAIL_FEATURES, prepareClaim, type Comparison, type PreparedClaim } from './details/compare';
 import type { Detail } from './details/extract';

@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { tokenize } from '../../ranking/verdict/align/tokens';
+import { tokenize } from '../../ranking/verdict/details/tokens';
 import { bbcArticles, sciCorpus, shared } from '../data';
 import { wordnetDir } from '../wordnet';
 

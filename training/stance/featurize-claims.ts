@@ -20,7 +20,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NliClassifier } from '../../lib/models';
-import { Lexicon } from '../../ranking/verdict/align/lexicon';
+import { Lexicon } from '../../ranking/verdict/details/lexicon';
 import { DETAIL_FEATURES } from '../../ranking/verdict/details/compare';
 import { contradicts, StanceJudge } from '../../ranking/verdict/judge';
 import { evidenceItems, type EvidenceItem } from '../../ranking/verdict/stage';

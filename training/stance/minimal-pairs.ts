@@ -22,7 +22,7 @@ import path from 'node:path';
 import type { Rand } from '../../eval/swap/rewrite';
 import { claimFrom, namePool, swapsOf, type NamePool, type Swap, type SwapKind } from '../../eval/swap/swap';
 import { TextTokenizer } from '../../lib/models/tokenizer';
-import { Lexicon } from '../../ranking/verdict/align/lexicon';
+import { Lexicon } from '../../ranking/verdict/details/lexicon';
 import { rng, shared, shuffle } from '../data';
 import { articles, TopicIndex, usable, type Corpus, type Sent } from './generate';
 

@@ -4,7 +4,7 @@
  * "twice") and ranges ("between 100 and 120"). Each comes with the words around it, so that two
  * amounts are compared only when they count the same thing. Pure.
  */
-import { agrees, comparable, quantities, type Quantity } from '../align/quantities';
+import { agrees, comparable, quantities, type Quantity } from './quantities';
 
 export type AmountKind = Quantity['kind'] | 'score' | 'ordinal' | 'multiple';
 
@@ -56,8 +56,28 @@ const SMALL: Record<string, number> = {
 
 // "3-0", "2–1", "71-27 vote"; not "2004-05" (a season) nor a date "12-03-2005".
 const SCORE = /(?<![\w.\-–/])(\d{1,3})\s?[-–]\s?(\d{1,3})(?![\w.\-–/]|\s?(?:%|per|pct))/g;
-// "third", "21st", "fourth-largest"; "second" is a unit of time after a number ("9.85 seconds" is plural anyway).
-const ORDINAL = new RegExp(`\\b(${Object.keys(ORDINAL_WORDS).join('|')}|\\d{1,3}(?:st|nd|rd|th))\\b`, 'gi');
+/** Superlatives, each a rank on a scale and which end of it: "the largest" is first on size, "the smallest" first the other way. */
+const SUPERLATIVE: Record<string, string> = {
+  biggest: 'size+',
+  largest: 'size+',
+  greatest: 'size+',
+  smallest: 'size-',
+  highest: 'height+',
+  lowest: 'height-',
+  best: 'quality+',
+  worst: 'quality-',
+  fastest: 'speed+',
+  slowest: 'speed-',
+  oldest: 'age+',
+  youngest: 'age-',
+  richest: 'wealth+',
+  poorest: 'wealth-',
+  busiest: 'busy+',
+};
+const SUPERLATIVES = Object.keys(SUPERLATIVE).join('|');
+// "third", "21st", "fourth-largest", "second largest"; "second" is a unit of time after "a"/"one" (handled below).
+const ORDINAL = new RegExp(`\\b(${Object.keys(ORDINAL_WORDS).join('|')}|\\d{1,3}(?:st|nd|rd|th))(?:[\\s-]+(${SUPERLATIVES}))?\\b`, 'gi');
+const PLAIN_SUPERLATIVE = new RegExp(`\\b(${SUPERLATIVES})\\b`, 'gi');
 const MULTIPLE = /\b(?:(\d+(?:\.\d+)?|two|three|four|five|six|seven|eight|nine|ten)\s+times|(twice|double|triple|treble))\b/gi;
 const RANGE = /\bbetween\s+(\S+(?:\s\S+)?)\s+and\s+(\S+(?:\s\S+)?)/gi;
 
@@ -82,8 +102,20 @@ function ordinals(text: string): Amount[] {
     // "a second" / "one second" / "seconds": time; "second-hand", "secondly": not a rank.
     if (w === 'second' && /\b(?:a|one|per|every)\s+$/i.test(text.slice(Math.max(0, m.index - 8), m.index))) continue;
     const value = ORDINAL_WORDS[w] ?? Number(w.replace(/\D/g, ''));
-    out.push({ kind: 'ordinal', value, start: m.index, end: m.index + m[0].length, text: m[0] });
+    const scale = m[2] ? SUPERLATIVE[m[2].toLowerCase()] : undefined;
+    out.push({ kind: 'ordinal', value, ...(scale ? { unit: scale } : {}), start: m.index, end: m.index + m[0].length, text: m[0] });
   }
+  // "the largest" on its own is first on its scale.
+  for (const m of text.matchAll(PLAIN_SUPERLATIVE))
+    if (!out.some((o) => o.start <= m.index && m.index < o.end))
+      out.push({
+        kind: 'ordinal',
+        value: 1,
+        unit: SUPERLATIVE[m[1]!.toLowerCase()],
+        start: m.index,
+        end: m.index + m[0].length,
+        text: m[0],
+      });
   return out;
 }
 
@@ -139,6 +171,8 @@ export function amountsIn(text: string): Amount[] {
 /** Can the two amounts be compared (the same kind of amount, the same unit where both name one)? */
 export function comparableAmounts(a: Amount, b: Amount): boolean {
   const special = (k: AmountKind) => k === 'score' || k === 'ordinal' || k === 'multiple';
+  // Ranks on two scales do not compare ("the largest" / "the oldest"); either end of one scale does.
+  if (a.kind === 'ordinal' && b.kind === 'ordinal' && a.unit && b.unit) return a.unit.slice(0, -1) === b.unit.slice(0, -1);
   if (special(a.kind) || special(b.kind)) return a.kind === b.kind;
   return comparable(a as Quantity, b as Quantity);
 }
@@ -147,7 +181,8 @@ export function comparableAmounts(a: Amount, b: Amount): boolean {
 export function agreesAmount(claim: Amount, evidence: Amount): boolean {
   if (!comparableAmounts(claim, evidence)) return false;
   if (claim.kind === 'score') return claim.value === evidence.value && claim.value2 === evidence.value2;
-  if (claim.kind === 'ordinal' || claim.kind === 'multiple') return claim.value === evidence.value;
+  if (claim.kind === 'ordinal') return claim.value === evidence.value && (!claim.unit || !evidence.unit || claim.unit === evidence.unit);
+  if (claim.kind === 'multiple') return claim.value === evidence.value;
   if (claim.bound === 'range') {
     const slack = Math.abs(claim.value2!) * 0.03;
     const hi = evidence.bound === 'range' ? evidence.value2! : evidence.value;

@@ -5,9 +5,9 @@
  * polarity) or does not mention it; and how much of the claim the text is about at all (`topic`: a
  * sentence takes a stance only when it is on the claim's subject). Pure.
  */
-import { covered, type Alignment, type Unit } from '../align/align';
-import { HEDGES, NEGATIONS, NEGATIVE_VERBS } from '../align/cues';
-import { EQUIVALENT, type Lexicon } from '../align/lexicon';
+import { covered, type Alignment, type Unit } from './words';
+import { HEDGES, NEGATIONS, NEGATIVE_VERBS } from './cues';
+import { EQUIVALENT, type Lexicon } from './lexicon';
 import { agreesAmount, amountsIn, comparableAmounts, type Amount } from './amounts';
 import { contextOf, datesIn, outcomeAt, type Detail } from './extract';
 import { compatible, mentioned, namesIn, sameName, type Name, type Slot } from './names';
@@ -144,10 +144,26 @@ function checkDirection(d: Detail, a: Alignment, ev: EvidenceView, claimNames: r
     }
   }
   const link = a.links.find((l) => l.claim.index === u.index);
+  if (link?.relation === 'antonym' && converse(u, link.evidence!, claimNames, ev))
+    return { kind: 'direction', status: 'confirmed', claim: d.text, evidence: link.evidence!.text };
   if (link?.relation === 'antonym') return { kind: 'direction', status: 'contradicted', claim: d.text, evidence: link.evidence!.text };
   if (link?.relation && EQUIVALENT.has(link.relation))
     return { kind: 'direction', status: 'confirmed', claim: d.text, evidence: link.evidence!.text };
   return { kind: 'direction', status: 'unmentioned', claim: d.text };
+}
+
+/** Verbs whose opposite with the parties swapped says the same: "X sold it to Y" = "Y bought it from X". */
+const CONVERSE = new Set(['buy', 'sell', 'purchase', 'acquire', 'lend', 'borrow', 'give', 'receive', 'sold', 'bought', 'lent', 'gave']);
+
+/** The opposite verb with the claim's first party after it in the evidence and another party before it. */
+function converse(c: Unit, e: Unit, claimNames: readonly Name[], ev: EvidenceView): boolean {
+  if (!c.lemmas.some((l) => CONVERSE.has(l)) || !e.lemmas.some((l) => CONVERSE.has(l))) return false;
+  // The buyer and the seller ("to Ladbroke", "from Carlton" are parties here, not places).
+  const parties = claimNames.filter((n) => n.slot !== 'location');
+  const first = subjectBefore(parties, c.index) ?? parties[0];
+  const at = (n: Name) => ev.names.find((m) => sameName(m, n))?.index;
+  const firstAt = first && at(first);
+  return firstAt !== undefined && firstAt > e.index && parties.some((p) => p !== first && (at(p) ?? Infinity) < e.index);
 }
 
 /** Negations of `units` within 5 words before one of the words both texts share. */

@@ -4,10 +4,10 @@
  * about, and the numbers the decision reads (DETAIL_FEATURES). The reasons shown are written from
  * the same comparison (reasons.ts). A claim is prepared once and compared with every sentence.
  */
-import { align, covered, isTitleCase, units, type Alignment } from '../align/align';
-import { HEDGES } from '../align/cues';
-import { roleSwap } from '../align/features';
-import type { Lexicon } from '../align/lexicon';
+import { align, covered, isTitleCase, units, type Alignment } from './words';
+import { HEDGES } from './cues';
+import { roleSwap } from './roles';
+import type { Lexicon } from './lexicon';
 import { checkDetails, evidenceView, type DetailCheck } from './checks';
 import { claimDetails, type Detail } from './extract';
 import { namesIn, type Name } from './names';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Lexicon } from '../align/lexicon';
+import { Lexicon } from './lexicon';
 import { amountsIn, agreesAmount } from './amounts';
 import { compare, prepareClaim } from './compare';
 import { reasonFor } from './reasons';
@@ -109,5 +109,92 @@ describe('relevance before stance: is the text about the claim at all?', () => {
 
   it('another name in the same slot still addresses the claim', () => {
     expect(against('Margaret Hassan was kidnapped in Basra', 'Margaret Hassan was abducted in Baghdad.').topic).toBe(1);
+  });
+});
+
+describe('what a careful reader checks (cases the alignment cues caught before)', () => {
+  const ev = 'The UK economy grew by 0.4% in the three months to September, official figures showed.';
+  const reason = (stance: 'supports' | 'refutes' | 'neutral', claim: string, evidence: string) =>
+    reasonFor(stance, against(claim, evidence));
+  const contradicted = (claim: string, evidence: string) =>
+    against(claim, evidence)
+      .checks.filter((c) => c.status === 'contradicted')
+      .map((c) => c.kind);
+
+  it('the same claim: every detail confirmed', () => {
+    const c = against('UK economy grew in the three months to September', ev);
+    expect(c.checks.every((x) => x.status === 'confirmed')).toBe(true);
+    expect(reasonFor('supports', c)).toBe('states every detail: UK, grew, three months, September');
+  });
+
+  it('an opposite direction, another amount, a negation on one side', () => {
+    expect(reason('refutes', 'The UK economy shrank in the three months to September', ev)).toBe("'grew' here, 'shrank' in the claim");
+    expect(reason('refutes', 'The UK economy grew by 4% in the three months to September', ev)).toBe('0.4% here, 4% in the claim');
+    expect(contradicted('The UK economy did not grow in the three months to September', ev)).toEqual(['negation']);
+    expect(contradicted('UK economy grew', 'The UK economy did not grow, the figures showed.')).toEqual(['negation']);
+  });
+
+  it('another name in the same role, and the roles swapped', () => {
+    expect(reason('refutes', 'Myskina won the final in Moscow', 'Dementieva won the final in Moscow on Sunday.')).toBe(
+      'Dementieva here, Myskina in the claim',
+    );
+    expect(contradicted('Chelsea beat Arsenal in the cup', 'Arsenal beat Chelsea in the cup on Saturday.')).toContain('roles');
+    const bought = against(
+      'Ladbroke bought a 20 pct stake in Central from Carlton',
+      'Carlton said it had purchased a 20 pct stake in Central from Ladbroke.',
+    );
+    expect(reasonFor('refutes', bought)).toMatch(/roles the other way round/);
+    expect(contradicted('Chelsea drew with Arsenal', 'Arsenal drew with Chelsea on Saturday.')).toEqual([]);
+    expect(contradicted('Britain and France signed the treaty', 'France and Britain signed the treaty.')).toEqual([]);
+    expect(contradicted('Carlton sold the stake to Ladbroke', 'Ladbroke bought the stake from Carlton.')).toEqual([]);
+  });
+
+  it('what a neutral sentence lacks, and hedges', () => {
+    expect(reason('neutral', 'Google made a profit', 'Google shares rose on Monday.')).toBe("does not mention 'profit'");
+    expect(reason('neutral', 'The bank raised rates', 'The bank may raise rates next month.')).toBe('does not state it as a fact');
+  });
+
+  it('bounds, fractions of a percent, a direction not matched through a rare sense, phrasal verbs, implicit negations', () => {
+    const putin = against('Over two thirds of Russian voters backed Putin', 'More than 70 percent of voters backed Putin.');
+    expect(putin.checks.find((x) => x.kind === 'number')?.status).toBe('confirmed');
+    expect(
+      reason(
+        'refutes',
+        'AOL gained 464,000 subscribers in the fourth quarter',
+        'AOL lost 464,000 subscribers in the fourth quarter and profits were lower.',
+      ),
+    ).toBe("'lost' here, 'gained' in the claim");
+    expect(contradicted('Seattle council voted down the tax', 'The Seattle council passed the tax on Monday.')).toEqual(['direction']);
+    expect(contradicted('The bank will not pay a dividend this year', 'The bank said it will defer paying a dividend this year.')).toEqual(
+      [],
+    );
+  });
+
+  it('an opposite wins over a rare WordNet sense; "one second" is an amount; the second largest is not the largest', () => {
+    expect(
+      reason(
+        'refutes',
+        'Ministers missed the target of 750,000 adults gaining qualifications',
+        'Auditors praised ministers for reaching the benchmark of 750,000 adults gaining qualifications.',
+      ),
+    ).toBe("'reaching' here, 'missed' in the claim");
+    expect(
+      contradicted('The self-driving Uber had just one second to react', 'Self-Driving Uber Had 6 Seconds To React Before Crash'),
+    ).toEqual(['number']);
+    expect(
+      reason('refutes', "Denmark is Europe's largest feta producer", "Denmark is Europe's second largest producer of feta after Greece."),
+    ).toBe('second largest here, largest in the claim');
+    expect(
+      contradicted("Denmark is Europe's second largest feta producer", "Denmark is Europe's second largest producer of feta."),
+    ).toEqual([]);
+  });
+
+  it('headlines in Title Case do not make every word a name', () => {
+    expect(
+      contradicted(
+        'Some Democrats helped confirm Gina Haspel to lead the CIA',
+        'Gina Haspel Confirmed As CIA Director With Aid Of Democrats',
+      ),
+    ).toEqual([]);
   });
 });

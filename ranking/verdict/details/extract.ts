@@ -5,9 +5,9 @@
  * won/lost, convicted/acquitted) and whether it is negated. A false news claim usually differs from
  * the coverage in exactly one of these. Pure: the claim's units (align.ts) in, details out.
  */
-import { DIRECTION, NEGATIONS, NEGATIVE_VERBS, REVIEWED_ANTONYMS } from '../align/cues';
-import type { Unit } from '../align/align';
-import type { Lexicon } from '../align/lexicon';
+import { DIRECTION, NEGATIONS, NEGATIVE_VERBS, REVIEWED_ANTONYMS } from './cues';
+import type { Unit } from './words';
+import type { Lexicon } from './lexicon';
 import { amountsIn, type Amount } from './amounts';
 import { namesIn, type Name } from './names';
 
@@ -126,9 +126,11 @@ export function claimDetails(text: string, units: readonly Unit[], lex: Lexicon)
   const out: Detail[] = [];
   const names = namesIn(text, units, lex);
   for (const n of names) {
-    const place = n.slot === 'location' || n.slot === 'destination' || n.slot === 'origin';
+    // "in Basra" is a place unless it names a person; "to Ladbroke" only when the tagger knows it as a place.
+    const place =
+      (n.slot === 'location' && n.type !== 'person') || ((n.slot === 'destination' || n.slot === 'origin') && n.type === 'place');
     out.push({
-      kind: place && n.type !== 'person' ? 'place' : 'name',
+      kind: place ? 'place' : 'name',
       text: n.text,
       start: n.start,
       end: n.end,

@@ -6,8 +6,8 @@
  * tagger reads them as a person, place or organisation. Pure.
  */
 import nlp from 'compromise';
-import { isTitleCase, type Unit } from '../align/align';
-import type { Lexicon } from '../align/lexicon';
+import { isTitleCase, type Unit } from './words';
+import type { Lexicon } from './lexicon';
 
 export type NameType = 'person' | 'place' | 'org' | 'other';
 export type Slot = 'subject' | 'object' | 'location' | 'destination' | 'origin' | 'agent' | 'other';

@@ -51,19 +51,16 @@ export function reasonFor(stance: ReasonStance, c: Comparison, topic = 0.5): str
     const words = listed([...confirmed.map((x) => x.claim), ...sameWords(c)]);
     return words ? `says the same: ${words}` : 'says the same in other words';
   }
-  if (c.values.topic < topic) {
-    const subject = c.claim.details.find((d) => d.name?.slot === 'subject');
-    const named = subject && c.checks.some((x) => x.claim === subject.text && x.status !== 'unmentioned');
-    return subject && !named
-      ? `not about ${[subject.text, subject.name!.head].filter(Boolean).join(' ')}`
-      : "not about the claim's subject";
-  }
+  const subject = c.claim.details.find((d) => d.name?.slot === 'subject');
+  const named = !subject || c.checks.some((x) => x.claim === subject.text && x.status !== 'unmentioned');
+  if (c.values.topic < topic && !named) return `not about ${[subject!.text, subject!.name!.head].filter(Boolean).join(' ')}`;
   const contradicted = c.checks.find((x) => x.status === 'contradicted');
   if (contradicted) return `about something else: ${against(contradicted)}`;
   const other = c.checks.find((x) => x.other);
   if (other) return `gives ${other.other} for something else, not ${other.claim}`;
   const missing = c.checks.find((x) => x.status === 'unmentioned' && x.claim);
   if (missing) return `does not mention ${missing.kind === 'direction' ? q(missing.claim) : missing.claim}`;
+  if (c.values.topic < topic) return "not about the claim's subject";
   if (c.values.hedge_evidence && !c.values.hedge_claim) return 'does not state it as a fact';
   return 'on the topic, but does not settle the claim';
 }
