@@ -26,7 +26,7 @@ export {
 export { parseOpml, writeOpml, OPML_MAX_BYTES, type OpmlDocument, type OpmlFeed, type OpmlSkipped } from './feeds/opml';
 export { importFeedList, feedListForExport, type FeedListImport } from './feeds/feed-list';
 export { admitFeed, checkFeedUrl, MAX_URL_CHARS } from './feeds/admit';
-export { isBusyError } from './store/db-retry';
+export { isBusyError } from '../lib/db/retry';
 export { seedFeedsAtStart, addSeedFeeds, seedState, type SeedState, type SeedOutcome, type FeedCheck } from './feeds/seed';
 export { feedState, hasProblem, RECENT_ITEMS, type FeedState, type FeedStateView, type RecentItems } from './feeds/state';
 export { runCrawlOnce, crawlLoop, type CrawlOptions, type CrawlRunSummary, type LoopOptions } from './crawl/run';

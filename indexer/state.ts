@@ -4,6 +4,7 @@
  * and PostgreSQL through the one Prisma client.
  */
 import type { Db } from '../lib/db/client';
+import { isBusyError, withDbRetry, writeTransaction } from '../lib/db/retry';
 import { createError } from '../lib/errors';
 
 export type IndexName = 'dense' | 'elasticsearch';
@@ -113,44 +114,40 @@ async function existingIds(tx: Tx, ids: number[]): Promise<Set<number>> {
  * Returns the new version.
  */
 export async function commitDenseCheckpoint(db: Db, cp: DenseCheckpoint): Promise<number> {
-  const attempt = () =>
-    db.$transaction(
-      async (tx) => {
-        const current = await tx.indexState.findUnique({ where: { name: 'dense' } });
-        if ((current?.version ?? null) !== cp.fromVersion) {
-          throw createError(
-            'CONFLICT',
-            `the dense index changed under this indexer (version ${current?.version} ≠ ${cp.fromVersion}); is another indexer using this database?`,
-          );
-        }
-        const version = (cp.fromVersion ?? 0) + 1;
-        if (cp.replace) await tx.denseEntry.deleteMany({});
-        const live = await existingIds(
-          tx,
-          cp.entries.map((e) => e.snippetId),
-        );
-        for (const part of chunks(
-          cp.entries.filter((e) => live.has(e.snippetId)),
-          5_000,
-        ))
-          await tx.denseEntry.createMany({ data: part });
-        const data = { ...cp.state, fileBytes: cp.state.fileBytes === null ? null : BigInt(cp.state.fileBytes), version };
-        if (current) await tx.indexState.update({ where: { name: 'dense' }, data });
-        else await tx.indexState.create({ data: { name: 'dense', ...data } });
-        return version;
-      },
-      { timeout: 300_000, maxWait: 60_000 },
-    );
   // A snippet deleted between the check and the insert (PostgreSQL, read committed) fails the foreign
-  // key; the next attempt sees it gone.
-  for (let i = 0; ; i++) {
-    try {
-      return await attempt();
-    } catch (e) {
-      const fk = /foreign key|FOREIGN KEY|P2003/.test(String((e as Error).message ?? e)) || (e as { code?: string }).code === 'P2003';
-      if (!fk || i >= 3) throw e;
-    }
-  }
+  // key; the next attempt sees it gone. Another writer (an import's batch) is waited for, not failed on.
+  let fkRetries = 0;
+  const fk = (e: unknown) =>
+    (/foreign key|FOREIGN KEY|P2003/.test(String((e as Error).message ?? e)) || (e as { code?: string }).code === 'P2003') &&
+    ++fkRetries <= 3;
+  return writeTransaction(
+    db,
+    async (tx) => {
+      const current = await tx.indexState.findUnique({ where: { name: 'dense' } });
+      if ((current?.version ?? null) !== cp.fromVersion) {
+        throw createError(
+          'CONFLICT',
+          `the dense index changed under this indexer (version ${current?.version} ≠ ${cp.fromVersion}); is another indexer using this database?`,
+        );
+      }
+      const version = (cp.fromVersion ?? 0) + 1;
+      if (cp.replace) await tx.denseEntry.deleteMany({});
+      const live = await existingIds(
+        tx,
+        cp.entries.map((e) => e.snippetId),
+      );
+      for (const part of chunks(
+        cp.entries.filter((e) => live.has(e.snippetId)),
+        5_000,
+      ))
+        await tx.denseEntry.createMany({ data: part });
+      const data = { ...cp.state, fileBytes: cp.state.fileBytes === null ? null : BigInt(cp.state.fileBytes), version };
+      if (current) await tx.indexState.update({ where: { name: 'dense' }, data });
+      else await tx.indexState.create({ data: { name: 'dense', ...data } });
+      return version;
+    },
+    { timeout: 300_000, retryOn: (e) => isBusyError(e) || fk(e) },
+  );
 }
 
 export async function esLedger(db: Db): Promise<Map<number, string>> {
@@ -160,27 +157,32 @@ export async function esLedger(db: Db): Promise<Map<number, string>> {
 
 export async function esMarkPending(db: Db, ids: readonly number[]): Promise<void> {
   for (const part of chunks(ids, SQL_CHUNK)) {
-    await db.$transaction([
-      db.esEntry.deleteMany({ where: { snippetId: { in: part } } }),
-      db.esEntry.createMany({ data: part.map((snippetId) => ({ snippetId, state: 'pending' })) }),
-    ]);
+    await withDbRetry(() =>
+      db.$transaction([
+        db.esEntry.deleteMany({ where: { snippetId: { in: part } } }),
+        db.esEntry.createMany({ data: part.map((snippetId) => ({ snippetId, state: 'pending' })) }),
+      ]),
+    );
   }
 }
 
 export async function esMarkDone(db: Db, ids: readonly number[]): Promise<void> {
-  for (const part of chunks(ids, SQL_CHUNK)) await db.esEntry.updateMany({ where: { snippetId: { in: part } }, data: { state: 'done' } });
+  for (const part of chunks(ids, SQL_CHUNK))
+    await withDbRetry(() => db.esEntry.updateMany({ where: { snippetId: { in: part } }, data: { state: 'done' } }));
 }
 
 export async function esForget(db: Db, ids: readonly number[]): Promise<void> {
-  for (const part of chunks(ids, SQL_CHUNK)) await db.esEntry.deleteMany({ where: { snippetId: { in: part } } });
+  for (const part of chunks(ids, SQL_CHUNK)) await withDbRetry(() => db.esEntry.deleteMany({ where: { snippetId: { in: part } } }));
 }
 
 /** `where` = the cluster URL (credentials removed) and index name, so a change of either is noticed. */
 export async function writeEsState(db: Db, where: string, count: number): Promise<void> {
   const data = { backend: 'elasticsearch', file: where, ntotal: count };
-  await db.indexState.upsert({
-    where: { name: 'elasticsearch' },
-    create: { name: 'elasticsearch', ...data, version: 1 },
-    update: { ...data, version: { increment: 1 } },
-  });
+  await withDbRetry(() =>
+    db.indexState.upsert({
+      where: { name: 'elasticsearch' },
+      create: { name: 'elasticsearch', ...data, version: 1 },
+      update: { ...data, version: { increment: 1 } },
+    }),
+  );
 }

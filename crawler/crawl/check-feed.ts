@@ -13,7 +13,7 @@ import { parseMaxAge, type FetchResponse } from '../http';
 import { processItem } from './item-article';
 import { FEED_LEASE_SECONDS, renewLease } from '../schedule/lease';
 import { BACKOFF_MAX_MINUTES, BROKEN_AFTER_FAILURES, nextCheck } from '../schedule/next-check';
-import { transaction, type Tx } from '../store/db-retry';
+import { transaction, type Tx } from '../../lib/db/retry';
 import { storable } from '../text/storable';
 
 export interface FeedRunResult {

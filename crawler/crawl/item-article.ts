@@ -12,7 +12,7 @@ import { decodeBody } from '../text/charset';
 import type { CrawlContext, Feed, FeedItemRow } from './context';
 import { recordEvent, errorText, type EventInput } from '../store/events';
 import type { ExtractedPage } from '../extract/article';
-import { transaction, type Tx } from '../store/db-retry';
+import { transaction, type Tx } from '../../lib/db/retry';
 import { storeArticle, type ArticleInput, type PublishedAtSource, type StoreResult, type TextSource } from '../store/articles';
 
 /** `deferred`: the page was not asked for (its host asked for a pause); the item stays pending, no attempt used. */

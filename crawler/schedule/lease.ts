@@ -8,6 +8,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Db } from '../../lib/db/client';
+import { withDbRetry } from '../../lib/db/retry';
 
 /** hostname:pid:random — unique per process run. */
 export function newLeaseOwner(): string {
@@ -34,7 +35,9 @@ export async function reclaimDeadLeases(db: Db, now = new Date()): Promise<numbe
   let freed = 0;
   for (const f of held) {
     if (!f.leaseOwner || !isDeadLocalOwner(f.leaseOwner)) continue;
-    const r = await db.feed.updateMany({ where: { id: f.id, leaseOwner: f.leaseOwner }, data: { leaseOwner: null, leaseUntil: null } });
+    const r = await withDbRetry(() =>
+      db.feed.updateMany({ where: { id: f.id, leaseOwner: f.leaseOwner }, data: { leaseOwner: null, leaseUntil: null } }),
+    );
     freed += r.count;
   }
   return freed;
@@ -58,29 +61,33 @@ export interface AcquireOptions {
 /** Takes the lease on a due, unpaused feed. True when this process now holds it. */
 export async function acquireLease(db: Db, feedId: number, opts: AcquireOptions): Promise<boolean> {
   const now = opts.now ?? new Date();
-  const r = await db.feed.updateMany({
-    where: {
-      id: feedId,
-      status: { not: 'paused' },
-      ...(opts.force ? {} : { nextCheckAt: { lte: now } }),
-      OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
-    },
-    data: { leaseOwner: opts.owner, leaseUntil: new Date(now.getTime() + opts.seconds * 1000) },
-  });
+  const r = await withDbRetry(() =>
+    db.feed.updateMany({
+      where: {
+        id: feedId,
+        status: { not: 'paused' },
+        ...(opts.force ? {} : { nextCheckAt: { lte: now } }),
+        OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
+      },
+      data: { leaseOwner: opts.owner, leaseUntil: new Date(now.getTime() + opts.seconds * 1000) },
+    }),
+  );
   return r.count === 1;
 }
 
 /** Extends a held lease. False when the lease was lost (ran out and taken by another process). */
 export async function renewLease(db: Db, feedId: number, owner: string, seconds: number, now = new Date()): Promise<boolean> {
-  const r = await db.feed.updateMany({
-    where: { id: feedId, leaseOwner: owner },
-    data: { leaseUntil: new Date(now.getTime() + seconds * 1000) },
-  });
+  const r = await withDbRetry(() =>
+    db.feed.updateMany({
+      where: { id: feedId, leaseOwner: owner },
+      data: { leaseUntil: new Date(now.getTime() + seconds * 1000) },
+    }),
+  );
   return r.count === 1;
 }
 
 export async function releaseLease(db: Db, feedId: number, owner: string): Promise<void> {
-  await db.feed.updateMany({ where: { id: feedId, leaseOwner: owner }, data: { leaseOwner: null, leaseUntil: null } });
+  await withDbRetry(() => db.feed.updateMany({ where: { id: feedId, leaseOwner: owner }, data: { leaseOwner: null, leaseUntil: null } }));
 }
 
 /** Feeds whose check is due and that nobody holds, the most overdue first. */

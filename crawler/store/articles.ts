@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../lib/db/client';
 import { saveClaimReviews, type ClaimReviewData } from './claim-reviews';
-import { isBusyError, isUniqueViolation, withDbRetry, type Tx } from './db-retry';
+import { isBusyError, isUniqueViolation, writeTransaction, type Tx } from '../../lib/db/retry';
 import { makeSnippets, type WindowOptions } from '../text/snippets';
 import { splitSentences } from '../text/sentences';
 import { storable } from '../text/storable';
@@ -111,7 +111,8 @@ export interface StoreOptions {
 }
 
 async function storeBatch(db: Db, prepared: Prepared[], opts: StoreOptions): Promise<StoreResult[]> {
-  return db.$transaction(
+  return writeTransaction(
+    db,
     async (tx) => {
       const urls = [...new Set(prepared.map((p) => p.input.canonicalUrl))];
       const existing = await tx.article.findMany({
@@ -127,7 +128,7 @@ async function storeBatch(db: Db, prepared: Prepared[], opts: StoreOptions): Pro
       }
       return results;
     },
-    { timeout: 120_000, maxWait: 60_000 },
+    { timeout: 120_000, retryOn: (e) => isBusyError(e) || isUniqueViolation(e) },
   );
 }
 
@@ -172,7 +173,7 @@ export async function storeArticles(
   opts: StoreOptions = {},
 ): Promise<StoreResult[]> {
   const prepared = inputs.map((i) => prepare(i, window));
-  return withDbRetry(() => storeBatch(db, prepared, opts), { retryOn: (e) => isBusyError(e) || isUniqueViolation(e) });
+  return storeBatch(db, prepared, opts);
 }
 
 export async function storeArticle(db: Db, input: ArticleInput, window: WindowOptions, opts: StoreOptions = {}): Promise<StoreResult> {

@@ -1,5 +1,5 @@
 /** Stores a page's published fact-checks with its article, inside the article's transaction. */
-import type { Tx } from './db-retry';
+import type { Tx } from '../../lib/db/retry';
 import type { ClaimReviewData } from '../extract/claim-review';
 
 export type { ClaimReviewData };

@@ -17,11 +17,23 @@ export type * as Models from './generated/sqlite/models';
 
 type DbConfig = Pick<Config, 'databaseProvider' | 'databaseUrlResolved'>;
 
+/** How long a SQLite statement waits for another connection's write lock before SQLITE_BUSY. */
+export const SQLITE_BUSY_TIMEOUT_MS = 15_000;
+
+/** Marks a SQLite client, under a registry symbol: a client made by another bundle's copy of this module is recognised too. */
+const SQLITE = Symbol.for('quin.db.sqlite');
+
+export function isSqliteDb(db: Db): boolean {
+  return (db as unknown as Record<symbol, unknown>)[SQLITE] === true;
+}
+
 export function createDb(config: DbConfig): Db {
   if (config.databaseProvider === 'sqlite') {
     // busy timeout: a second process (worker, CLI) waits for the write lock instead of failing.
-    const adapter = new PrismaBetterSqlite3({ url: sqlitePath(config), timeout: 15_000 });
-    return new SqliteClient({ adapter });
+    const adapter = new PrismaBetterSqlite3({ url: sqlitePath(config), timeout: SQLITE_BUSY_TIMEOUT_MS });
+    const db = new SqliteClient({ adapter });
+    Object.defineProperty(db, SQLITE, { value: true });
+    return db;
   }
   const adapter = new PrismaPg({ connectionString: config.databaseUrlResolved, max: 10 });
   return new PostgresClient({ adapter }) as unknown as Db;

@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import type { Db } from '../db/client';
+import { withDbRetry } from '../db/retry';
 
 export type WorkerState = 'starting' | 'crawling' | 'indexing' | 'crawling+indexing' | 'idle' | 'stopping' | 'stopped' | 'error';
 
@@ -55,11 +56,14 @@ export function workerId(): string {
 export async function beat(db: Db, id: string, state: WorkerState, detail: Record<string, unknown> | null, startedAt: Date): Promise<void> {
   const now = new Date();
   const data = { state, detail: detail ? JSON.stringify(detail) : null, beatAt: now };
-  await db.workerHeartbeat.upsert({
-    where: { id },
-    create: { id, pid: process.pid, hostname: os.hostname(), startedAt, ...data },
-    update: data,
-  });
+  // A beat waits for a writer that holds the database (an import's batch) rather than being lost.
+  await withDbRetry(() =>
+    db.workerHeartbeat.upsert({
+      where: { id },
+      create: { id, pid: process.pid, hostname: os.hostname(), startedAt, ...data },
+      update: data,
+    }),
+  );
 }
 
 /** Drops rows of workers that stopped long ago (each restart gets a new row). */
