@@ -13,6 +13,8 @@ export interface Amount {
   value: number;
   /** A score's second number; a range's upper end. */
   value2?: number;
+  /** A change ("up by 20p") rather than a level ("to £5.05"): "by" before it. */
+  change?: boolean;
   bound?: Quantity['bound'] | 'range';
   unit?: string;
   start: number;
@@ -55,7 +57,9 @@ const SMALL: Record<string, number> = {
 };
 
 // "3-0", "2–1", "71-27 vote"; not "2004-05" (a season) nor a date "12-03-2005".
-const SCORE = /(?<![\w.\-–/])(\d{1,3})\s?[-–]\s?(\d{1,3})(?![\w.\-–/]|\s?(?:%|per|pct))/g;
+// Not a range of an amount ("15-18 dlrs", "$5-6bn", "10-15%").
+const SCORE =
+  /(?<![\w.\-–/$£€])(\d{1,3})\s?[-–]\s?(\d{1,3})(?![\w.\-–/]|\s?(?:%|per|pct|dlrs|dollars|pounds|euros|mln|bln|million|billion|years?|months?|days?|hours?|minutes?|cents?|p\b))/g;
 /** Superlatives, each a rank on a scale and which end of it: "the largest" is first on size, "the smallest" first the other way. */
 const SUPERLATIVE: Record<string, string> = {
   biggest: 'size+',
@@ -119,6 +123,20 @@ function ordinals(text: string): Amount[] {
   return out;
 }
 
+// "one in four", "two in five": a share.
+const ONE_IN =
+  /\b(one|two|three|four|five|six|seven|eight|nine|\d+)\s+(?:in(?:\s+every)?|out of)\s+(two|three|four|five|six|seven|eight|nine|ten|\d+)\b/gi;
+const SMALL_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+
+function shares(text: string): Amount[] {
+  const out: Amount[] = [];
+  for (const m of text.matchAll(ONE_IN)) {
+    const [a, b] = [m[1]!, m[2]!].map((w) => SMALL_WORDS[w.toLowerCase()] ?? Number(w));
+    if (a! > 0 && b! > a!) out.push({ kind: 'percent', value: (a! / b!) * 100, start: m.index, end: m.index + m[0].length, text: m[0] });
+  }
+  return out;
+}
+
 function multiples(text: string): Amount[] {
   const out: Amount[] = [];
   for (const m of text.matchAll(MULTIPLE)) {
@@ -142,10 +160,36 @@ function seasons(text: string): Amount[] {
   }));
 }
 
-/** Every amount of a text in reading order: scores, multiples, ranges, ordinals, then quantities not inside them. */
+// "20p", "50p": pence.
+const PENCE = /(?<![\w.])(\d+(?:\.\d+)?)p\b/g;
+
+function pence(text: string): Amount[] {
+  return [...text.matchAll(PENCE)].map((m) => ({
+    kind: 'money' as const,
+    unit: '£',
+    value: Number(m[1]) / 100,
+    start: m.index,
+    end: m.index + m[0].length,
+    text: m[0],
+  }));
+}
+
+const BY = /\bby\s+(?:about|around|roughly|some|nearly|almost|just|only)?\s*$/i;
+
+/** Every amount of a text in reading order (scores, multiples, ranges, ordinals, then quantities not inside them), a change marked. */
 export function amountsIn(text: string): Amount[] {
+  return allAmounts(text).map((a) => (BY.test(text.slice(Math.max(0, a.start - 24), a.start)) ? { ...a, change: true } : a));
+}
+
+function allAmounts(text: string): Amount[] {
   // "21st" before the quantities read its digits as a count.
-  const special = [...seasons(text), ...scores(text), ...multiples(text), ...ordinals(text).filter((o) => /^\d/.test(o.text))];
+  const special = [
+    ...seasons(text),
+    ...pence(text),
+    ...scores(text),
+    ...multiples(text),
+    ...ordinals(text).filter((o) => /^\d/.test(o.text)),
+  ];
   const qs = quantities(text);
   const out: Amount[] = [...special];
   for (const m of text.matchAll(RANGE)) {

@@ -44,6 +44,13 @@ export function evidenceView(text: string, units: readonly Unit[], lex: Lexicon,
   return { units, names: namesIn(text, units, lex, known), amounts: amountsIn(text), text };
 }
 
+/** The claim's subject is the evidence's agent in the passive ("Ballmer unveiled it" / "it was unveiled by Bill Gates"). */
+function sameSlot(claim: Slot, evidence: Slot): boolean {
+  if (claim === 'other') return false;
+  if (claim === evidence) return true;
+  return (claim === 'subject' && evidence === 'agent') || (claim === 'agent' && evidence === 'subject');
+}
+
 /** Share (idf-weighted) of the claim's words outside names that the evidence states: is it about the same event? */
 export function predicateCoverage(a: Alignment): number {
   const plain = a.links.filter((l) => !l.claim.cap);
@@ -69,23 +76,25 @@ function checkName(d: Detail, a: Alignment, ev: EvidenceView, claimNames: readon
   const place = d.kind === 'place';
   const rivals = ev.names.filter(
     (m) =>
-      (place ? PLACE_SLOTS.has(m.slot) && m.slot === name.slot : !PLACE_SLOTS.has(m.slot)) &&
+      // The same slot: another place for the event, another subject or object for the predicate.
+      sameSlot(name.slot, m.slot) &&
       compatible(name.type, m.type) &&
       !claimNames.some((c) => sameName(c, m)) &&
-      !mentioned(m, a.claim),
+      !mentioned(m, a.claim, claimNames),
   );
   // Another name fills the slot of the same event: "abducted in Baghdad" for "kidnapped in Basra".
-  const anchored = place ? eventWordCovered(a, name) || predicate >= 0.6 : predicate >= 0.6;
+  const anchored = place ? eventWordCovered(a, name) || predicate >= 0.5 : predicate >= 0.6;
   if (rivals.length && anchored) return { kind: d.kind, status: 'contradicted', claim: d.text, evidence: rivals[0]!.text };
   return { kind: d.kind, status: 'unmentioned', claim: d.text };
 }
 
 /** The evidence amount a claim amount is about: one of the same kind whose surrounding words share a word with the claim's. */
-function checkAmount(d: Detail, ev: EvidenceView): DetailCheck {
+function checkAmount(d: Detail, ev: EvidenceView, predicate: number, soleOfKind: boolean): DetailCheck {
   const claim = d.amount!;
   const same = ev.amounts.find((e) => agreesAmount(claim, e));
   if (same) return { kind: d.kind, status: 'confirmed', claim: d.text, evidence: same.text };
-  const comparable = ev.amounts.filter((e) => comparableAmounts(claim, e));
+  // A change ("up by 20p") compares with a change, a level ("to £5.05") with a level.
+  const comparable = ev.amounts.filter((e) => comparableAmounts(claim, e) && !!claim.change === !!e.change);
   if (!comparable.length) return { kind: d.kind, status: 'unmentioned', claim: d.text };
   // A year stated differently is another year for the event; other amounts must count the same thing.
   if (claim.kind === 'year') return { kind: d.kind, status: 'contradicted', claim: d.text, evidence: comparable[0]!.text };
@@ -96,11 +105,14 @@ function checkAmount(d: Detail, ev: EvidenceView): DetailCheck {
     return i >= 0 && contextOf(ev.units, i, Math.max(i, j), 5).some((l) => want.has(l));
   });
   if (anchored) return { kind: d.kind, status: 'contradicted', claim: d.text, evidence: anchored.text };
+  // One amount of the kind on each side, in a text about the same event: "stopped for two minutes" / "a halt for five minutes".
+  if (soleOfKind && comparable.length === 1 && predicate >= 0.5)
+    return { kind: d.kind, status: 'contradicted', claim: d.text, evidence: comparable[0]!.text };
   return { kind: d.kind, status: 'unmentioned', claim: d.text, other: comparable[0]!.text };
 }
 
-function checkDate(d: Detail, ev: EvidenceView): DetailCheck {
-  if (d.amount) return checkAmount(d, ev);
+function checkDate(d: Detail, ev: EvidenceView, predicate: number): DetailCheck {
+  if (d.amount) return checkAmount(d, ev, predicate, false);
   const dates = datesIn(ev.units).filter((x) => (d.month ? x.month : x.weekday));
   if (!dates.length) return { kind: d.kind, status: 'unmentioned', claim: d.text };
   const same = dates.find((x) => (d.month ? x.month === d.month : x.weekday === d.weekday));
@@ -126,12 +138,11 @@ function checkDirection(d: Detail, a: Alignment, ev: EvidenceView, claimNames: r
     const others = parties.filter((n) => n !== claimSubject);
     for (let i = 0; i < ev.units.length; i++) {
       const sign = outcomeAt(ev.units, i);
-      const subject =
-        sign &&
-        subjectBefore(
-          ev.names.filter((m) => !claimNames.some((c) => PLACE_SLOTS.has(c.slot) && sameName(c, m))),
-          i,
-        );
+      // Who won or lost: a name before the word in a party's slot (not "of the Qatar Open", not a place).
+      const evParties = ev.names.filter(
+        (m) => m.slot !== 'other' && !PLACE_SLOTS.has(m.slot) && !claimNames.some((c) => PLACE_SLOTS.has(c.slot) && sameName(c, m)),
+      );
+      const subject = sign && subjectBefore(evParties, i);
       if (!sign || !subject || !claimSubject) continue;
       // "Kerry was defeated by Bush" for "Bush beat Kerry": the other side with the other outcome agrees.
       const same = sameName(subject, claimSubject)
@@ -166,14 +177,14 @@ function converse(c: Unit, e: Unit, claimNames: readonly Name[], ev: EvidenceVie
   return firstAt !== undefined && firstAt > e.index && parties.some((p) => p !== first && (at(p) ?? Infinity) < e.index);
 }
 
-/** Negations of `units` within 5 words before one of the words both texts share. */
+/** Negations of `units` within 4 words before one of the words both texts share (a verb or noun of the claim's, not a name: "never" in a quote beside "Hanks" negates nothing of his). */
 function negationNear(units: readonly Unit[], anchors: readonly number[]): Unit | undefined {
-  return units.find((u) => isNegation(u) && anchors.some((i) => i >= u.index && i - u.index <= 5));
+  return units.find((u) => isNegation(u) && anchors.some((i) => i >= u.index && i - u.index <= 4));
 }
 
 /** The claim's negation, or one the evidence puts on what both state: either way round it is a detail checked. */
 function checkPolarity(d: Detail | undefined, a: Alignment, predicate: number): DetailCheck | null {
-  const cov = covered(a);
+  const cov = covered(a).filter((l) => !l.claim.cap);
   const negC = negationNear(
     a.claim,
     cov.map((l) => l.claim.index),
@@ -191,6 +202,11 @@ function checkPolarity(d: Detail | undefined, a: Alignment, predicate: number): 
   // The evidence says "not" about what the claim states: "was not convicted" for "was convicted".
   if (negE && !negC && predicate >= 0.5) return { kind: 'negation', status: 'contradicted', claim: '', evidence: negE.text };
   return null;
+}
+
+/** Is this the claim's only amount of its kind? */
+function soleOfKind(d: Detail, details: readonly Detail[]): boolean {
+  return details.filter((x) => x.amount && comparableAmounts(x.amount, d.amount!)).length === 1;
 }
 
 export interface Checked {
@@ -215,8 +231,8 @@ export function checkDetails(
   for (const d of details) {
     let c: DetailCheck | null = null;
     if (d.kind === 'name' || d.kind === 'place') c = checkName(d, a, ev, claimNames, predicate);
-    else if (d.kind === 'number') c = checkAmount(d, ev);
-    else if (d.kind === 'date') c = checkDate(d, ev);
+    else if (d.kind === 'number') c = checkAmount(d, ev, predicate, soleOfKind(d, details));
+    else if (d.kind === 'date') c = checkDate(d, ev, predicate);
     else if (d.kind === 'direction') c = checkDirection(d, a, ev, claimNames);
     if (!c) continue;
     checks.push(c);

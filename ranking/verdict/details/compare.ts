@@ -108,7 +108,8 @@ export function compare(claim: PreparedClaim, evidence: string, lex: Lexicon): C
   // Passives ("Y was beaten by X") and headlines in Title Case give names in no reliable order.
   const swapped = isTitleCase(a.claim) || PASSIVE.test(claim.text) || PASSIVE.test(evidence) ? null : roleSwap(a);
   // Two parties the other way round; a place or a competition is no party ("Lazio … in the Uefa Cup").
-  const party = (u: { start: number }) => !claim.details.some((d) => d.kind === 'place' && u.start >= d.start && u.start < d.end);
+  const party = (u: { start: number }) =>
+    claim.details.some((d) => d.kind === 'name' && d.name!.slot !== 'other' && u.start >= d.start && u.start < d.end);
   const roles =
     swapped && party(swapped[0].claim) && party(swapped[1].claim) ? `${swapped[1].evidence!.text} … ${swapped[0].evidence!.text}` : null;
   const { checks, topic, predicate, hedgeEvidence } = checkDetails(claim.details, a, ev, claim.names, roles);

@@ -203,6 +203,7 @@ const OPPOSITES: [string, string][] = [
   ['present presence', 'absent absence'],
   ['confirm', 'deny'],
   ['join', 'leave quit'],
+  ['common widespread frequent', 'rare scarce'],
 ];
 
 export const REVIEWED_ANTONYMS: Map<string, Set<string>> = (() => {

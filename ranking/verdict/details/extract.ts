@@ -5,7 +5,7 @@
  * won/lost, convicted/acquitted) and whether it is negated. A false news claim usually differs from
  * the coverage in exactly one of these. Pure: the claim's units (align.ts) in, details out.
  */
-import { DIRECTION, NEGATIONS, NEGATIVE_VERBS, REVIEWED_ANTONYMS } from './cues';
+import { DIRECTION, NEGATIONS, REVIEWED_ANTONYMS } from './cues';
 import type { Unit } from './words';
 import type { Lexicon } from './lexicon';
 import { amountsIn, type Amount } from './amounts';
@@ -72,14 +72,24 @@ export function outcomeAt(units: readonly Unit[], i: number): 1 | -1 | undefined
 }
 
 /**
- * Is the word one whose opposite makes a claim false (a direction, a reviewed opposite: rose/fell,
- * convicted/acquitted)? WordNet's antonyms alone are too many and too loose for a detail ("new"/"old").
+ * Is the word one whose opposite makes a claim false (a change or an outcome with a reviewed opposite:
+ * rose/fell, convicted/acquitted, approved/rejected)? WordNet's antonyms alone are too many and too
+ * loose for a detail ("new"/"old"); comparatives and particles ("more", "up") and words of time or
+ * place ("before", "above") qualify something else.
  */
 function hasOpposite(u: Unit): boolean {
-  return u.lemmas.some((l) => DIRECTION[l] !== undefined || REVIEWED_ANTONYMS.has(l));
+  // A phrase is read by its own lemma ("vote down"), not its particle ("snapped up" is no "up").
+  const lemmas = u.lower.includes(' ') ? u.lemmas.filter((l) => l.includes(' ')) : u.lemmas;
+  return lemmas.some((l) => !NOT_DETAILS.has(l) && (DIRECTION[l] !== undefined || REVIEWED_ANTONYMS.has(l)));
 }
+const NOT_DETAILS = new Set(
+  'up down high low top more less fewer greater higher lower larger bigger smaller before after earlier later above below over under first last best worst lead ahead trail behind warm warming heat cool cold present presence absent absence back'.split(
+    ' ',
+  ),
+);
 
-const isNegation = (u: Pick<Unit, 'lower'>) => NEGATIONS.has(u.lower) || NEGATIVE_VERBS.has(u.lower) || u.lower.endsWith("n't");
+/** A claim's own negation is said in so many words ("not", "never", "n't"); "halted" or "deferred" are checked as verbs. */
+const isNegation = (u: Pick<Unit, 'lower'>) => NEGATIONS.has(u.lower) || u.lower.endsWith("n't");
 
 /** Content lemmas of the units within `span` of index i (the detail's own units excluded). */
 export function contextOf(units: readonly Unit[], from: number, to: number, span: number): string[] {
@@ -153,6 +163,10 @@ export function claimDetails(text: string, units: readonly Unit[], lex: Lexicon)
   const taken = (u: Unit) => out.some((d) => d.start < u.end && u.start < d.end);
   units.forEach((u, i) => {
     if (u.stop || u.cap || taken(u)) return;
+    // "less than an hour", "close to 30%": a bound on an amount, not a direction.
+    const amountAfter = (k: number) =>
+      !!units[k] && (units[k]!.digit || /^(a|an|half|one|two|three|four|five|six|seven|eight|nine|ten|\d.*)$/i.test(units[k]!.lower));
+    if ((units[i + 1]?.lower === 'than' || units[i + 1]?.lower === 'to') && (amountAfter(i + 2) || amountAfter(i + 3))) return;
     const outcome = outcomeAt(units, i);
     if (outcome || hasOpposite(u))
       out.push({ kind: 'direction', text: u.text, start: u.start, end: u.end, unit: u, outcome, context: contextOf(units, i, i, 3) });

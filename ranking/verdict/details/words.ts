@@ -53,6 +53,8 @@ export interface Alignment {
 // where the sentence also says "fell" about something else).
 const RANK: Record<Relation, number> = { exact: 0, lemma: 1, derived: 2, synonym: 3, direction: 4, antonym: 5, hypernym: 6, hyponym: 7 };
 
+const PARTICLES = new Set(['up', 'down', 'out', 'off', 'in', 'on', 'over', 'away', 'back', 'through']);
+
 /** Tokens with WordNet collocations (2–3 words, longest first) merged into single units. */
 export function units(text: string, lex: Lexicon): Unit[] {
   const toks = tokenize(text);
@@ -101,8 +103,8 @@ function merge(toks: Token[], index: number, text: string): Unit {
       digit: first.digit,
     };
   const last = toks.at(-1)!;
-  // The head word too: "net profit" says "profit", and opposes "loss".
-  const lemmas = [...new Set([...phraseLemmas(toks), ...last.lemmas])];
+  // The head word too: "net profit" says "profit", and opposes "loss"; not a particle ("put up" says no "up").
+  const lemmas = [...new Set([...phraseLemmas(toks), ...(PARTICLES.has(last.lower) ? [] : last.lemmas)])];
   return {
     text: text.slice(first.start, last.end),
     lower: lemmas[0]!,
