@@ -27,7 +27,7 @@ export interface ModelFolder {
   pooling: Pooling | undefined;
   /** Longest input in tokens (tokenizer_config model_max_length, capped by max_position_embeddings). */
   maxLength: number;
-  /** Short content hash of model.onnx + config.json: part of cache keys and model ids. */
+  /** Short hash of every byte of model.onnx and config.json: part of cache keys and model ids. */
   hash: string;
 }
 
@@ -77,25 +77,31 @@ function maxLengthOf(config: Record<string, unknown>, tokConfig: Record<string, 
   return candidates.length ? Math.min(...candidates) : DEFAULT_MAX_LENGTH;
 }
 
-function hashFiles(files: string[]): string {
-  const h = crypto.createHash('sha256');
-  for (const f of files) {
-    const st = fs.statSync(f);
-    // Size + mtime + a sample of the bytes: a full hash of a 90 MB model would slow every start.
-    h.update(`${path.basename(f)}:${st.size}`);
-    const fd = fs.openSync(f, 'r');
-    try {
-      const buf = Buffer.alloc(Math.min(st.size, 1 << 20));
-      fs.readSync(fd, buf, 0, buf.length, 0);
-      h.update(buf);
-      if (st.size > buf.length) {
-        fs.readSync(fd, buf, 0, buf.length, st.size - buf.length);
-        h.update(buf);
-      }
-    } finally {
-      fs.closeSync(fd);
-    }
+/**
+ * Whole-file hashes keyed by what changes when a file does (path, size, mtime, ctime, inode): a
+ * model is read in full once per process and served from here afterwards. (The id used to hash only
+ * the size and the first and last megabyte: a byte flipped in the middle of model.onnx loaded under
+ * the same id.) ctime and inode cannot be set back by hand, so a file rewritten with its old size
+ * and mtime is hashed again.
+ */
+const fileHashes = new Map<string, string>();
+
+function hashFile(file: string): string {
+  const st = fs.statSync(file);
+  const key = `${path.resolve(file)}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}\0${st.ino}`;
+  let sum = fileHashes.get(key);
+  if (!sum) {
+    // sha256 of a 23 MB model takes about 25 ms here.
+    sum = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+    fileHashes.set(key, sum);
   }
+  return sum;
+}
+
+/** Short content hash of the files (name and every byte of each): part of model ids and cache keys. */
+export function hashFiles(files: string[]): string {
+  const h = crypto.createHash('sha256');
+  for (const f of files) h.update(`${path.basename(f)}:${hashFile(f)}\n`);
   return h.digest('hex').slice(0, 12);
 }
 
@@ -111,6 +117,7 @@ export function readModelFolder(dir: string): ModelFolder {
   if (!fs.existsSync(abs) || !fs.statSync(abs).isDirectory()) throw createError('MODEL_UNAVAILABLE', `model folder ${abs} does not exist (see \`quin models pull\`)`);
   const onnx = ONNX_CANDIDATES.map((c) => path.join(abs, c)).find((p) => fs.existsSync(p));
   if (!onnx) throw createError('MODEL_INVALID', `model folder ${abs} has no model.onnx or onnx/model.onnx`);
+  if (fs.statSync(onnx).size === 0) throw createError('MODEL_INVALID', `${onnx} is empty (0 bytes): copy or download the model again`);
   const config = readJson(path.join(abs, 'config.json'), true);
   const tokenizerConfig = readJson(path.join(abs, 'tokenizer_config.json'), false);
   const tokenizerJson = readJson(tokenizerFile(abs, tokenizerConfig), true);

@@ -3,6 +3,7 @@
  * configuration (QUIN_ORT_PROVIDER, QUIN_ORT_THREADS), inputs are fed by the names the model declares
  * (BERT exports take token_type_ids, DeBERTa and our own models may not).
  */
+import fs from 'node:fs';
 import * as ort from 'onnxruntime-node';
 import { createError } from '../errors';
 import type { EncodedBatch } from './tokenizer';
@@ -22,16 +23,31 @@ export function sessionOptions(opts: RuntimeOptions): ort.InferenceSession.Sessi
   };
 }
 
+/** onnxruntime's reason without its wrapping ("Load model from <path> failed:") and source location. */
+function ortReason(message: string): string {
+  return message
+    .replace(/^Load model from .*? failed:\s*/s, '')
+    .replace(/\/onnxruntime_src\/\S+:\d+\s+(?:[\w:~<>]+\([^()]*\)\s*)?/g, '')
+    .trim();
+}
+
+/** What a file onnxruntime cannot parse is: cut short or damaged (a download or copy that did not finish). */
+const NOT_A_MODEL = /protobuf parsing failed|does not have a graph|invalid (?:protobuf|model)|no graph|failed to load model/i;
+
 export async function openSession(onnxPath: string, opts: RuntimeOptions): Promise<ort.InferenceSession> {
   try {
     return await ort.InferenceSession.create(onnxPath, sessionOptions(opts));
   } catch (e) {
-    const msg = (e as Error).message;
+    const reason = ortReason((e as Error).message);
+    const size = fs.statSync(onnxPath, { throwIfNoEntry: false })?.size;
+    const what = NOT_A_MODEL.test(reason)
+      ? `it is not a whole ONNX model (${reason.replace(/\.$/, '')}; ${size ?? '?'} bytes): the file was cut short or damaged, copy or download it again`
+      : reason;
     const hint =
       opts.provider === 'cuda'
         ? ' (the CUDA provider needs a GPU, CUDA 12 + cuDNN 9 and onnxruntime-node installed with its CUDA binaries: reinstall it without ONNXRUNTIME_NODE_INSTALL=skip; or set QUIN_ORT_PROVIDER=cpu)'
         : '';
-    throw createError('MODEL_UNAVAILABLE', `cannot open ${onnxPath} with onnxruntime (${opts.provider})${hint}: ${msg}`, undefined, e);
+    throw createError('MODEL_UNAVAILABLE', `onnxruntime (${opts.provider}) cannot open ${onnxPath}${hint}: ${what}`, undefined, e);
   }
 }
 
