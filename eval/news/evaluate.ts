@@ -92,6 +92,7 @@ async function judge(claim: NewsClaim, ctx: SearchContext, docIdOf: (id: number)
       confidence: v?.confidence ?? 0,
       top10: res.results.slice(0, 10).map((r) => docIdOf(r.articleId) ?? `article:${r.articleId}`),
       deciding: claim.label === null || !claim.sentence ? null : locateSentence(claim.sentence, v?.evidence),
+      shown: { supports: v?.evidence.supports.length ?? 0, refutes: v?.evidence.refutes.length ?? 0 },
     };
   } catch (err) {
     // A query the pipeline refuses (QUERY_*) is an outcome: no results, no verdict.

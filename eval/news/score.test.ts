@@ -120,12 +120,26 @@ describe('scoreNews', () => {
       ['true claims marked REFUTED (rate)', false],
       ['precision of committed verdicts', false],
       ['macro-F1', true],
+      ['false claims called REFUTED (rate)', true],
+      ['false claims called SUPPORTED (rate)', true],
+      ['the most confident 20% of committed verdicts right', false],
     ]);
+    expect(s.false_claims).toEqual({ n: 1, refuted: 1, supported: 0, refuted_rate: 1, supported_rate: 0 });
+    expect(s.top20).toEqual({ n: 1, precision: 0 });
     const text = formatNews(s, 'news: test');
     expect(text).toMatch(/^news: test/);
     expect(text).toMatch(/true claims marked REFUTED: 1 of 2 \(rate 0\.5000\)/);
     expect(text).toMatch(/"Xbox price" → REFUTED/);
     expect(text).toMatch(/\[FAIL\] precision of committed verdicts 0\.7500 \(≥ 0\.85\)/);
     expect(text).toMatch(/\n\s+10%\s+1\s+0\.9000\s+0\.0000\n/);
+  });
+
+  it('claims the corpus does not cover: a verdict or a sentence shown for or against is counted, and fails the goal', () => {
+    const off = (id: string, predicted: ClaimOutcome['predicted'], shown: { supports: number; refutes: number }) =>
+      o({ id, gold: 'NOT_ENOUGH_EVIDENCE', predicted, kind: 'offtopic', doc: null, top10: [], deciding: null, shown });
+    const t = scoreNews([off('x', 'NOT_ENOUGH_EVIDENCE', { supports: 0, refutes: 0 }), off('y', 'MIXED', { supports: 1, refutes: 1 })]);
+    expect(t.offtopic).toEqual({ n: 2, with_verdict: 1, with_stance_shown: 1 });
+    expect(t.goals.find((g) => g.name.startsWith('off-topic'))).toMatchObject({ value: 1, ok: false });
+    expect(formatNews(t, 'news')).toMatch(/off-topic claims: 2, given a verdict 1, with a sentence shown for or against 1/);
   });
 });

@@ -29,14 +29,27 @@ export interface ClaimOutcome {
   top10: string[];
   /** Where the deciding sentence appeared among the verdict's evidence. */
   deciding: Stance | 'not shown' | null;
+  /** How many sentences the verdict showed as supporting and as contradicting the claim. */
+  shown?: { supports: number; refutes: number };
   error?: string;
 }
 
 export const COMMITTED = ['SUPPORTED', 'REFUTED', 'MIXED'] as const;
 const MIXED_AS_NEI = { MIXED: 'NOT_ENOUGH_EVIDENCE' };
 
-/** The verdict goals for news claims: few true claims marked REFUTED, precise committed verdicts, a macro-F1 floor. */
-export const NEWS_GOALS = { maxTrueRefutedRate: 0.05, minCommittedPrecision: 0.85, minMacroF1: 0.65 } as const;
+/**
+ * The verdict goals for news claims (issue 33): few true claims marked REFUTED, false claims caught and
+ * rarely called SUPPORTED, precise committed verdicts whose confidence orders correctness, a macro-F1
+ * floor, and nothing shown for or against a claim the corpus does not cover.
+ */
+export const NEWS_GOALS = {
+  maxTrueRefutedRate: 0.05,
+  minFalseRefutedRate: 0.4,
+  maxFalseSupportedRate: 0.1,
+  minCommittedPrecision: 0.85,
+  minTop20Precision: 0.9,
+  minMacroF1: 0.55,
+} as const;
 
 export interface NewsScore {
   claims: number;
@@ -46,6 +59,12 @@ export interface NewsScore {
   by_corpus: Record<string, { n: number; accuracy: number | null }>;
   by_kind: Record<string, { n: number; accuracy: number | null }>;
   keywords: { n: number; with_verdict: number; items: { id: string; query: string; verdict: VerdictLabel | null; status: string }[] };
+  /** False claims: share called REFUTED, share called SUPPORTED. */
+  false_claims: { n: number; refuted: number; supported: number; refuted_rate: number | null; supported_rate: number | null };
+  /** The most confident fifth of the committed verdicts: how often right. */
+  top20: { n: number; precision: number | null };
+  /** Claims the corpus does not cover (kind "offtopic"): verdicts given, and those with a sentence shown for or against. */
+  offtopic: { n: number; with_verdict: number; with_stance_shown: number };
   failed: { id: string; error: string }[];
   goals: { name: string; value: number | null; target: string; ok: boolean }[];
 }
@@ -85,6 +104,25 @@ export function scoreNews(outcomes: readonly ClaimOutcome[]): NewsScore {
     status: o.verdictStatus,
   }));
   const rate = verdict.flipped?.rate ?? null;
+  const falses = labelled.filter((o) => o.gold === 'REFUTED');
+  const false_claims = {
+    n: falses.length,
+    refuted: falses.filter((o) => o.predicted === 'REFUTED').length,
+    supported: falses.filter((o) => o.predicted === 'SUPPORTED').length,
+    refuted_rate: falses.length ? round4(falses.filter((o) => o.predicted === 'REFUTED').length / falses.length) : null,
+    supported_rate: falses.length ? round4(falses.filter((o) => o.predicted === 'SUPPORTED').length / falses.length) : null,
+  };
+  const committed = labelled
+    .filter((o) => (COMMITTED as readonly string[]).includes(o.predicted))
+    .sort((a, b) => b.confidence - a.confidence);
+  const top = committed.slice(0, Math.round(committed.length * 0.2));
+  const top20 = { n: top.length, precision: top.length ? round4(top.filter(correct).length / top.length) : null };
+  const off = labelled.filter((o) => o.kind === 'offtopic');
+  const offtopic = {
+    n: off.length,
+    with_verdict: off.filter((o) => o.predicted !== 'NOT_ENOUGH_EVIDENCE').length,
+    with_stance_shown: off.filter((o) => (o.shown?.supports ?? 0) + (o.shown?.refutes ?? 0) > 0).length,
+  };
   const goals = [
     {
       name: 'true claims marked REFUTED (rate)',
@@ -104,6 +142,34 @@ export function scoreNews(outcomes: readonly ClaimOutcome[]): NewsScore {
       target: `≥ ${NEWS_GOALS.minMacroF1}`,
       ok: (verdict.macro_f1 ?? 0) >= NEWS_GOALS.minMacroF1,
     },
+    {
+      name: 'false claims called REFUTED (rate)',
+      value: false_claims.refuted_rate,
+      target: `≥ ${NEWS_GOALS.minFalseRefutedRate}`,
+      ok: (false_claims.refuted_rate ?? 0) >= NEWS_GOALS.minFalseRefutedRate,
+    },
+    {
+      name: 'false claims called SUPPORTED (rate)',
+      value: false_claims.supported_rate,
+      target: `≤ ${NEWS_GOALS.maxFalseSupportedRate}`,
+      ok: false_claims.supported_rate !== null && false_claims.supported_rate <= NEWS_GOALS.maxFalseSupportedRate,
+    },
+    {
+      name: 'the most confident 20% of committed verdicts right',
+      value: top20.precision,
+      target: `≥ ${NEWS_GOALS.minTop20Precision}`,
+      ok: (top20.precision ?? 0) >= NEWS_GOALS.minTop20Precision,
+    },
+    ...(off.length
+      ? [
+          {
+            name: 'off-topic claims with a sentence shown for or against (count)',
+            value: offtopic.with_stance_shown,
+            target: '= 0',
+            ok: offtopic.with_stance_shown === 0,
+          },
+        ]
+      : []),
   ];
   return {
     claims: labelled.length,
@@ -123,6 +189,9 @@ export function scoreNews(outcomes: readonly ClaimOutcome[]): NewsScore {
       items: kwItems,
     },
     failed: outcomes.filter((o) => o.error).map((o) => ({ id: o.id, error: o.error! })),
+    false_claims,
+    top20,
+    offtopic,
     goals,
   };
 }
@@ -170,6 +239,15 @@ export function formatNews(s: NewsScore, header: string): string {
     `precision by committed label: ${COMMITTED.map((l) => `${l} ${f4(v.precision_committed[l]?.precision)} (${v.precision_committed[l]?.correct ?? 0}/${v.precision_committed[l]?.n ?? 0})`).join('; ')}`,
   );
   if (v.flipped) out.push(`true claims marked REFUTED: ${v.flipped.n} of ${v.flipped.of} (rate ${f4(v.flipped.rate)})`);
+  const fc = s.false_claims;
+  out.push(
+    `false claims: REFUTED ${fc.refuted} of ${fc.n} (${f4(fc.refuted_rate)}), SUPPORTED ${fc.supported} of ${fc.n} (${f4(fc.supported_rate)})`,
+  );
+  out.push(`the most confident 20% of committed verdicts: ${f4(s.top20.precision)} right (${s.top20.n})`);
+  if (s.offtopic.n)
+    out.push(
+      `off-topic claims: ${s.offtopic.n}, given a verdict ${s.offtopic.with_verdict}, with a sentence shown for or against ${s.offtopic.with_stance_shown}`,
+    );
   const d = s.deciding_sentence;
   out.push(
     `deciding sentence shown as (supports / refutes / neutral / not shown): ${NEWS_LABELS.filter((l) => l !== 'NOT_ENOUGH_EVIDENCE')
