@@ -36,6 +36,13 @@ export interface RankingOptions {
   maxK: number;
 }
 
+/** A model feature that is configured but cannot serve: which model, and what is wrong, in one line. */
+export interface FeatureProblem {
+  /** The model's folder name (never a server path). */
+  model: string;
+  problem: string;
+}
+
 export interface SearchContext {
   indexes: SearchIndexes;
   db: Db;
@@ -44,6 +51,11 @@ export interface SearchContext {
   options: RankingOptions;
   reranker?: RerankStage | null;
   verdict?: VerdictStage | null;
+  /**
+   * Stages whose model is configured but failed to load (missing, truncated, not ONNX): search goes
+   * on without them and says so (a response warning, `verdictStatus: 'unavailable'`).
+   */
+  unavailable?: { reranker?: FeatureProblem; verdict?: FeatureProblem };
   /** The clock (tests fix it); request.asOf wins over it. */
   now?: () => Date;
 }

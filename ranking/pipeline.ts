@@ -7,12 +7,16 @@
  *   evidence sentences → [verdict: claims with a real match]
  *
  * Every failure reaches the caller as a QuinError: QUERY_* for the text, INVALID_INPUT for the
- * parameters, INDEX_UNAVAILABLE / MODEL_UNAVAILABLE when an index or a stage fails underneath.
+ * parameters, INDEX_UNAVAILABLE when an index fails underneath. A model stage is a feature that fails
+ * alone: a reranker or verdict model that cannot serve (not loaded, or failing on this search) leaves
+ * the results as the first stage ranked them, or without a verdict, and the response says why
+ * (`warnings`, `models.unavailable`, `verdictStatus: 'unavailable'`).
  */
-import { createError } from '../lib/errors';
+import { createError, isQuinError } from '../lib/errors';
+import { withoutServerPaths } from '../lib/public-text';
 import { weeklyCoverage } from './coverage';
 import { applyDecay, applyFloor, collapseStories, loadAndFilter, type Candidate } from './candidates';
-import type { SearchContext } from './context';
+import type { FeatureProblem, SearchContext } from './context';
 import { analyzeQuery } from './query';
 import { resolveRequest, type ResolvedRequest } from './request';
 import { fuse, retrieve, servingMode, type Retrieved } from './retrieve';
@@ -78,7 +82,7 @@ async function rerankStage(matches: Candidate[], a: Analysed, hits: Retrieved, r
   const top = matches.slice(0, Math.max(0, reranker.depth));
   await rows.need(top.map((c) => c.snippetId));
   const present = top.filter((c) => rows.get(c.snippetId));
-  const scores = await guard('MODEL_UNAVAILABLE', `reranker ${reranker.id}`, () =>
+  const scores = await guard('MODEL_UNAVAILABLE', `the reranker ${reranker.id}`, () =>
     reranker.rerank(
       present.map((c) => rerankInput(c, rows)),
       stageContext(a, hits, ctx),
@@ -96,19 +100,26 @@ async function rerankStage(matches: Candidate[], a: Analysed, hits: Retrieved, r
 
 type VerdictOutcome = Pick<SearchResponse, 'verdict' | 'verdictStatus'>;
 
-/** Whether the verdict stage runs: claims only, with a real match, when a model is configured and wanted. */
+/** Whether the verdict stage runs: claims only, with a real match, when a model is configured, loaded and wanted. */
 function verdictStatus(a: Analysed, matched: boolean, ctx: SearchContext): SearchResponse['verdictStatus'] | null {
   if (a.query.kind !== 'claim') return a.query.kind;
   if (!a.req.verdict) return 'disabled';
-  if (!ctx.verdict) return 'no_model';
+  if (!ctx.verdict) return ctx.unavailable?.verdict ? 'unavailable' : 'no_model';
   return matched ? null : 'no_match';
 }
+
+/** "the NLI model quin-nli: <problem>", for warnings and `models.unavailable`. */
+const featureLine = (what: string, p: FeatureProblem) => `the ${what} ${p.model}: ${p.problem}`;
 
 /** Stage "verdict": the NLI stage reads the top stories (duplicates collapsed, so a story counts once). */
 async function verdictStage(a: Analysed, pool: SearchResult[], hits: Retrieved, ctx: SearchContext): Promise<VerdictOutcome> {
   const stage = ctx.verdict!;
-  const verdict = await guard('MODEL_UNAVAILABLE', `verdict ${stage.id}`, () => stage.verdict(pool, stageContext(a, hits, ctx)));
+  const verdict = await guard('MODEL_UNAVAILABLE', `the verdict ${stage.id}`, () => stage.verdict(pool, stageContext(a, hits, ctx)));
   return { verdict, verdictStatus: 'ok' };
+}
+
+function describeStageError(e: unknown): string {
+  return isQuinError(e) ? e.message : e instanceof Error ? e.message : String(e);
 }
 
 function coverageOf(matches: readonly Candidate[], stories: readonly Candidate[]): Pick<SearchResponse, 'coverage' | 'coverageUndated'> {
@@ -133,7 +144,22 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
   const candidates = await run.time('load', () => loadAndFilter(fused, a.req, ctx));
   const { matches, texts } = await run.time('floor', () => applyFloor(candidates, a.query, mode !== 'bm25', ctx));
   const rows = new RowCache(ctx);
-  if (reranker && matches.length) await run.time('rerank', () => rerankStage(matches, a, hits, rows, { ...ctx, reranker }));
+  const unavailable: { reranker?: string; nli?: string } = {};
+  let reranked = reranker;
+  if (a.req.rerank && ctx.unavailable?.reranker) {
+    unavailable.reranker = featureLine('reranker', ctx.unavailable.reranker);
+    run.warnings.push(`not reranked: ${unavailable.reranker}`);
+  }
+  if (reranker && matches.length) {
+    try {
+      await run.time('rerank', () => rerankStage(matches, a, hits, rows, { ...ctx, reranker }));
+    } catch (e) {
+      // The first stage's order stands (the scores are set only once all of them came back).
+      reranked = null;
+      unavailable.reranker = withoutServerPaths(describeStageError(e));
+      run.warnings.push(`not reranked: ${unavailable.reranker}`);
+    }
+  }
   const found = await run.time('rank', () => storiesOf(matches, a.req, texts, ctx));
   // A filter never raises the count: what lies beyond the unfiltered count is not counted or paged.
   const unfiltered = await bound;
@@ -156,8 +182,17 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
     ),
   );
   const pick = (cs: Candidate[]) => cs.flatMap((c) => results.get(c.snippetId) ?? []);
-  const verdict: VerdictOutcome =
-    status === null ? await run.time('verdict', () => verdictStage(a, pick(pool), hits, ctx)) : { verdict: null, verdictStatus: status };
+  let verdict: VerdictOutcome = { verdict: null, verdictStatus: status ?? 'ok' };
+  if (status === null) {
+    try {
+      verdict = await run.time('verdict', () => verdictStage(a, pick(pool), hits, ctx));
+    } catch (e) {
+      // A stage that fails on this search gives no verdict, and says why, instead of failing the search.
+      unavailable.nli = withoutServerPaths(describeStageError(e));
+      verdict = { verdict: null, verdictStatus: 'unavailable' };
+    }
+  } else if (status === 'unavailable' && ctx.unavailable?.verdict) unavailable.nli = featureLine('NLI model', ctx.unavailable.verdict);
+  if (unavailable.nli) run.warnings.push(`no verdict: ${unavailable.nli}`);
   // The page shows the configured number of evidence sentences, whatever the verdict read.
   const shown = (cs: Candidate[]) =>
     pick(cs).map((r) =>
@@ -176,10 +211,11 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
     timingsMs: run.timings(),
     models: {
       encoder: ctx.indexes.encoder.id,
-      reranker: reranker?.id ?? null,
+      reranker: reranked?.id ?? null,
       nli: verdict.verdictStatus === 'ok' ? ctx.verdict!.id : null,
       bm25: ctx.indexes.bm25.backend,
       dense: mode !== 'bm25',
+      ...(Object.keys(unavailable).length ? { unavailable } : {}),
     },
     ...(a.req.coverage ? coverageOf(matches, stories) : {}),
   };

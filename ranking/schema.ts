@@ -281,9 +281,9 @@ export const queryKindSchema = z
   .describe('A statement (gets a verdict), a question, or keywords (evidence only).');
 
 export const verdictStatusSchema = z
-  .enum(['ok', 'question', 'keywords', 'no_match', 'no_model', 'disabled'])
+  .enum(['ok', 'question', 'keywords', 'no_match', 'no_model', 'disabled', 'unavailable'])
   .describe(
-    'Why there is a verdict or not: only claims with a real match get one, when an NLI model is configured and the request did not switch it off.',
+    'Why there is a verdict or not: only claims with a real match get one, when an NLI model is configured and the request did not switch it off; `unavailable`: the configured NLI model cannot serve (`models.unavailable.nli` says why).',
   );
 
 export const searchResponseSchema = z.object({
@@ -309,6 +309,12 @@ export const searchResponseSchema = z.object({
     nli: z.string().nullable(),
     bm25: z.string(),
     dense: z.boolean().describe('Whether the dense index served this search.'),
+    unavailable: z
+      .object({ reranker: z.string().optional(), nli: z.string().optional() })
+      .optional()
+      .describe(
+        'Configured models that could not serve this search, each with the model and the problem in one line (the search went on without them).',
+      ),
   }),
   coverage: z.array(weekCountSchema).optional().describe('Matching articles per week (on request).'),
   coverageUndated: z.number().int().optional().describe('Matching articles left out of `coverage` because they have no date.'),

@@ -88,6 +88,21 @@ export function VerdictPanel({ response }: { response: Pick<SearchResponse, 'ver
       </p>
     );
   }
+  if (response.verdictStatus === 'unavailable') {
+    // The verdict model is configured but cannot serve (missing, truncated): the search went on without it.
+    return (
+      <section className="verdict" aria-labelledby="verdict-h" data-testid="verdict-unavailable">
+        <p className="verdict__eyebrow" id="verdict-h">
+          Automatic verdict
+        </p>
+        <p className="verdict__label">Verdicts are unavailable right now</p>
+        <p className="caveat">
+          The verdict model cannot be used{response.models.unavailable?.nli ? ` (${response.models.unavailable.nli})` : ''}. The results
+          below show the evidence found; read them to judge the claim. (Administrators: /api/health says what is wrong.)
+        </p>
+      </section>
+    );
+  }
   if (response.verdictStatus === 'no_model' || (response.verdictStatus === 'ok' && !response.verdict)) {
     return (
       <section className="verdict" aria-labelledby="verdict-h" data-testid="verdict-unavailable">

@@ -106,6 +106,7 @@ const NO_VERDICT: Record<string, string> = {
   keywords: 'no verdict (keywords, not a claim)',
   no_match: 'no verdict (nothing in the archive matched)',
   disabled: 'no verdict (switched off for this search)',
+  unavailable: 'no verdict (the verdict model was unavailable)',
 };
 
 export function verdictText(status: string, label: string | null, confidence: number | null): string {

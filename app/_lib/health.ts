@@ -1,5 +1,6 @@
 /** Liveness and readiness of the web service: database, indexes, models, background worker. */
 import { describeError } from '../../lib/errors';
+import { withoutServerPaths } from '../../lib/public-text';
 import { BLOCKED_MS, eventLoopDelay, type LoopDelay } from '../../lib/event-loop';
 import { listWorkers, type WorkerStatus } from '../../lib/web/worker-heartbeat';
 import { clusterProblem, describeCluster, indexInfo, type IndexInfo } from './index-info';
@@ -19,7 +20,14 @@ export interface HealthReport {
   checks: {
     database: Check & { latencyMs: number | null };
     indexes: Check & { snippets: number | null; pending: number | null; serving: Serving | null; elasticsearch: IndexInfo['cluster'] };
-    models: Check & { state: ReturnType<typeof searchContextState>; encoder: string | null; reranker: string | null; nli: string | null };
+    models: Check & {
+      state: ReturnType<typeof searchContextState>;
+      encoder: string | null;
+      reranker: string | null;
+      nli: string | null;
+      /** Configured models that cannot serve (search goes on without their feature): the model and the problem. */
+      unavailable: { feature: 'reranker' | 'verdict'; model: string; problem: string }[];
+    };
     worker: Check & {
       state: string | null;
       lastBeatAt: string | null;
@@ -38,7 +46,8 @@ async function timed<T>(fn: () => Promise<T>): Promise<Timed<T>> {
   try {
     return { value: await fn(), ms: Math.round((performance.now() - t0) * 10) / 10 };
   } catch (e) {
-    return { error: describeError(e), ms: Math.round(performance.now() - t0) };
+    // Anyone may read /api/health: what is wrong, without the server's paths.
+    return { error: withoutServerPaths(describeError(e)), ms: Math.round(performance.now() - t0) };
   }
 }
 
@@ -65,13 +74,18 @@ export async function healthReport(): Promise<HealthReport> {
     nli: null as string | null,
     error: undefined as string | undefined,
   };
+  let unavailable: HealthReport['checks']['models']['unavailable'] = [];
   if (state === 'ready') {
     const ctx = await searchContext();
     models = { encoder: ctx.indexes.encoder.id, reranker: ctx.reranker?.id ?? null, nli: ctx.verdict?.id ?? null, error: undefined };
+    unavailable = (['reranker', 'verdict'] as const).flatMap((feature) => {
+      const p = ctx.unavailable?.[feature];
+      return p ? [{ feature, model: p.model, problem: withoutServerPaths(p.problem) }] : [];
+    });
   } else if (state === 'failed') {
     models.error = await searchContext().then(
       () => undefined,
-      (e: unknown) => describeError(e),
+      (e: unknown) => withoutServerPaths(describeError(e)),
     );
   }
   const serving = await servingIndexes().catch(() => null);
@@ -90,11 +104,16 @@ export async function healthReport(): Promise<HealthReport> {
     serving,
     elasticsearch: cluster,
   };
+  // One line per broken model: which feature is off, which model, what is wrong.
+  const off = unavailable.map(
+    (u) => `${u.feature === 'verdict' ? 'verdicts' : 'reranking'} off, the model ${u.model} cannot serve: ${u.problem}`,
+  );
   const modelCheck = {
-    ok: state === 'ready',
-    detail: models.error ?? (state === 'ready' ? 'loaded' : state.replace('_', ' ')),
+    ok: state === 'ready' && off.length === 0,
+    detail: models.error ?? (state === 'ready' ? ['loaded', ...off].join('; ') : state.replace('_', ' ')),
     state,
     ...models,
+    unavailable,
   };
   delete (modelCheck as { error?: string }).error;
   const workerCheck = {
@@ -119,7 +138,8 @@ export async function healthReport(): Promise<HealthReport> {
   };
   const ready = database.ok && indexes.ok;
   return {
-    status: !ready ? 'unavailable' : eventLoop.ok && (workerCheck.ok || !config.worker) ? 'ok' : 'degraded',
+    // A model that cannot serve costs its feature only: still ready, but degraded.
+    status: !ready ? 'unavailable' : eventLoop.ok && off.length === 0 && (workerCheck.ok || !config.worker) ? 'ok' : 'degraded',
     live: true,
     ready,
     uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),

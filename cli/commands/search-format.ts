@@ -69,6 +69,8 @@ export function formatSearch(res: SearchResponse, opts: FormatOptions): string {
     lines.push(
       `${paint(c, tone, `verdict: ${v.label}`)} (confidence ${v.confidence.toFixed(2)}, ${v.model})${v.reason ? ` — ${v.reason}` : ''}`,
     );
+  } else if (res.verdictStatus === 'unavailable') {
+    lines.push(paint(c, ANSI.dim, 'no verdict: the NLI model is unavailable (see the warning above)'));
   } else if (res.verdictStatus === 'no_model' && res.kind === 'claim') {
     lines.push(paint(c, ANSI.dim, 'no verdict: no NLI model configured'));
   } else if (res.verdictStatus === 'keywords') {

@@ -15,7 +15,7 @@ export const healthResponse = z.object({
   status: z
     .enum(['ok', 'degraded', 'unavailable'])
     .describe(
-      "degraded: ready, but the background worker is not running (or its heartbeat is late), or this process's event loop was blocked for a second or more in the last minute.",
+      "degraded: ready, but the background worker is not running (or its heartbeat is late), this process's event loop was blocked for a second or more in the last minute, or a configured model cannot serve (search goes on without its feature: `checks.models.unavailable`).",
     ),
   live: z.literal(true),
   ready: z.boolean(),
@@ -54,6 +54,11 @@ export const healthResponse = z.object({
       encoder: z.string().nullable(),
       reranker: z.string().nullable(),
       nli: z.string().nullable(),
+      unavailable: z
+        .array(z.object({ feature: z.enum(['reranker', 'verdict']), model: z.string(), problem: z.string() }))
+        .describe(
+          'Configured models that cannot serve (missing, truncated, not ONNX): search goes on without their feature; the problem without server paths.',
+        ),
     }),
     worker: z.object({
       ...check,
