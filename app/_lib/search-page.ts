@@ -30,9 +30,13 @@ async function searchState(parsed: PageQuery, client: string): Promise<SearchPag
     if (e.code === 'OVERLOADED') return { kind: 'unavailable', message: `${e.message}.` };
     if (e.status < 500) return { kind: 'problem', ...searchProblem(e) };
     if (e.code === 'INDEX_UNAVAILABLE' || e.code === 'MODEL_UNAVAILABLE' || e.code === 'DB_UNAVAILABLE') {
+      // What is wrong when it is known (an unreachable cluster is not "starting or indexing").
+      const known = typeof e.details?.publicMessage === 'string' ? e.details.publicMessage : null;
       return {
         kind: 'unavailable',
-        message: `${ERROR_CODES[e.code].summary}: the service is starting or indexing. Try again in a minute.`,
+        message: known
+          ? `Search cannot run now: ${known}. Try again later; /api/health says when it is back.`
+          : `${ERROR_CODES[e.code].summary}: the service is starting or indexing. Try again in a minute.`,
       };
     }
     throw e;

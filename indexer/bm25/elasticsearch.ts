@@ -37,6 +37,9 @@ export interface EsOptions extends EsConnection {
 /** How often the kNN view re-counts the documents it reports as its size. */
 const COUNT_RECHECK_MS = 5000;
 
+/** Deadline of each read behind /api/health and `quin index --status` (the cluster's health answers in milliseconds). */
+export const CLUSTER_HEALTH_TIMEOUT_MS = 800;
+
 /** Longest page of ids read back when listing what the index holds. */
 const ID_PAGE = 10_000;
 
@@ -54,7 +57,7 @@ export class ElasticsearchIndex implements Bm25Backend {
     return this.opts.index;
   }
 
-  private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  private async call<T>(what: string, fn: () => Promise<T>, timeoutMs = this.opts.timeoutMs): Promise<T> {
     try {
       return await fn();
     } catch (e) {
@@ -67,9 +70,19 @@ export class ElasticsearchIndex implements Bm25Backend {
       }
       if (e instanceof errors.ProductNotSupportedError)
         throw createError('INDEX_UNAVAILABLE', `${where} is not Elasticsearch (product check failed)`, undefined, e);
-      if (e instanceof errors.TimeoutError)
-        throw createError('INDEX_UNAVAILABLE', `${where}: ${what} timed out after ${this.opts.timeoutMs} ms`, undefined, e);
-      throw createError('INDEX_UNAVAILABLE', `${where} unreachable (${what}): ${(e as Error).message}`, undefined, e);
+      // The cluster is named (password removed) for the reader too (`publicMessage`, lib/web/http.ts).
+      if (e instanceof errors.TimeoutError) {
+        const message = `${where}: ${what} timed out after ${timeoutMs} ms`;
+        throw createError('INDEX_UNAVAILABLE', message, { publicMessage: `${where} did not answer in time` }, e);
+      }
+      const refused = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET/.exec((e as Error).message)?.[0];
+      const why = refused === 'ECONNREFUSED' ? 'connection refused' : refused === 'ENOTFOUND' ? 'no such host' : (refused ?? 'no answer');
+      throw createError(
+        'INDEX_UNAVAILABLE',
+        `${where} unreachable (${what}): ${(e as Error).message}`,
+        { publicMessage: `${where} is unreachable (${why})` },
+        e,
+      );
     }
   }
 
@@ -225,7 +238,9 @@ export class ElasticsearchIndex implements Bm25Backend {
   async status(db: Db, snippets: number): Promise<Bm25Status> {
     const done = await db.esEntry.count({ where: { state: 'done' } });
     const cluster = await this.cluster().catch((e: Error) => ({ error: e.message }));
-    return { indexed: done, pending: Math.max(0, snippets - done), bytes: await this.sizeBytes(), cluster };
+    // A cluster that did not answer is not asked for its size as well.
+    const bytes = 'error' in cluster ? null : await this.sizeBytes();
+    return { indexed: done, pending: Math.max(0, snippets - done), bytes, cluster };
   }
 
   /**
@@ -235,9 +250,12 @@ export class ElasticsearchIndex implements Bm25Backend {
    */
   async cluster(): Promise<EsClusterStatus> {
     const index = this.opts.index;
-    const c = await this.call('cluster health', () => this.client.cluster.health());
-    const exists = await this.call('index exists', () => this.client.indices.exists({ index }));
-    const i = exists ? await this.call('index health', () => this.client.cluster.health({ index })) : null;
+    // Health must answer within a second whatever the cluster does: these reads have their own deadline.
+    const quick = { requestTimeout: CLUSTER_HEALTH_TIMEOUT_MS };
+    const ms = CLUSTER_HEALTH_TIMEOUT_MS;
+    const c = await this.call('cluster health', () => this.client.cluster.health({}, quick), ms);
+    const exists = await this.call('index exists', () => this.client.indices.exists({ index }, quick), ms);
+    const i = exists ? await this.call('index health', () => this.client.cluster.health({ index }, quick), ms) : null;
     return {
       name: c.cluster_name,
       status: c.status.toLowerCase() as EsClusterStatus['status'],

@@ -5,7 +5,7 @@
  * for a cluster whose certificate no public CA signed (Elasticsearch's own security set-up makes one).
  */
 import fs from 'node:fs';
-import { Client } from '@elastic/elasticsearch';
+import { Client, SniffingTransport } from '@elastic/elasticsearch';
 import { createError } from '../../lib/errors';
 
 export interface EsConnection {
@@ -18,6 +18,18 @@ export interface EsConnection {
 }
 
 type ClientOptions = NonNullable<ConstructorParameters<typeof Client>[0]>;
+
+/**
+ * The client's transport with its retries made at once: the default backoff (1-2 s, then 2-4 s)
+ * made a refused connection — known at once — cost a search 4.5 s and /api/health 9 s. Callers retry
+ * on their own schedule (the worker's next pass, the reader's next search). The client takes no
+ * backoff option itself, only a Transport class.
+ */
+class PromptTransport extends SniffingTransport {
+  constructor(opts: ConstructorParameters<typeof SniffingTransport>[0]) {
+    super({ ...opts, retryBackoff: () => 0 });
+  }
+}
 
 export function nodeUrls(url: string): string[] {
   return url
@@ -54,6 +66,7 @@ export function esClientOptions(c: EsConnection): ClientOptions {
     requestTimeout: c.timeoutMs,
     // A failed request is retried on another node (or the same one): twice, then the caller's error.
     maxRetries: 2,
+    Transport: PromptTransport,
     ...(c.apiKey ? { auth: { apiKey: c.apiKey } } : {}),
     ...(ca ? { tls: { ca } } : {}),
   };

@@ -71,8 +71,10 @@ export function errorBody(err: unknown): { status: number; body: ApiErrorBody } 
   }
   if (isQuinError(err)) {
     const status = err.status;
-    // 5xx messages can name internals (paths, hosts): clients get the catalogue's summary.
-    const message = status >= 500 ? ERROR_CODES[err.code].summary : err.message;
+    // 5xx messages can name internals (paths, hosts): clients get the catalogue's summary, or the
+    // message written for them (`details.publicMessage`, e.g. which search cluster is unreachable).
+    const publicMessage = typeof err.details?.publicMessage === 'string' ? err.details.publicMessage : null;
+    const message = status >= 500 ? (publicMessage ?? ERROR_CODES[err.code].summary) : err.message;
     const issues = status < 500 ? detailIssues(err.details) : undefined;
     return { status, body: { error: { code: err.code, message, ...(issues ? { issues } : {}) } } };
   }
