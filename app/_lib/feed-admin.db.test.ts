@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isQuinError } from '../../lib/errors';
 import { createTestDb, type TestDb } from '../../testing/db';
-import { serveBody, startTestServer, type TestServer } from '../../testing/http-server';
+import { redirect, serveBody, startTestServer, type TestServer } from '../../testing/http-server';
 import { TEST_CRAWLER_OVERRIDES } from '../../testing/crawler';
 import { addCheckedFeed, changeFeed, deleteFeed, listFeeds } from './feed-admin';
 
@@ -21,6 +21,7 @@ describe('feed management', () => {
     site = await startTestServer({
       '/feed.xml': serveBody(() => Buffer.from(RSS), { type: 'application/rss+xml' }),
       '/page.html': serveBody(() => Buffer.from('<!DOCTYPE html><html><body><p>Not a feed.</p></body></html>'), { type: 'text/html' }),
+      '/to-file': redirect('file:///etc/passwd'),
     });
     open = await createTestDb({ ...TEST_CRAWLER_OVERRIDES, allowPrivateHosts: true });
     closed = await createTestDb({ ...TEST_CRAWLER_OVERRIDES, allowPrivateHosts: false });
@@ -57,5 +58,15 @@ describe('feed management', () => {
     expect((err as Error).message).toMatch(/QUIN_ALLOW_PRIVATE_HOSTS/);
     expect(site.requests.length).toBe(before); // refused before any request was made
     expect(await listFeeds(closed)).toEqual([]);
+  });
+
+  it('a feed that redirects to file: is refused for what it is, without the private-address hint', async () => {
+    const err = await addCheckedFeed(open, { url: site.url('/to-file') }).catch((e: unknown) => e);
+    expect(isQuinError(err, 'INVALID_INPUT')).toBe(true);
+    const message = (err as Error).message;
+    expect(message).toMatch(/redirects to file:\/\/\/etc\/passwd: only http and https can be fetched, not file:/);
+    expect(message).toMatch(/a feed must be served over http or https/);
+    expect(message).not.toMatch(/QUIN_ALLOW_PRIVATE_HOSTS|private, loopback/);
+    expect(await listFeeds(open)).toEqual([]);
   });
 });

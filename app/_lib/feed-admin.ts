@@ -69,11 +69,14 @@ export function discoveredFeeds(pageUrl: string, hrefs: unknown): string[] {
 function probeError(e: unknown, url: string): Error {
   if (!isQuinError(e)) return e as Error;
   if (e.code === 'FETCH_BLOCKED') {
-    return createError(
-      'INVALID_INPUT',
-      `${e.message}: private, loopback and link-local addresses are refused (QUIN_ALLOW_PRIVATE_HOSTS=true allows them)`,
-      { cause: e.code },
-    );
+    // The hint fits the rule that refused it: only a private address is a matter of QUIN_ALLOW_PRIVATE_HOSTS.
+    const hint =
+      e.details?.refused === 'address'
+        ? 'private, loopback and link-local addresses are refused (QUIN_ALLOW_PRIVATE_HOSTS=true allows them)'
+        : e.details?.refused === 'scheme'
+          ? 'a feed must be served over http or https'
+          : 'not added';
+    return createError('INVALID_INPUT', `${e.message}: ${hint}`, { cause: e.code });
   }
   if (e.status >= 500 || e.code.startsWith('FETCH_') || e.code.startsWith('FEED_PARSE_')) {
     const found = discoveredFeeds(url, e.details?.alternates);

@@ -22,7 +22,9 @@ export async function checkFeedUrl(rawUrl: string, config: Pick<Config, 'allowPr
     await assertUrlAllowed(new URL(url), config.allowPrivateHosts);
   } catch (e) {
     if (!isQuinError(e, 'FETCH_BLOCKED')) throw e;
-    throw createError('INVALID_INPUT', `${e.message}: refused (QUIN_ALLOW_PRIVATE_HOSTS=true allows such addresses)`, { cause: e.code });
+    // Only a private address is a matter of QUIN_ALLOW_PRIVATE_HOSTS; another scheme or credentials are refused always.
+    const hint = e.details?.refused === 'address' ? 'refused (QUIN_ALLOW_PRIVATE_HOSTS=true allows such addresses)' : 'refused';
+    throw createError('INVALID_INPUT', `${e.message}: ${hint}`, { cause: e.code });
   }
   return url;
 }

@@ -56,7 +56,7 @@ export function blockedError(host: string, address: string) {
   return createError(
     'FETCH_BLOCKED',
     `refusing to fetch ${host}: it resolves to ${address}, a private, loopback, link-local or reserved address`,
-    { host, address },
+    { host, address, refused: 'address' },
   );
 }
 

@@ -143,9 +143,10 @@ export function parseFetchUrl(raw: string): URL {
   } catch {
     throw createError('INVALID_INPUT', `not a URL: ${JSON.stringify(raw)}`);
   }
+  // `refused` says which rule refused it, so that a message never blames another (a file: URL is not a private address).
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw createError('FETCH_BLOCKED', `only http and https can be fetched, not ${url.protocol}`);
-  if (url.username || url.password) throw createError('FETCH_BLOCKED', 'URLs with credentials are not fetched');
+    throw createError('FETCH_BLOCKED', `only http and https can be fetched, not ${url.protocol}`, { refused: 'scheme' });
+  if (url.username || url.password) throw createError('FETCH_BLOCKED', 'URLs with credentials are not fetched', { refused: 'credentials' });
   url.hash = '';
   return url;
 }
@@ -222,7 +223,14 @@ export class Transport implements HttpClient {
       if ([301, 302, 303, 307, 308].includes(raw.status)) {
         const location = header(raw, 'location');
         if (!location) throw createError('FETCH_HTTP_STATUS', `HTTP ${raw.status} without a Location header`, { status: raw.status });
-        const next = parseFetchUrl(new URL(location, url).href);
+        let next: URL;
+        try {
+          next = parseFetchUrl(new URL(location, url).href);
+        } catch (e) {
+          // Where the refused address came from: a redirect, not the URL the caller gave.
+          if (!isQuinError(e, 'FETCH_BLOCKED')) throw e;
+          throw createError('FETCH_BLOCKED', `${url.href} redirects to ${location.slice(0, 200)}: ${e.message}`, e.details, e);
+        }
         if (visited.has(next.href))
           throw createError('FETCH_REDIRECTS', `redirect loop: ${[...redirects, next.href].join(' → ')}`, { status: raw.status });
         if (redirects.length >= maxRedirects) {
