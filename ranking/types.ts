@@ -12,6 +12,7 @@ export type {
   SearchResult,
   Stance,
   StanceEvidence,
+  DetailCheck,
   VerdictLabel,
   Verdict,
   WeekCount,

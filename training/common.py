@@ -129,3 +129,53 @@ def export_int8(model, run_dir, out_dir):
     int8 = os.path.join(out_dir, 'model.onnx')
     quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8, per_channel=True)
     return int8
+
+
+def state_from_int8_onnx(path):
+    """The PyTorch state dict of a MiniLM classifier exported by export_int8: every initializer dequantised
+    ((q − zero point) × scale, per output channel for the matrices) and put back under its parameter's
+    name. Linear weights were exported as MatMul constants (transposed, some renamed onnx::MatMul_N): each
+    is named by the bias the graph adds after its MatMul. A second training phase can start from a shipped
+    int8 model this way (train_nli.py --start model.onnx); the int8 rounding is the only difference."""
+    import onnx
+    from onnx import numpy_helper
+    g = onnx.load(path).graph
+    init = {t.name: numpy_helper.to_array(t) for t in g.initializer}
+    consumers = {}
+    for n in g.node:
+        for i in n.input:
+            consumers.setdefault(i, []).append(n)
+
+    def bias_after(name):
+        """The bias initializer of the first Add downstream of `name` (breadth first through the graph)."""
+        seen, frontier = set(), [name]
+        while frontier:
+            nxt = []
+            for t in frontier:
+                for n in consumers.get(t, []):
+                    if id(n) in seen:
+                        continue
+                    seen.add(id(n))
+                    if n.op_type == 'Add':
+                        b = [i for i in n.input if i.endswith('.bias') and i in init]
+                        if b:
+                            return b[0]
+                    nxt.extend(n.output)
+            frontier = nxt
+        return None
+
+    state = {}
+    for name, arr in init.items():
+        if name.endswith('_quantized'):
+            base = name[: -len('_quantized')]
+            w = (arr.astype(np.float32) - init[base + '_zero_point'].astype(np.float32)) * init[base + '_scale'].astype(np.float32)
+            if base.startswith('bert.embeddings.'):
+                state[base] = w
+                continue
+            bias = bias_after(name)
+            if bias is None:
+                raise ValueError(f'{path}: no bias follows {name}')
+            state[bias[: -len('.bias')] + '.weight'] = w.T  # MatMul holds W transposed: Linear wants [out, in]
+        elif not name.endswith(('_scale', '_zero_point')) and name.startswith(('bert.', 'classifier.')):
+            state[name] = arr.astype(np.float32)
+    return {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in state.items()}

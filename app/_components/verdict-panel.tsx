@@ -1,4 +1,4 @@
-import type { SearchResponse, StanceEvidence, Verdict } from '../../ranking/types';
+import type { DetailCheck, SearchResponse, StanceEvidence, Verdict } from '../../ranking/types';
 import { safeHref } from '../_lib/links';
 import { TimeAgo } from './time-ago';
 
@@ -20,6 +20,30 @@ const STANCES = [
   { key: 'neutral', title: 'Related, no stance' },
 ] as const;
 
+const MARK: Record<DetailCheck['status'], string> = { confirmed: '✓', contradicted: '✗', unmentioned: '–' };
+const STATUS_TEXT: Record<DetailCheck['status'], string> = {
+  confirmed: 'stated',
+  contradicted: 'stated differently',
+  unmentioned: 'not mentioned',
+};
+
+/** What the sentence says of each of the claim's details: "Basra ✗ Baghdad", "Hassan ✓". */
+function DetailChecks({ checks }: { checks: readonly DetailCheck[] }) {
+  const shown = checks.filter((c) => c.claim || c.status === 'contradicted');
+  if (!shown.length) return null;
+  return (
+    <ul className="detail-checks" aria-label="The claim's details in this sentence" data-testid="detail-checks">
+      {shown.map((c, i) => (
+        <li key={i} className={`detail-check detail-check--${c.status}`} title={`${c.kind}: ${STATUS_TEXT[c.status]}`}>
+          <span aria-hidden="true">{MARK[c.status]}</span> {c.claim || c.kind}
+          {c.status === 'contradicted' && c.evidence ? <span className="detail-check__other"> → {c.evidence}</span> : null}
+          <span className="visually-hidden"> ({STATUS_TEXT[c.status]})</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function EvidenceItem({ e }: { e: StanceEvidence }) {
   const href = safeHref(e.url);
   return (
@@ -30,6 +54,7 @@ function EvidenceItem({ e }: { e: StanceEvidence }) {
           {e.reason}
         </span>
       ) : null}
+      {e.details && e.stance !== 'neutral' ? <DetailChecks checks={e.details} /> : null}
       <span className="src">
         {href ? (
           <a href={href} target="_blank" rel="noopener noreferrer nofollow ugc">
@@ -134,6 +159,11 @@ export function VerdictPanel({ response }: { response: Pick<SearchResponse, 'ver
       {v.reason ? (
         <p className="small muted" data-testid="verdict-reason">
           Why: {v.reason}.
+        </p>
+      ) : null}
+      {v.details?.length ? (
+        <p className="small" data-testid="verdict-details">
+          Details checked: {v.details.map((d) => d.text).join(' · ')}
         </p>
       ) : null}
       <div className="stances">

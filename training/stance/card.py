@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_verdict import DIR, PAIR_LABELS, jsonl, macro_f1  # noqa: E402
+from train_verdict import DIR, PAIR_LABELS, jsonl, macro_f1, read  # noqa: E402
 
 OUT = 'models/quin-nli'
 
@@ -36,6 +36,8 @@ DATA = [
     ('Climate-FEVER (our train split)', 'climate-fever', 'as published by its authors'),
     ('Our news claims (eval/news/claims.jsonl, 70 %)', 'news', "this project's own"),
     ('Generated news pairs (BBC, HuffPost, Reuters rewrites, symmetric pairs)', 'news-gen', 'BBC / Reuters: research use; HuffPost: as published'),
+    ('Minimal pairs, phase 2 (minimal-pairs.ts: one detail changed by kind; Reuters and non-held-out BBC/HuffPost)', 'news-minimal',
+     'BBC / Reuters: research use; HuffPost: as published'),
 ]
 
 
@@ -49,18 +51,23 @@ def f4(x):
     return '–' if x is None else f'{x:.4f}'
 
 
-def held_out_pairs(key):
-    """Per held-out set: pairs, accuracy and macro-F1 over the labels the set uses (as `quin eval stance` scores)."""
+def held_out_pairs(reading):
+    """Per held-out set: pairs, and accuracy and macro-F1 over the labels the set uses (as `quin eval stance`
+    scores), of the model alone and of the shipped reading (the model and the details combined; no topic gate:
+    a pair's evidence is given)."""
     _, rows = jsonl(os.path.join(DIR, 'features.jsonl'))
     by = {}
     for r in rows:
         by.setdefault(f"{r['set'].replace('-unrelated', '')}:{r['split']}", []).append(r)
+    ungated = {**reading, 'topic': 0}
     out = []
     for name, rs in sorted(by.items()):
         gold = [PAIR_LABELS.index(r['label']) for r in rs]
-        pred = [max(range(3), key=lambda k: (r[key][k], -k)) for r in rs]
-        acc = sum(g == p for g, p in zip(gold, pred)) / len(rs)
-        out.append((name, len(rs), f4(acc), f4(macro_f1(gold, pred, sorted(set(gold))))))
+        cells = []
+        for probs in ([r['model'] for r in rs], [read(r['model'], r['x'], r['contra'], ungated) for r in rs]):
+            pred = [max(range(3), key=lambda k: (p[k], -k)) for p in probs]
+            cells += [f4(sum(g == q for g, q in zip(gold, pred)) / len(rs)), f4(macro_f1(gold, pred, sorted(set(gold))))]
+        out.append((name, len(rs), *cells))
     return out
 
 
@@ -77,14 +84,17 @@ def main():
     p1_rows = [(h['pairs'], f4(h['select_macro_f1'])) for h in p1]
     cfg = json.load(open(os.path.join(OUT, 'config.json')))
     v = json.load(open(os.path.join(OUT, 'verdict.json')))
-    pair_rows = held_out_pairs('judged' if v['rule'] else 'model')
+    pair_rows = held_out_pairs(v['reading'])
     hist_rows = [(h['pairs'], f4(h['select_macro_f1'])) for h in m['history']]
     chosen = m['chosen']
     cv = v['fitted']['cv_spread']
     keys = ['macro_f1', 'committed_precision', 'coverage', 'refuted_precision', 'true_to_refuted', 'false_to_supported', 'top20_precision']
     claim_rows = [(d, v['fitted']['cv'][d]['n'], *[cv[d][k] for k in keys]) for d in cv]
-    rule = (v['fitted'].get('rule_study') or {})
-    rule_rows = [(k, t['n'], t['model'], t['model_rule']) for k, t in (rule.get('table') or {}).items()]
+    study = (v['fitted'].get('reading_study') or {})
+    study_rows = [(k, t['n'], t['model'], t.get('rule', '–'), t['combined']) for k, t in (study.get('table') or {}).items()]
+    r = v['reading']
+    reading_text = (f"the model and the details combined by a logistic regression over {', '.join(r['combiner']['features'])}"
+                    if r.get('combiner') else 'the model alone')
     rc_rows = [(r['threshold'], f"{r['coverage']:.2f}", f4(r['precision'])) for r in v['fitted']['risk_coverage']]
     size = os.path.getsize(os.path.join(OUT, 'model.onnx')) / 2**20
     card = f"""# quin-nli
@@ -133,13 +143,15 @@ by claim (20 or 30 % held out).
 Macro-F1 over the labels each set uses (a "neither" on a set of supports/refutes pairs counts as
 wrong). Dev splits chose the checkpoint; test splits never chose anything.
 
-{table(pair_rows, ['set:split', 'pairs', 'accuracy', 'macro-F1'])}
+{table(pair_rows, ['set:split', 'pairs', 'accuracy (model)', 'macro-F1 (model)', 'accuracy (reading)', 'macro-F1 (reading)'])}
 
 ## The decision (verdict.json)
 Read: the top {v['depth']} results × {v['sentences']} sentences{', and each result’s sentences together as one passage' if v['passages'] else ''};
-the {v['judged']} items that answer the claim best are judged, decided on and shown. A logistic regression over
+each sentence is read as {reading_text}; a sentence about less than {r['topic']} of the claim (details/checks.ts topic)
+takes no stance; {'a sentence contradicting a detail of the claim never reads as supporting it' if r['details'] else 'no detail rule'}.
+The {v['judged']} items that answer the claim best are decided on and shown. A logistic regression over
 {', '.join(v['features'])} → P(SUPPORTED / REFUTED / NOT ENOUGH EVIDENCE); commit at {v['commit']}
-(REFUTED at {v['commit_refuted']}), and only with a shown item read that way. Cue override: {'on' if v['rule'] else 'off'}.
+(REFUTED at {v['commit_refuted']}), and only with a shown item read that way.
 Fitted on {v['fitted']['claims']} held-out claims ({', '.join(v['fitted']['datasets'])}); 5-fold cross-validation
 (mean ± spread across folds):
 
@@ -149,10 +161,10 @@ Risk–coverage (all held-out claims, out of fold, both thresholds at the value 
 
 {table(rc_rows, ['commit threshold', 'coverage', 'committed precision'])}
 
-The alignment's cue override (a sentence about another subject, year or amount is never support),
-on held-out pairs, model alone vs model + override ({rule.get('gain', 0):+.4f} macro-F1 on average):
+The reading on held-out pairs (train_verdict.py: the combiner out of fold on the pairs it is fitted on,
+fitted on all of them elsewhere; "refutes recall" rows: minimal dev pairs by the kind of detail changed):
 
-{table(rule_rows, ['held-out pairs', 'n', 'model alone', 'model + override'])}
+{table(study_rows, ['held-out pairs', 'n', 'model alone', 'model + detail rule', 'combined'])}
 
 The claims are read as our search retrieves them (hybrid + reranker, training/stance/claims-dump.ts).
 

@@ -30,7 +30,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from common import CACHE, ROOT, export_int8, macro_f1, minilm_classifier, pair_tensors, seed_everything, write_folder  # noqa: E402
+from common import CACHE, ROOT, export_int8, macro_f1, minilm_classifier, pair_tensors, seed_everything, state_from_int8_onnx, write_folder  # noqa: E402
 
 SEED = 20261127
 LABELS = ['entailment', 'contradiction', 'neutral']
@@ -69,7 +69,7 @@ def parse_args():
     p.add_argument('--run', default=os.path.join(CACHE, 'nli-run'), help='checkpoints and the log')
     p.add_argument('--out', default=os.path.join(ROOT, 'models', 'quin-nli'))
     p.add_argument('--extra', action='append', default=[], help='more training pairs (a file like --pairs; its held-out rows only where --select names them)')
-    p.add_argument('--start', help='start from this checkpoint (a state or weights file) instead of the pre-trained model: a second phase')
+    p.add_argument('--start', help='start from this checkpoint (a state or weights file, or an int8 model.onnx this script exported) instead of the pre-trained model: a later phase')
     p.add_argument('--weight', action='append', default=[], help='SET=W: a set weight other than SET_WEIGHT\'s (repeatable)')
     p.add_argument('--select', action='append', default=[], help='SET:SPLIT: another held-out set the checkpoint is chosen on (repeatable; an --extra file\'s)')
     p.add_argument('--no-export', action='store_true', help='train only (a first phase)')
@@ -172,7 +172,10 @@ def train(args, train_sets, held, device):
     os.makedirs(run, exist_ok=True)
     seed_everything(args.seed)
     model = minilm_classifier(args.init, args.layers, LABELS)
-    if args.start:
+    if args.start and args.start.endswith('.onnx'):
+        # A shipped int8 reader, dequantised (common.state_from_int8_onnx): a later phase from what was shipped.
+        model.load_state_dict(state_from_int8_onnx(args.start))
+    elif args.start:
         start = torch.load(args.start, map_location='cpu', weights_only=False)
         model.load_state_dict(start['model'] if 'model' in start else start)
     model = model.to(device)
