@@ -2,10 +2,11 @@
  * Admin pages: the session from the cookie, or the 401 page (proxy.ts answers 401 first for what it
  * can tell from the signature alone; this check also refuses sessions that were signed out).
  */
-import { cookies } from 'next/headers';
+import { headers } from 'next/headers';
 import { unauthorized } from 'next/navigation';
 import { readFlash, type Flash } from '../../lib/web/flash';
-import { csrfTokenFor, SESSION_COOKIE, verifySessionToken, type Session } from '../../lib/web/session';
+import { sessionOf } from '../../lib/web/auth';
+import { csrfTokenFor, type Session } from '../../lib/web/session';
 import { isSessionLive } from '../../lib/web/session-store';
 import { auth, services } from './services';
 
@@ -18,8 +19,10 @@ export interface AdminPage {
 /** The signed-in admin's live session, or null (no cookie, forged, expired, or signed out). */
 export async function currentSession(): Promise<Session | null> {
   const a = await auth();
-  if (!a.hash) return null;
-  const signed = verifySessionToken(a.secret, (await cookies()).get(SESSION_COOKIE)?.value, { user: a.user, fingerprint: a.fingerprint });
+  // The Cookie header read as the API and the proxy read it (lib/web/auth.ts cookieFrom: the first
+  // quin_session, the most specific path): Next's cookies() keeps the last of two, so a page and an
+  // API call of one request could act under different sessions.
+  const signed = sessionOf(a, (await headers()).get('cookie'));
   return signed && (await isSessionLive((await services()).db, signed)) ? signed : null;
 }
 

@@ -30,7 +30,10 @@ export function authContext(config: AuthConfig): AuthContext {
   };
 }
 
-/** A cookie's value from a Cookie header. */
+/**
+ * A cookie's value from a Cookie header: the first of that name. Browsers send the cookie of the
+ * most specific path first (RFC 6265 5.4); every reader of the session (proxy, API, pages) uses this.
+ */
 export function cookieFrom(header: string | null, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
