@@ -14,6 +14,7 @@ import { sqlitePath } from '../config';
 import { createError } from '../errors';
 import { createLogger } from '../log';
 import { projectRoot } from '../paths';
+import { checkSqliteFile } from './sqlite-file';
 
 const log = createLogger('migrate');
 
@@ -50,6 +51,8 @@ function checkRecorded(m: Migration, recorded: Map<string, string>): boolean {
 }
 
 export function migrateSqlite(file: string): MigrateResult {
+  // What is wrong with the place, in words (not "unable to open database file" or "EEXIST").
+  checkSqliteFile(file);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   try {
