@@ -49,6 +49,21 @@ export function watchEventLoop(): void {
   monitor();
 }
 
+/**
+ * Forgets the delays measured so far: called once the search indexes and models have loaded at start.
+ * Loading them holds the loop for seconds (reading model files, the aligner's lexicon), which is
+ * expected once per process and must not make /api/health say "degraded" for the minute after.
+ * Returns the longest delay forgotten, for the log.
+ */
+export function forgetStartupDelays(): number {
+  const m = monitor();
+  const longest = Math.max(ms(m.histogram.max), ...m.past.map((w) => w.maxMs), 0);
+  m.histogram.reset();
+  m.past = [];
+  m.startedAt = Date.now();
+  return longest;
+}
+
 /** The delay over the last minute (since measuring started, when that is more recent). */
 export function eventLoopDelay(): LoopDelay {
   const m = monitor();

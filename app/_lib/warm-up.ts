@@ -1,4 +1,5 @@
 import { describeError } from '../../lib/errors';
+import { forgetStartupDelays } from '../../lib/event-loop';
 import { createLogger } from '../../lib/log';
 import { searchContext } from './services';
 
@@ -8,7 +9,8 @@ const log = createLogger('web');
 export function warmUp(): void {
   const t0 = Date.now();
   searchContext().then(
-    () => log.info('search indexes and models loaded', { ms: Date.now() - t0 }),
+    // The loop was held while they loaded: expected once, not a sign of trouble (health reads the rest).
+    () => log.info('search indexes and models loaded', { ms: Date.now() - t0, eventLoopHeldMs: forgetStartupDelays() }),
     (e: unknown) => log.warn('search is not available yet', { error: describeError(e) }),
   );
 }
