@@ -1,12 +1,16 @@
 /**
  * The one place that opens onnxruntime sessions: execution provider and threads come from the
  * configuration (QUIN_ORT_PROVIDER, QUIN_ORT_THREADS), inputs are fed by the names the model declares
- * (BERT exports take token_type_ids, DeBERTa and our own models may not).
+ * (BERT exports take token_type_ids, DeBERTa and our own models may not). Each session runs in a
+ * worker thread of its own (ort-thread.ts), off the process's event loop.
  */
 import fs from 'node:fs';
-import * as ort from 'onnxruntime-node';
+import type * as ort from 'onnxruntime-node';
 import { createError } from '../errors';
+import { ThreadSession, type PlainOutputs, type PlainTensor } from './ort-thread';
 import type { EncodedBatch } from './tokenizer';
+
+export { ThreadSession, type PlainOutputs, type PlainTensor } from './ort-thread';
 
 export interface RuntimeOptions {
   /** Intra-op threads; 0 = onnxruntime's default. */
@@ -34,9 +38,9 @@ function ortReason(message: string): string {
 /** What a file onnxruntime cannot parse is: cut short or damaged (a download or copy that did not finish). */
 const NOT_A_MODEL = /protobuf parsing failed|does not have a graph|invalid (?:protobuf|model)|no graph|failed to load model/i;
 
-export async function openSession(onnxPath: string, opts: RuntimeOptions): Promise<ort.InferenceSession> {
+export async function openSession(onnxPath: string, opts: RuntimeOptions): Promise<ThreadSession> {
   try {
-    return await ort.InferenceSession.create(onnxPath, sessionOptions(opts));
+    return await ThreadSession.open(onnxPath, sessionOptions(opts) as Record<string, unknown>);
   } catch (e) {
     const reason = ortReason((e as Error).message);
     const size = fs.statSync(onnxPath, { throwIfNoEntry: false })?.size;
@@ -52,24 +56,24 @@ export async function openSession(onnxPath: string, opts: RuntimeOptions): Promi
 }
 
 /** Feeds for a tokenized batch, limited to the inputs the model declares. */
-export function feedsFor(session: ort.InferenceSession, enc: EncodedBatch): Record<string, ort.Tensor> {
+export function feedsFor(session: Pick<ThreadSession, 'inputNames'>, enc: EncodedBatch): Record<string, PlainTensor> {
   const dims = [enc.batch, enc.seqLen];
   const available: Record<string, BigInt64Array> = {
     input_ids: enc.inputIds,
     attention_mask: enc.attentionMask,
     token_type_ids: enc.tokenTypeIds,
   };
-  const feeds: Record<string, ort.Tensor> = {};
+  const feeds: Record<string, PlainTensor> = {};
   for (const name of session.inputNames) {
     const data = available[name];
     if (!data) throw createError('MODEL_INVALID', `model input "${name}" is not one of ${Object.keys(available).join(', ')}`);
-    feeds[name] = new ort.Tensor('int64', data, dims);
+    feeds[name] = { type: 'int64', data, dims };
   }
   return feeds;
 }
 
 /** A float output as a plain Float32Array with its dims. */
-export function floatOutput(out: ort.InferenceSession.OnnxValueMapType, name: string): { data: Float32Array; dims: readonly number[] } {
+export function floatOutput(out: PlainOutputs, name: string): { data: Float32Array; dims: readonly number[] } {
   const t = out[name];
   if (!t) throw createError('MODEL_INVALID', `model has no output "${name}" (outputs: ${Object.keys(out).join(', ')})`);
   if (t.type !== 'float32') throw createError('MODEL_INVALID', `model output "${name}" is ${t.type}, expected float32`);

@@ -2,9 +2,8 @@
  * A loaded text model: folder + tokenizer + onnxruntime session, with batched inference over single
  * texts or text pairs. The role classes (encoder, cross-encoder, NLI) are thin readers of its outputs.
  */
-import type * as ort from 'onnxruntime-node';
 import { readModelFolder, type ModelFolder } from './folder';
-import { feedsFor, openSession, type RuntimeOptions } from './ort-session';
+import { feedsFor, openSession, type PlainOutputs, type RuntimeOptions, type ThreadSession } from './ort-session';
 import { TextTokenizer, type EncodedBatch } from './tokenizer';
 
 export interface TextModelOptions extends Partial<RuntimeOptions> {
@@ -22,7 +21,7 @@ export class TextModel {
   private constructor(
     readonly folder: ModelFolder,
     readonly tokenizer: TextTokenizer,
-    readonly session: ort.InferenceSession,
+    readonly session: ThreadSession,
     readonly batchSize: number,
     readonly maxLength: number,
   ) {
@@ -45,7 +44,7 @@ export class TextModel {
    * Runs every input through the model, in batches of similar length (less padding), and hands each
    * batch's outputs to `read`, which returns one value per row. Results come back in input order.
    */
-  async map<T>(inputs: TextInput[], read: (out: ort.InferenceSession.OnnxValueMapType, enc: EncodedBatch) => T[]): Promise<T[]> {
+  async map<T>(inputs: TextInput[], read: (out: PlainOutputs, enc: EncodedBatch) => T[]): Promise<T[]> {
     const size = (x: TextInput) => (typeof x === 'string' ? x.length : x[0].length + x[1].length);
     const order = inputs.map((_, i) => i).sort((a, b) => size(inputs[a]!) - size(inputs[b]!));
     const results = new Array<T>(inputs.length);

@@ -1,0 +1,39 @@
+/**
+ * The model runs off the event loop: while our reranker scores a batch of long passages (several
+ * hundred milliseconds of inference on two cores), the process's timers keep firing — a health check
+ * or a refusal is answered meanwhile, instead of waiting behind the batch (it waited up to 2.4 s).
+ */
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../paths';
+import { CrossEncoder } from './cross-encoder';
+
+const opened: CrossEncoder[] = [];
+afterAll(async () => {
+  for (const m of opened) await m.close();
+});
+
+describe('inference in the model thread', () => {
+  it('keeps the event loop free while a batch runs, and gives the same scores every time', async () => {
+    const model = await CrossEncoder.load(path.join(projectRoot(), 'models', 'quin-reranker'), { batchSize: 32 });
+    opened.push(model);
+    const passage = (i: number) =>
+      `Report ${i}: the harbour bridge will close for repairs next month, the council said, after engineers found corrosion in the deck during an inspection; drivers will be diverted along the coast road for six weeks while the work goes on.`;
+    const passages = Array.from({ length: 32 }, (_, i) => passage(i));
+    const first = await model.score('the harbour bridge closes for repairs', passages);
+    let longestGap = 0;
+    let last = performance.now();
+    const tick = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+    }, 5);
+    const t0 = performance.now();
+    const again = await model.score('the harbour bridge closes for repairs', passages);
+    const ran = performance.now() - t0;
+    clearInterval(tick);
+    expect(again).toEqual(first);
+    // The batch took a while; the loop never stopped for more than a fraction of it.
+    expect(longestGap, `inference ${Math.round(ran)} ms, longest timer gap ${Math.round(longestGap)} ms`).toBeLessThan(Math.max(100, ran / 4));
+  });
+});
