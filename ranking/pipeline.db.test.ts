@@ -304,6 +304,22 @@ describe('search pipeline (real indexes)', () => {
     expect(off.models.reranker).toBeNull();
   });
 
+  it('reranks no deeper than the request asks (rerankDepth), never deeper than the stage’s own depth', async () => {
+    const read: number[] = [];
+    const counting: RerankStage = {
+      id: 'counting',
+      depth: 2,
+      async rerank(cands) {
+        read.push(cands.length);
+        return cands.map(() => ({ rerank: 0, relevance: 1 }));
+      },
+    };
+    const q = 'floods displaced people in Pakistan';
+    await search({ q, perArticle: 0, rerankDepth: 1 }, { ...ctx, reranker: counting });
+    await search({ q, perArticle: 0, rerankDepth: 50 }, { ...ctx, reranker: counting });
+    expect(read).toEqual([1, 2]);
+  });
+
   it('reports verdict status for claims without a model, and coverage per week', async () => {
     const res = await run({ q: 'Floods displaced a million people in Pakistan', coverage: true });
     expect(res.kind).toBe('claim');

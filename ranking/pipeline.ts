@@ -79,7 +79,7 @@ async function unfilteredTotal(a: Analysed, mode: Retrieved['mode'], ctx: Search
 /** Stage "rerank": the top `depth` matches rescored; the rest keep their order below them. */
 async function rerankStage(matches: Candidate[], a: Analysed, hits: Retrieved, rows: RowCache, ctx: SearchContext): Promise<void> {
   const reranker = ctx.reranker!;
-  const top = matches.slice(0, Math.max(0, reranker.depth));
+  const top = matches.slice(0, Math.max(0, Math.min(reranker.depth, a.req.rerankDepth ?? reranker.depth)));
   await rows.need(top.map((c) => c.snippetId));
   const present = top.filter((c) => rows.get(c.snippetId));
   const scores = await guard('MODEL_UNAVAILABLE', `the reranker ${reranker.id}`, () =>

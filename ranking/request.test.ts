@@ -172,6 +172,9 @@ describe('resolveRequest', () => {
     expect([...resolveRequest({ q: 'x', exclude: [12] }, opts, now).exclude!]).toEqual([12]);
     expect(resolveRequest({ q: 'x' }, opts, now).exclude).toBeNull();
     expect(invalid({ exclude: 'seven' })).toBe('exclude');
+    expect(resolveRequest({ q: 'x', rerankDepth: '10' }, opts, now).rerankDepth).toBe(10);
+    expect(resolveRequest({ q: 'x' }, opts, now).rerankDepth).toBeNull();
+    expect(invalid({ rerankDepth: 0 })).toBe('rerankDepth');
     expect(invalid({ exclude: Array.from({ length: 101 }, (_, i) => i + 1) })).toBe('exclude');
   });
 });

@@ -33,6 +33,8 @@ export interface ResolvedRequest {
   perArticle: number;
   mode: 'hybrid' | 'bm25' | 'dense';
   rerank: boolean;
+  /** Candidates the reranker reads at most (null: its own depth). */
+  rerankDepth: number | null;
   verdict: boolean;
   evidenceTop: number;
   coverage: boolean;
@@ -66,6 +68,7 @@ export const PARAM_LABELS: Record<string, string> = {
   perArticle: 'results per article (perArticle)',
   mode: 'the retrieval mode (mode)',
   rerank: 'the reranker switch (rerank)',
+  rerankDepth: 'the rerank depth (rerankDepth)',
   evidenceTop: 'results with evidence (evidenceTop)',
   format: 'the export format (format)',
 };
@@ -220,6 +223,7 @@ export function resolveRequest(req: SearchRequest, opts: RankingOptions, now: Da
     perArticle: p.perArticle ?? opts.perArticle,
     mode: p.mode ?? 'hybrid',
     rerank: p.rerank !== false,
+    rerankDepth: p.rerankDepth ?? null,
     verdict: p.verdict !== false,
     evidenceTop: p.evidenceTop ?? p.k,
     coverage: p.coverage === true,

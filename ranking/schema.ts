@@ -73,6 +73,9 @@ const sourcesField = z.preprocess(
   z.array(z.string().max(200)).max(50),
 );
 
+/** Largest rerank depth a request may ask for (the reranker's own depth caps it anyway). */
+export const MAX_RERANK_DEPTH = 200;
+
 /** Most articles one request may leave out. */
 export const MAX_EXCLUDED = 100;
 
@@ -130,6 +133,9 @@ export function searchRequestFields(limits: SearchLimits = PUBLIC_LIMITS) {
       .describe('Results per article (0 = no de-duplication). Default: 1.'),
     mode: z.enum(['hybrid', 'bm25', 'dense']).optional().describe('Retrieval: both indexes (default) or one.'),
     rerank: boolField.optional().describe('Use the reranker when one is configured (default true).'),
+    rerankDepth: numberField(z.number().int().min(1).max(MAX_RERANK_DEPTH))
+      .optional()
+      .describe('Candidates the reranker reads, at most its configured depth (default: its depth). Fewer is faster.'),
     evidenceTop: numberField(z.number().int().min(0).max(limits.maxK))
       .optional()
       .describe('How many results of the page get evidence sentences (default: all).'),
