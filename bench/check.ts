@@ -1,8 +1,9 @@
 /**
- * `npm run bench:check [-- --size 100000 --claims 20 --runs 3 --root DIR --concurrency N]`
+ * `npm run bench:check [-- --size 100000 --claims 20 --runs 3 --root DIR --concurrency N --rerank-depth N]`
  *
  * How long an article check takes, as a reader meets it: an article of `--claims` check-worthy
- * sentences (a real BBC article from ../shared/data, the first in file order with that many) served
+ * sentences (a real BBC article from ../shared/data, the first in file order with that many whose
+ * text the index holds, so that its claims meet their coverage) served
  * as a web page from a local HTTP server, fetched through the crawler's guarded client, extracted,
  * its claims picked and split, each part checked by the search pipeline (hybrid retrieval, the
  * reranker, the verdict) over an index of `--size` snippets built from the shared corpora
@@ -35,14 +36,15 @@ function arg(name: string, fallback: string): string {
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 const loadAverage = () => os.loadavg().map((l) => round(l));
 
-/** The first BBC article (in file order) with at least `n` check-worthy sentences. */
-export function benchArticle(n: number): { file: string; title: string; text: string } {
+/** The first BBC article (in file order) with at least `n` check-worthy sentences whose coverage is in the index (`stored`). */
+export function benchArticle(n: number, stored: (file: string) => boolean): { file: string; title: string; text: string } {
   const root = path.join(sharedDataDir(), 'news', 'bbc');
   if (!fs.existsSync(root)) throw new Error(`the BBC corpus is missing: ${root} (the benchmark reads ../shared/data)`);
   for (const topic of fs.readdirSync(root).sort()) {
     const dir = path.join(root, topic);
     if (!fs.statSync(dir).isDirectory()) continue;
     for (const name of fs.readdirSync(dir).sort()) {
+      if (!stored(`${topic}/${name}`)) continue;
       const [title, ...rest] = fs.readFileSync(path.join(dir, name), 'latin1').split('\n');
       const text = rest.join('\n').trim();
       if (extractClaims({ title, text }).claims.length >= n) return { file: `${topic}/${name}`, title: title!.trim(), text };
@@ -91,6 +93,8 @@ async function buildPhase(size: number, root: string): Promise<void> {
 
 interface RunResult {
   summary: CheckSummary;
+  /** Each part's verdict in reading order, one letter each (S, R, M, N): runs with other settings compare by it. */
+  labels: string;
   searches: number[];
   stages: Record<string, number[]>;
 }
@@ -105,9 +109,12 @@ async function timedCheck(url: string, claims: number, deps: Parameters<typeof c
     return res;
   };
   let summary: CheckSummary | null = null;
-  for await (const e of checkArticle({ url, maxClaims: claims }, { ...deps, runSearch }) as AsyncGenerator<CheckEvent>)
+  let labels = '';
+  for await (const e of checkArticle({ url, maxClaims: claims }, { ...deps, runSearch }) as AsyncGenerator<CheckEvent>) {
     if (e.type === 'done') summary = e.summary;
-  return { summary: summary!, searches, stages };
+    if (e.type === 'claim') labels += e.claim.results.map((p) => p.label[0]).join('') + ' ';
+  }
+  return { summary: summary!, searches, stages, labels: labels.trim() };
 }
 
 async function main(): Promise<void> {
@@ -123,14 +130,19 @@ async function main(): Promise<void> {
   const ctx = await openSearchContext(config, db);
   // Warm, as the web server is after start (instrumentation.ts): models loaded, first queries run.
   for (const q of ['Profits rose at the bank last year.', 'The minister resigned on Friday.']) await search({ q }, ctx);
-  const article = benchArticle(claims);
+  // An article the index holds (as corpus://bbc/<topic>/<number>): checked against its own coverage, as a reader
+  // checking a story already reported would be.
+  const bbc = await db.article.findMany({ where: { canonicalUrl: { startsWith: 'corpus://bbc/' } }, select: { canonicalUrl: true } });
+  const held = new Set(bbc.map((a) => a.canonicalUrl.replace('corpus://bbc/', '')));
+  const article = benchArticle(claims, (file) => held.has(file.replace(/\.txt$/, '')));
   const page = await servePage(article);
   const concurrency = arg('concurrency', '') ? Number(arg('concurrency', '')) : undefined;
+  const rerankDepth = arg('rerank-depth', '') ? Number(arg('rerank-depth', '')) : undefined;
   console.log(`article: bbc/${article.file} "${article.title}" (${claims} claims checked), index: ${size} snippets`);
   try {
     for (let i = 0; i < runs; i++) {
       const load = loadAverage();
-      const r = await timedCheck(page.url, claims, { config, db, runSearch: (req) => search(req, ctx), concurrency });
+      const r = await timedCheck(page.url, claims, { config, db, runSearch: (req) => search(req, ctx), concurrency, rerankDepth });
       const s = summarize(r.searches);
       const stageP50 = Object.entries(r.stages)
         .filter(([k]) => k !== 'total')
@@ -142,7 +154,7 @@ async function main(): Promise<void> {
       console.log(
         `run ${i + 1}: ${r.summary.seconds} s in all, first verdict ${r.summary.firstVerdictSeconds} s; ${r.summary.claims} claims, ${r.summary.parts} parts ` +
           `(${r.summary.supported} supported, ${r.summary.refuted} refuted, ${r.summary.notSettled} not settled); ` +
-          `search p50 / p95 ${round(s.p50 ?? 0, 0)} / ${round(s.p95 ?? 0, 0)} ms (stage p50 ms: ${stageP50}); load average ${load.join(' ')} → ${loadAverage().join(' ')}`,
+          `search p50 / p95 ${round(s.p50 ?? 0, 0)} / ${round(s.p95 ?? 0, 0)} ms (stage p50 ms: ${stageP50}); load average ${load.join(' ')} → ${loadAverage().join(' ')}; parts: ${r.labels}`,
       );
     }
   } finally {

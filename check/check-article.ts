@@ -22,7 +22,7 @@ import { fetchArticle } from './input/fetch-article';
 import { pastedArticle } from './input/pasted-text';
 import { inOrder } from './ordered';
 import { checkRequestSchema, type Article, type CheckEvent, type CheckParams, type ClaimResult, type CheckSummary } from './schema';
-import { checkPart, type RunSearch } from './verify/check-part';
+import { CHECK_RERANK_DEPTH, checkPart, type RunSearch } from './verify/check-part';
 import { combineLabels, decidingEvidence, outcomeOf } from './verify/combine';
 
 /** Claims checked at once: two overlap one search's database reads with another's model time. */
@@ -38,6 +38,8 @@ export interface CheckDeps {
   signal?: AbortSignal;
   now?: () => Date;
   concurrency?: number;
+  /** Candidates the reranker reads per part (default CHECK_RERANK_DEPTH). */
+  rerankDepth?: number;
 }
 
 export function parseCheckRequest(raw: unknown): CheckParams {
@@ -69,7 +71,7 @@ export async function storedCopies(db: Db, urls: readonly string[]): Promise<num
 
 async function checkClaim(claim: Claim, deps: CheckDeps, asOf: string | null, exclude: number[]): Promise<ClaimResult> {
   const t0 = performance.now();
-  const opts = { asOf, exclude, maxQueryChars: deps.config.maxQueryChars };
+  const opts = { asOf, exclude, maxQueryChars: deps.config.maxQueryChars, rerankDepth: deps.rerankDepth ?? CHECK_RERANK_DEPTH };
   const results = [];
   for (const part of claim.parts) results.push(await checkPart(part, deps.runSearch, opts));
   const label = combineLabels(results.map((r) => r.label));

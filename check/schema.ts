@@ -7,12 +7,9 @@
 import { z } from 'zod';
 import { stanceEvidenceSchema, verdictLabelSchema, verdictStatusSchema } from '../ranking/schema';
 
-/** Longest pasted text (characters): a long feature is about 30,000; past this, check it in parts. */
-export const MAX_TEXT_CHARS = 60_000;
-export const MAX_TITLE_CHARS = 500;
-export const MAX_URL_CHARS = 2000;
-/** Claims checked per article (later check-worthy sentences are listed as over the limit). */
-export const MAX_CLAIMS = 40;
+import { MAX_CLAIMS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, MAX_URL_CHARS } from './limits';
+
+export { MAX_CLAIMS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, MAX_URL_CHARS };
 
 const day = z.preprocess(
   (v) => (v === '' || v === null ? undefined : v),

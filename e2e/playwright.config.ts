@@ -46,7 +46,7 @@ export default defineConfig({
     { name: 'api', testMatch: 'api/**/*.spec.ts' },
     {
       name: 'ui',
-      testMatch: ['search/**/*.spec.ts', 'admin/**/*.spec.ts', 'security/**/*.spec.ts'],
+      testMatch: ['search/**/*.spec.ts', 'admin/**/*.spec.ts', 'security/**/*.spec.ts', 'check/**/*.spec.ts'],
       use: { browserName: 'chromium', viewport: { width: 1280, height: 900 } },
     },
   ],

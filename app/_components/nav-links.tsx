@@ -4,6 +4,7 @@ import { usePathname } from 'next/navigation';
 
 const LINKS = [
   { href: '/', label: 'Search', match: (p: string) => p === '/' || p.startsWith('/search') },
+  { href: '/check', label: 'Check an article', match: (p: string) => p.startsWith('/check') },
   { href: '/admin', label: 'Crawl health', match: (p: string) => p.startsWith('/admin') },
 ];
 

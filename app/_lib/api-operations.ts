@@ -15,6 +15,7 @@ import { factChecksQueryFor, factChecksResponse } from '../api/fact-checks/schem
 import { followQueryFor } from '../api/follow/schema';
 import { searchQueryFor, searchResponse } from '../api/search/schema';
 import { storiesQueryFor, storiesResponse } from '../api/stories/schema';
+import { checkBody, checkEvent, checkQuery } from '../api/check/schema';
 
 export const apiError = z.object({
   error: z.object({
@@ -52,6 +53,34 @@ export function apiOperations(limits: SearchLimits): ApiOperation[] {
         400: err('Invalid parameters, or a query that cannot be searched (empty, too long, no words).'),
         429: { ...err('Too many searches from this client.'), headers: retryAfter },
         503: err('The indexes or models are not available yet.'),
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/check',
+      operationId: 'checkArticle',
+      summary:
+        'Check an article claim by claim: a URL (fetched with the crawler’s guards: private addresses refused, robots.txt, 5 MB and 15 s caps) or a pasted text. Its check-worthy claims are picked, made to stand alone, split into atomic parts, and each part is checked as a search with the verdict, against the coverage as of the article’s day, the article itself left out.',
+      tags: ['search'],
+      auth: 'public',
+      query: checkQuery,
+      body: checkBody,
+      responses: {
+        200: {
+          description:
+            'format=ndjson (default): one event a line as the check goes — `article` (the text’s sentences, what was left out and why, the claims and their parts), one `claim` per claim in reading order (its verdict, each part’s verdict and the sentence that decides it), then `done` with the summary; a failure after the first line ends the stream with an `error` event. format=json: the report (checkReport) when done; format=csv: one row per part.',
+          contentType: 'application/x-ndjson',
+          schema: checkEvent,
+        },
+        400: err('No URL or text, both, a text past the limit, a body that is not JSON, or invalid options (the message says which).'),
+        403: err('The address is private or otherwise not allowed, or robots.txt disallows it.'),
+        413: err('The page is larger than the size cap.'),
+        415: err('The URL is not a web page.'),
+        422: err('No article text could be read from the page.'),
+        429: { ...err('Too many checks from this client (a check counts as 5 searches).'), headers: retryAfter },
+        502: err('The page could not be fetched.'),
+        503: err('The indexes or models are not available yet, or the service is busy.'),
+        504: err('The site did not answer in time.'),
       },
     },
     {

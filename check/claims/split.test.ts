@@ -26,6 +26,10 @@ describe('splitClaim', () => {
 
   it('splits clauses with their own subjects, and verb phrases that share one', () => {
     expect(parts('Sales rose 4% in March, while costs fell 2%.')).toEqual(['Sales rose 4% in March.', 'Costs fell 2%.']);
+    expect(parts('Engineers found corrosion in the deck, and repairs to the bridge are expected to take six weeks.')).toEqual([
+      'Engineers found corrosion in the deck.',
+      'Repairs to the bridge are expected to take six weeks.',
+    ]);
     expect(parts('Fulham won 3-1 on Saturday; Chelsea lost at home.')).toEqual(['Fulham won 3-1 on Saturday.', 'Chelsea lost at home.']);
     expect(parts('The council said it would close two libraries and cut 40 jobs by June.')).toEqual([
       'The council said it would close two libraries.',

@@ -131,8 +131,9 @@ const clauses: Rule = (tokens, ctx) => {
     const after = tokens.slice(i + 1);
     const v = firstVerb(after);
     const subject = after.slice(0, Math.max(0, v));
-    if (v < 1 || subject.length > 5 || !subject.some((t) => has(t, 'Noun') || isName(t) || isPronoun(t))) continue;
-    if (subject.some((t) => has(t, 'Preposition') || endsWithComma(t))) continue;
+    if (v < 1 || subject.length > 6 || !subject.some((t) => has(t, 'Noun') || isName(t) || isPronoun(t))) continue;
+    // A subject may hold a preposition ("repairs to the bridge"), not start with one ("and in 2003 …").
+    if (has(subject[0], 'Preposition') || has(subject[0], 'Adverb') || subject.some((t) => endsWithComma(t))) continue;
     if (has(after[v], 'Gerund') || !['PastTense', 'PresentTense', 'Modal', 'Auxiliary'].some((tag) => has(after[v], tag))) continue;
     // "2000 and 2003 results", "Alexander and Catwoman": two of a kind joined, not two clauses.
     if ((has(tokens[i - 1], 'Value') && has(after[0], 'Value')) || (isName(tokens[i - 1]) && isName(after[0]) && v > 1)) continue;

@@ -89,6 +89,11 @@ function repairVerbs(tokens: Token[]): Token[] {
     // "costs fell": a present-tense "-s" word right before a past-tense verb is its subject.
     if (t.tags.has('Verb') && !t.tags.has('Auxiliary') && /s$/.test(t.normal) && next.tags.has('PastTense') && !next.tags.has('Participle'))
       return { ...t, tags: new Set(['Noun', 'Plural']) };
+    // "and repairs to the bridge are expected": at a clause's start, an "-s" word, a preposition, then "are" is the subject.
+    const clauseStart = i === 0 || /^(?:and|but|while)$/.test(tokens[i - 1]!.normal) || /,/.test(tokens[i - 1]!.post);
+    const laterVerb = tokens.slice(i + 2, i + 7).some((x) => x.tags.has('Auxiliary') || x.tags.has('Copula'));
+    if (clauseStart && t.tags.has('PresentTense') && /s$/.test(t.normal) && next.tags.has('Preposition') && laterVerb)
+      return { ...t, tags: new Set(['Noun', 'Plural']) };
     // "would close two libraries": the word after a modal verb is a verb when it can be one.
     if (
       i > 0 &&

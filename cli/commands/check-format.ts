@@ -15,10 +15,20 @@ function labelText(label: ClaimResult['label'], color: boolean): string {
   return paint(color, ANSI.bold + code, text);
 }
 
+/** The details the sentence contradicts ("number: 5% in the claim, 2% here"): what decides a refutation. */
+function differences(e: StanceEvidence): string {
+  const differ = (e.details ?? []).filter((d) => d.status === 'contradicted');
+  return differ.map((d) => `${d.kind}: ${d.claim || 'the claim'}${d.evidence ? ` in the claim, ${d.evidence} here` : ''}`).join('; ');
+}
+
 function evidenceLine(e: StanceEvidence, color: boolean): string {
   const when = e.publishedAt ? e.publishedAt.slice(0, 10) : 'undated';
   const why = e.reason ? ` — ${e.reason}` : '';
-  return `      “${e.sentence}”${why}\n      ${paint(color, ANSI.dim, `${e.source}, ${when} · ${e.url}`)}`;
+  const differ = differences(e);
+  const lines = [`      “${e.sentence}”${why}`];
+  if (differ) lines.push(`      ${paint(color, ANSI.red, `differs: ${differ}`)}`);
+  lines.push(`      ${paint(color, ANSI.dim, `${e.source}, ${when} · ${e.url}`)}`);
+  return lines.join('\n');
 }
 
 function partLines(p: PartResult, color: boolean): string[] {

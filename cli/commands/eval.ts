@@ -12,6 +12,7 @@ import { sharedDataDir } from '../../lib/paths';
 import { evaluateStance, formatStance, readPairs } from '../../eval/stance';
 import { DEFAULT_SEED as DEFAULT_SWAP_SEED, evaluateDetails } from '../../eval/swap/evaluate';
 import { printJson } from '../output';
+import { registerTampered } from './eval-tampered';
 
 interface EvalFlags {
   claims: string;
@@ -177,6 +178,8 @@ export function register(program: Command): void {
       if (flags.json) return printJson(out.score);
       process.stdout.write(out.text + '\n');
     });
+
+  registerTampered(evalCmd);
 
   evalCmd
     .command('stance')
