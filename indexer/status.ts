@@ -42,14 +42,25 @@ export interface IndexStatus {
   cache: { dir: string; bytes: number };
 }
 
-function dirBytes(dir: string): number {
+function walkBytes(dir: string): number {
   if (!fs.existsSync(dir)) return 0;
   let n = 0;
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    n += e.isDirectory() ? dirBytes(p) : fs.statSync(p).size;
+    n += e.isDirectory() ? walkBytes(p) : fs.statSync(p).size;
   }
   return n;
+}
+
+/** Folder sizes, walked at most once a minute: the status is read by every /api/health call. */
+const walked = new Map<string, { at: number; bytes: number }>();
+
+function dirBytes(dir: string): number {
+  const known = walked.get(dir);
+  if (known && Date.now() - known.at < 60_000) return known.bytes;
+  const bytes = walkBytes(dir);
+  walked.set(dir, { at: Date.now(), bytes });
+  return bytes;
 }
 
 /** One line for people: "cluster quin green, 2 nodes (2 data); index yellow: 2 shards, 1 copy unassigned". */

@@ -98,6 +98,10 @@ export function filterSql(filter: IndexFilter | undefined, alias: string): { sql
 
 const log = createLogger('index:bm25');
 
+/** The content-mode index's size per database file, measured at most once per SIZE_TTL_MS (sizeBytes). */
+const measuredSizes = new Map<string, { at: number; bytes: number }>();
+const SIZE_TTL_MS = 60_000;
+
 export class Fts5Index implements Bm25Backend {
   readonly backend = 'fts5' as const;
   private readonly db: Database.Database;
@@ -318,12 +322,19 @@ export class Fts5Index implements Bm25Backend {
     if (this.mode === 'file') {
       return [this.file, `${this.file}-wal`].reduce((n, f) => n + (fs.existsSync(f) ? fs.statSync(f).size : 0), 0);
     }
+    // dbstat reads every page of the tables: ~200 ms at 40 MB, in every /api/health and /metrics
+    // call, on the event loop. A size a minute old is good enough for those.
+    const known = measuredSizes.get(this.file);
+    if (known && Date.now() - known.at < SIZE_TTL_MS) return known.bytes;
+    let bytes = 0;
     try {
       const row = this.db.prepare(`SELECT sum(pgsize) AS n FROM dbstat WHERE name LIKE 'snippets_fts%'`).get() as { n: number | null };
-      return row.n ?? 0;
+      bytes = row.n ?? 0;
     } catch {
-      return 0; // dbstat not compiled in
+      bytes = 0; // dbstat not compiled in
     }
+    measuredSizes.set(this.file, { at: Date.now(), bytes });
+    return bytes;
   }
 
   get location(): 'fts5' | 'fts5-file' {
