@@ -16,6 +16,8 @@ const nextConfig = {
     'pg',
     'jsdom',
     '@mozilla/readability',
+    // One copy per process, not per route bundle: the article check's warm-up at start loads its lexicon once.
+    'compromise',
     'rss-parser',
     'sax',
     'undici',

@@ -45,7 +45,7 @@ export function benchArticle(n: number, stored: (file: string) => boolean): { fi
     if (!fs.statSync(dir).isDirectory()) continue;
     for (const name of fs.readdirSync(dir).sort()) {
       if (!stored(`${topic}/${name}`)) continue;
-      const [title, ...rest] = fs.readFileSync(path.join(dir, name), 'latin1').split('\n');
+      const [title, ...rest] = fs.readFileSync(path.join(dir, name), 'utf8').split('\n');
       const text = rest.join('\n').trim();
       if (extractClaims({ title, text }).claims.length >= n) return { file: `${topic}/${name}`, title: title!.trim(), text };
     }

@@ -8,7 +8,7 @@ export { extractClaims, articleSentences, type Claim, type Extraction, type Sent
 export { fetchArticle, checkHttpConfig, binaryShare, CHECK_FETCH_TIMEOUT_MS, CHECK_MAX_PAGE_BYTES } from './input/fetch-article';
 export { pastedArticle } from './input/pasted-text';
 export { combineLabels, outcomeOf } from './verify/combine';
-export type { RunSearch } from './verify/check-part';
+export { CHECK_RERANK_DEPTH, type RunSearch } from './verify/check-part';
 export { buildReport, foldEvents, rerunHref, type ReportRequest } from './report/report';
 export { reportCsv, CHECK_CSV_COLUMNS } from './report/csv';
 export { SKIP_REASON_TEXT, VERDICT_TEXT, OUTCOME_TEXT } from './report/labels';

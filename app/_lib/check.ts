@@ -6,19 +6,51 @@
  * the first event (bad input, a page that cannot be fetched) is a plain JSON error with its status;
  * one after it is the stream's last line, `{"type":"error"}`.
  */
-import { buildReport, checkArticle, MAX_TEXT_CHARS, parseCheckRequest, reportCsv, type CheckEvent, type CheckParams } from '../../check';
+import {
+  buildReport,
+  checkArticle,
+  CHECK_RERANK_DEPTH,
+  extractClaims,
+  MAX_TEXT_CHARS,
+  parseCheckRequest,
+  reportCsv,
+  type CheckEvent,
+  type CheckParams,
+} from '../../check';
+import { parseThread } from '../../crawler';
 import { createError, isQuinError } from '../../lib/errors';
 import { errorBody, jsonResponse } from '../../lib/web/http';
 import { createLogger } from '../../lib/log';
-import type { SearchRequest } from '../../ranking';
+import { search, type SearchRequest } from '../../ranking';
 import { parseSearch, runSearch } from './search';
-import { services } from './services';
+import { searchContext, services } from './services';
 
 /** A check costs this many searches of the client's rate (it runs one search per part of each claim). */
 export const CHECK_RATE_COST = 5;
 const log = createLogger('check');
 /** Largest request body: the longest text, escaped as JSON (\u00XX is six bytes a character), plus the rest. */
 export const MAX_CHECK_BODY_BYTES = MAX_TEXT_CHARS * 6 + 64 * 1024;
+
+const WARM_UP_TEXT = 'The company said on Monday that its sales rose 5% in March and that it would hire 200 people.';
+
+/**
+ * What the first article check would otherwise wait for, done at the server's start: the parse
+ * thread (jsdom and Readability take seconds to load on a busy machine), the tagger's lexicon, and a
+ * first search of a claim through the models (their first run allocates). Failures are ignored: the
+ * check itself reports them.
+ */
+export async function warmCheck(): Promise<void> {
+  const html = `<!doctype html><title>warm-up</title><p>${WARM_UP_TEXT}</p>`;
+  await parseThread()
+    .extractArticle(html, 'http://localhost/', new Date())
+    .catch(() => undefined);
+  for (const part of extractClaims({ text: WARM_UP_TEXT })
+    .claims.flatMap((c) => c.parts)
+    .slice(0, 1))
+    await searchContext()
+      .then((ctx) => search({ q: part, k: 3, rerankDepth: CHECK_RERANK_DEPTH }, ctx))
+      .catch(() => undefined);
+}
 
 export async function chargeCheck(client: string): Promise<void> {
   const d = (await services()).searchLimiter.take(client, CHECK_RATE_COST);
@@ -63,9 +95,20 @@ async function runGatedSearch(r: SearchRequest) {
 /** The check's events; the first is awaited here, so that a failure before it is an ordinary error response. */
 async function started(params: CheckParams, signal: AbortSignal) {
   const { config, db } = await services();
-  const events = checkArticle(params, { config, db, runSearch: runGatedSearch, signal });
+  const t0 = performance.now();
+  const events = logged(checkArticle(params, { config, db, runSearch: runGatedSearch, signal }), t0);
   const first = await events.next();
   return { first: first.done ? null : first.value, events };
+}
+
+/** The events passed on as they come; the check's size and times logged at its end (operations read them). */
+async function* logged(events: AsyncGenerator<CheckEvent>, t0: number): AsyncGenerator<CheckEvent> {
+  let articleMs = 0;
+  for await (const e of events) {
+    if (e.type === 'article') articleMs = Math.round(performance.now() - t0);
+    if (e.type === 'done') log.info('checked an article', { ...e.summary, articleMs });
+    yield e;
+  }
 }
 
 function ndjson(first: CheckEvent | null, events: AsyncGenerator<CheckEvent>): Response {

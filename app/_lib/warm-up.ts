@@ -1,6 +1,7 @@
 import { describeError } from '../../lib/errors';
 import { forgetStartupDelays } from '../../lib/event-loop';
 import { createLogger } from '../../lib/log';
+import { warmCheck } from './check';
 import { searchContext } from './services';
 
 const log = createLogger('web');
@@ -13,4 +14,8 @@ export function warmUp(): void {
     () => log.info('search indexes and models loaded', { ms: Date.now() - t0, eventLoopHeldMs: forgetStartupDelays() }),
     (e: unknown) => log.warn('search is not available yet', { error: describeError(e) }),
   );
+  // After the models, not beside them: both hold the two cores for a while.
+  void searchContext()
+    .catch(() => undefined)
+    .then(warmCheck);
 }

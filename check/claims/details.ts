@@ -23,7 +23,8 @@ const DAY_WORDS = new Set(['today', 'yesterday', 'tomorrow', 'tonight']);
 function kindOf(t: Token): DetailKind | null {
   // A month, a weekday, a year or a dated word; "quarter", "full-year" and "minutes" date nothing by themselves.
   if (has(t, 'Month') || has(t, 'WeekDay') || YEAR.test(t.normal) || DAY_WORDS.has(t.normal)) return 'date';
-  if (has(t, 'Value') || has(t, 'Percent') || has(t, 'Money') || DIGITS.test(t.text)) return 'number';
+  // compromise reads "a" and "an" as the value one; they count nothing.
+  if ((has(t, 'Value') && !/^(?:a|an)$/.test(t.normal)) || has(t, 'Percent') || has(t, 'Money') || DIGITS.test(t.text)) return 'number';
   if (has(t, 'Place')) return 'place';
   if (isName(t) && !NOT_NAMES.has(t.normal)) return 'name';
   return null;

@@ -41,12 +41,32 @@ describe('splitClaim', () => {
     ]);
   });
 
+  it('takes out a subordinate clause with its own subject, and a participle between commas', () => {
+    expect(parts('Shares in BP rose 3% after the company reported record profits of £10bn.')).toEqual([
+      'Shares in BP rose 3%.',
+      'The company reported record profits of £10bn.',
+    ]);
+    expect(parts('After the company reported record profits, shares in BP rose 3%.')).toEqual([
+      'The company reported record profits.',
+      'Shares in BP rose 3%.',
+    ]);
+    expect(parts('The film, directed by Ang Lee, won four Oscars in 2006.')).toEqual([
+      'The film won four Oscars in 2006.',
+      'The film was directed by Ang Lee.',
+    ]);
+    expect(parts('Idowu made his debut in 2000 but so far has only one silver medal.')).toEqual([
+      'Idowu made his debut in 2000.',
+      'Idowu so far has only one silver medal.',
+    ]);
+  });
+
   it('leaves alone what is one claim: lists of names or numbers, a relative clause in the subject, a short sentence', () => {
     for (const s of [
       'Smith and Jones scored in the 2-0 win over Leeds.',
       'The firm will restate its 2000 and 2003 results.',
       'Companies that export to China reported a 5% fall in sales.',
       'Rates rose to 4%.',
+      'The firm is to restate its accounts as part of efforts to resolve an inquiry by regulators.',
     ])
       expect(parts(s)).toEqual([s]);
   });

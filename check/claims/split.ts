@@ -42,6 +42,24 @@ const PERSON_NOUNS = new Set(
 );
 const CLAUSE_JOINS = new Set(['and', 'but', 'while', 'whereas', 'although', 'though', 'yet']);
 const TENSES = ['PastTense', 'PresentTense', 'Infinitive', 'Gerund'];
+/** Words that may stand between "and" / "but" and the verb they join ("but so far has", "and then said"). */
+const BETWEEN = new Set(['so', 'far', 'then', 'still', 'also', 'now', 'later', 'even', 'yet']);
+/** Conjunctions that open a clause of its own: "… after the company reported record profits". */
+const SUBORDINATORS = new Set([
+  'after',
+  'before',
+  'because',
+  'when',
+  'as',
+  'since',
+  'although',
+  'though',
+  'while',
+  'whereas',
+  'until',
+  'once',
+]);
+const FINITE = ['PastTense', 'PresentTense', 'Modal', 'Auxiliary', 'Copula'];
 
 const word = (text: string, tags: string[], name = false): Token => ({
   text,
@@ -158,7 +176,7 @@ const verbPhrases: Rule = (tokens) => {
   for (let i = 1; i < tokens.length - 2; i++) {
     if (tokens[i]!.normal !== 'and' && tokens[i]!.normal !== 'but') continue;
     let v = i + 1;
-    while (has(tokens[v], 'Adverb') && v < i + 3) v++;
+    while ((has(tokens[v], 'Adverb') || BETWEEN.has(tokens[v]?.normal ?? '')) && v < i + 3) v++;
     const verb = asVerb(tokens[v]);
     if (!verb || has(verb, 'Conjunction')) continue;
     const prefixEnd = sharedPrefixEnd(tokens, i, verb!);
@@ -197,8 +215,71 @@ function sharedPrefixEnd(tokens: readonly Token[], join: number, verb: Token): n
     while (k > main && (has(tokens[k - 1], 'Auxiliary') || has(tokens[k - 1], 'Copula') || has(tokens[k - 1], 'Modal'))) k--;
     return k;
   }
-  return -1;
+  // "made his breakthrough … but so far has only a silver medal": a finite verb of another tense shares the subject.
+  return tense === 'PastTense' || tense === 'PresentTense' ? main : -1;
 }
+
+/** Where a clause with its own subject and finite verb starting at `from` has its verb (-1: not such a clause). */
+function ownClauseVerb(tokens: readonly Token[], from: number, end: number): number {
+  const v = firstVerb(tokens, from);
+  if (v <= from || v >= end || v - from > 12) return -1;
+  const subject = tokens.slice(from, v);
+  if (!subject.some((t) => has(t, 'Noun') || isName(t) || isPronoun(t)) || subject.some((t) => endsWithComma(t))) return -1;
+  if (has(subject[0], 'Preposition') || has(tokens[v], 'Gerund') || !FINITE.some((tag) => has(tokens[v], tag))) return -1;
+  // "as part of efforts to resolve …": an infinitive is no clause's verb.
+  if (tokens[v - 1]!.normal === 'to') return -1;
+  return v;
+}
+
+/**
+ * A subordinate clause with a subject of its own: "Shares rose 3% after the company reported record
+ * profits" and "After the company reported profits, shares rose" → both statements. (The link between
+ * them, "after", is not checked: each part is.)
+ */
+const subordinate: Rule = (tokens) => {
+  const start = subjectStart(tokens);
+  // Opening the sentence: "After X did Y, Z did W."
+  if (SUBORDINATORS.has(tokens[0]?.normal ?? '')) {
+    const comma = clauseEnd(tokens, 1);
+    if (comma < tokens.length && ownClauseVerb(tokens, 1, comma) > 0) {
+      const parts = [closed(tokens.slice(1, comma), ''), tokens.slice(comma)];
+      if (usable(parts)) return parts;
+    }
+  }
+  const main = firstVerb(tokens, start);
+  for (let i = Math.max(main + 1, 1); main >= 0 && i < tokens.length - 2; i++) {
+    if (!SUBORDINATORS.has(tokens[i]!.normal)) continue;
+    const end = clauseEnd(tokens, i + 1);
+    if (ownClauseVerb(tokens, i + 1, end) < 0) continue;
+    const parts = [closed(tokens.slice(0, i), ''), [...tokens.slice(i + 1, end), ...tokens.slice(end)]];
+    if (usable(parts)) return parts;
+  }
+  return null;
+};
+
+/** A past participle between commas after a noun: "The film, directed by Ang Lee, won …" → "The film was directed by Ang Lee." */
+const participle: Rule = (tokens) => {
+  for (let i = 0; i < tokens.length - 3; i++) {
+    if (!endsWithComma(tokens[i]) || /;/.test(tokens[i]!.post)) continue;
+    const first = tokens[i + 1]!;
+    if (!/ed$|en$/.test(first.normal) || !(has(first, 'PastTense') || has(first, 'Participle') || has(first, 'Adjective'))) continue;
+    const close = clauseEnd(tokens, i + 1) - 1;
+    if (close >= tokens.length - 1 || !startsVerbPhrase(tokens, close + 1)) continue;
+    const head = tokens.slice(nounPhraseStart(tokens, i, subjectStart(tokens)), i + 1);
+    if (!head.length || !headOf(head) || hasVerb(head)) continue;
+    const plural = has(headOf(head), 'Plural');
+    const fact = [
+      ...closed(head),
+      word(plural ? 'were' : 'was', ['Verb', 'Copula', 'PastTense']),
+      ...closed(tokens.slice(i + 1, close + 1), ''),
+    ];
+    const start = i + 1 - head.length;
+    const main = [...tokens.slice(0, start), ...closed(head), ...tokens.slice(close + 1)];
+    const parts = [main, fact];
+    if (usable(parts)) return parts;
+  }
+  return null;
+};
 
 /** "… on a tour that starts in San Diego" → "… on a tour." + "U2's tour starts in San Diego." */
 const restrictive: Rule = (tokens, ctx) => {
@@ -222,7 +303,7 @@ const restrictive: Rule = (tokens, ctx) => {
   return null;
 };
 
-const RULES: Rule[] = [appositive, nonRestrictive, semicolon, clauses, verbPhrases, restrictive];
+const RULES: Rule[] = [appositive, participle, nonRestrictive, semicolon, clauses, subordinate, verbPhrases, restrictive];
 
 /** The owner a part may need: the first name in the sentence's subject. */
 export function ownerOf(tokens: readonly Token[]): string | null {

@@ -17,6 +17,7 @@ describe('judgeSentence', () => {
     ['The government should scrap the tax.', 'opinion'],
     ['It is a disgrace that the line is still closed.', 'opinion'],
     ['What a wonderful day it was!', 'opinion'],
+    ['What a day!', 'opinion'],
     ['"We are thrilled with the result," said Ms Okafor.', 'feeling'],
     ['"Our team was outstanding and we could win it all," the coach said.', 'opinion'],
     ['"We sold 20,000 copies in the first week," the publisher said.', 'claim'],

@@ -64,7 +64,7 @@ describe('quin check output', () => {
         { claims: 1, parts: 2, supported: 0, refuted: 1, notSettled: 0, sentences: 1, skipped: {}, seconds: 1.5, firstVerdictSeconds: 0.7 },
         false,
       ),
-    ).toBe('\n1 claims: 0 supported, 1 refuted, 0 not settled (2 parts checked in 1.5 s, first verdict after 0.7 s)\n');
+    ).toBe('\n1 claim: 0 supported, 1 refuted, 0 not settled (2 parts checked in 1.5 s, first verdict after 0.7 s)\n');
   });
 
   it('takes a file’s short first line before a blank line as its title, and only that', () => {

@@ -70,5 +70,6 @@ export function formatClaim(c: ClaimResult, color: boolean): string {
 
 export function formatSummary(s: CheckSummary, color: boolean): string {
   const first = s.firstVerdictSeconds === null ? '' : `, first verdict after ${s.firstVerdictSeconds} s`;
-  return `\n${paint(color, ANSI.bold, `${s.claims} claims: ${s.supported} supported, ${s.refuted} refuted, ${s.notSettled} not settled`)} (${s.parts} parts checked in ${s.seconds} s${first})\n`;
+  const n = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
+  return `\n${paint(color, ANSI.bold, `${n(s.claims, 'claim')}: ${s.supported} supported, ${s.refuted} refuted, ${s.notSettled} not settled`)} (${n(s.parts, 'part')} checked in ${s.seconds} s${first})\n`;
 }

@@ -27,7 +27,7 @@ export function CheckSummaryBar({ total, checked, summary, report, rerun }: Prop
       <h2 id="check-summary-h">Summary</h2>
       <p aria-live="polite" data-testid="check-progress">
         {summary
-          ? `Checked ${total} claims in ${summary.seconds} s.`
+          ? `Checked ${total} claims in ${summary.seconds} s${summary.firstVerdictSeconds === null ? '' : ` (the first after ${summary.firstVerdictSeconds} s)`}.`
           : total
             ? `Checked ${done} of ${total} claims…`
             : 'Reading the article…'}

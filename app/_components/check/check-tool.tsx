@@ -126,11 +126,14 @@ export function CheckTool({ initial }: { initial: CheckInput }) {
           <header className="check-report__head">
             <h2>{start.article.title ?? 'Your text'}</h2>
             <p className="small muted">
-              {[start.article.siteName, start.article.publishedAt ? `published ${start.article.publishedAt.slice(0, 10)}` : null]
+              {[
+                start.article.siteName,
+                start.article.publishedAt ? `published ${start.article.publishedAt.slice(0, 10)}` : null,
+                start.asOf ? `checked against the coverage up to ${start.asOf.slice(0, 10)}` : 'checked against all the coverage',
+                start.excludedArticles.length ? 'its own stored copy left out' : null,
+              ]
                 .filter(Boolean)
                 .join(' · ')}
-              {start.asOf ? ` · checked against the coverage up to ${start.asOf.slice(0, 10)}` : ' · checked against all the coverage'}
-              {start.excludedArticles.length ? ' · its own stored copy left out' : ''}
             </p>
             {start.warnings.map((w) => (
               <p key={w} className="notice notice--warn" data-testid="check-warning">
