@@ -35,6 +35,7 @@ const NO_VERDICT: Record<string, string> = {
   question: 'it reads as a question',
   no_model: 'no verdict model is configured',
   disabled: 'verdicts are switched off',
+  unavailable: 'the verdict model is not available just now',
 };
 
 /** The query for a part: at most the search's length, cut at a word. */
