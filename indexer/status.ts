@@ -92,22 +92,21 @@ async function staticEncoderId(config: Config): Promise<string> {
 }
 
 export async function indexStatus(db: Db, config: Config): Promise<IndexStatus> {
-  const snippets = await db.snippet.count();
+  // The independent reads at once: /api/health waits for this on a busy event loop, where each
+  // await in turn is another wait in the queue.
+  const [snippets, state, indexed, configuredEncoder] = await Promise.all([
+    db.snippet.count(),
+    readState(db, 'dense'),
+    db.denseEntry.count(),
+    config.encoder === 'onnx' ? `onnx:${config.encoderModel ?? '?'}` : config.encoder === 'static' ? staticEncoderId(config) : USE_LITE_ID,
+  ]);
   let bm25: IndexStatus['bm25'];
   try {
     bm25 = await bm25Status(db, config, snippets);
   } catch (e) {
     bm25 = { backend: bm25Location(config), indexed: null, pending: null, bytes: null, error: (e as Error).message };
   }
-  const state = await readState(db, 'dense');
-  const indexed = await db.denseEntry.count();
   const file = state?.file ? path.join(indexesDir(config.dataDir), state.file) : null;
-  const configuredEncoder =
-    config.encoder === 'onnx'
-      ? `onnx:${config.encoderModel ?? '?'}`
-      : config.encoder === 'static'
-        ? await staticEncoderId(config)
-        : USE_LITE_ID;
   const encoderDir = state?.encoderId ? path.join(config.cacheDir, 'embeddings', encoderFolder(state.encoderId)) : null;
   return {
     snippets,

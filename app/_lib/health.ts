@@ -61,10 +61,17 @@ function workerDetail(w: WorkerStatus): string {
 
 export async function healthReport(): Promise<HealthReport> {
   const { config, db, startedAt } = await services();
-  const ping = await timed(() => db.$queryRawUnsafe('SELECT 1'));
+  // Every check at once: on an event loop busy with searches, each await waits its turn in the queue,
+  // and one after another they added up to more than a second. (A database that is down fails all three.)
+  const [ping, indexRead, workerList, serving] = await Promise.all([
+    timed(() => db.$queryRawUnsafe('SELECT 1')),
+    timed(() => indexInfo(config, db)),
+    timed(() => listWorkers(db)),
+    servingIndexes().catch(() => null),
+  ]);
   const down = { error: 'database unavailable', ms: 0 };
-  const idx: Timed<IndexInfo> = ping.error ? down : await timed(() => indexInfo(config, db));
-  const workers: Timed<WorkerStatus[]> = ping.error ? down : await timed(() => listWorkers(db));
+  const idx: Timed<IndexInfo> = ping.error ? down : indexRead;
+  const workers: Timed<WorkerStatus[]> = ping.error ? down : workerList;
   const state = searchContextState();
   // A context that failed to open is retried in the background (never awaited by a health check).
   if (state === 'failed' || state === 'not_loaded') void searchContext().catch(() => undefined);
@@ -88,7 +95,6 @@ export async function healthReport(): Promise<HealthReport> {
       (e: unknown) => withoutServerPaths(describeError(e)),
     );
   }
-  const serving = await servingIndexes().catch(() => null);
   const worker = workers.value?.[0];
   const database = { ok: !ping.error, detail: ping.error ?? `${config.databaseProvider} answers`, latencyMs: ping.error ? null : ping.ms };
   const cluster = idx.value?.cluster ?? null;
