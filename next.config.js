@@ -9,6 +9,7 @@ const nextConfig = {
   serverExternalPackages: [
     'better-sqlite3',
     'faiss-node',
+    'usearch',
     'onnxruntime-node',
     '@prisma/client',
     '@prisma/adapter-better-sqlite3',

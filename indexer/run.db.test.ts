@@ -7,6 +7,7 @@ import { projectRoot } from '../lib/paths';
 import { createTestDb, type TestDb } from '../testing/db';
 import { faissAvailable } from './dense/faiss-native';
 import { chooseFactory } from './dense/sync';
+import { USEARCH_DEFAULT } from './dense/usearch-native';
 import { indexesDir } from './files';
 import { closeSearchIndexes, indexStatus, openSearchIndexes, runIndex, verifyIndexes } from './index';
 import { addArticle, changeArticle, TOPICS } from './test-corpus';
@@ -223,12 +224,18 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
     await closeLoadedModels();
   }, 60_000);
 
-  it('stays exact past FAISS_EXACT_MAX until IVF can be trained, builds any factory string, and falls back to exact for an untrainable IVF', async () => {
+  it('builds HNSW (USearch) past FAISS_EXACT_MAX, builds any factory string, and falls back to exact for an untrainable IVF', async () => {
     const auto = { ...t.config, tuning: { ...t.config.tuning, faissExactMax: 3 } };
-    expect(chooseFactory(auto, 4)).toBe('IVF1024,Flat');
-    expect(chooseFactory(auto, 1_000_000)).toBe('IVF1024,Flat');
+    expect(chooseFactory(auto, 3)).toBe('Flat');
+    expect(chooseFactory(auto, 4)).toBe(USEARCH_DEFAULT);
+    expect(chooseFactory(auto, 1_000_000)).toBe(USEARCH_DEFAULT);
     const first = await runIndex(t.db, auto, quiet);
-    expect(first.dense).toMatchObject({ factory: 'Flat' }); // IVF1024 needs 1024 training vectors
+    expect(first.dense).toMatchObject({ factory: USEARCH_DEFAULT }); // HNSW needs no training
+    expect((await verifyIndexes(t.db, auto)).ok).toBe(true);
+    expect(await articleOf((await denseTop(await openSearchIndexes(auto, t.db), 'electricity for rural communities'))[0]!)).toBe(
+      ids.solar!.articleId,
+    );
+    await closeSearchIndexes();
     const hnsw = { ...t.config, tuning: { ...t.config.tuning, faissFactory: 'HNSW32' } };
     const stats = await runIndex(t.db, hnsw, quiet);
     expect(stats.dense).toMatchObject({ factory: 'HNSW32' });

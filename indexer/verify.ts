@@ -11,6 +11,7 @@ import { isQuinError } from '../lib/errors';
 import { loadDense, type LoadedDense } from './dense/dense-index';
 import { faissAvailable } from './dense/faiss-native';
 import { DENSE_FILE_PREFIX, denseTuning } from './dense/sync';
+import { isLossyLayout } from './dense/vector-index';
 import { idProblems, sampleIds } from './diff';
 import { createEncoder } from './encoders';
 import { indexesDir, sha256File } from './files';
@@ -68,7 +69,7 @@ function searchEverything(d: LoadedDense): { exact: boolean } {
   const lists = /IVF(\d+)/i.exec(d.index.factory);
   if (lists) d.index.setSearchParam('nprobe', Number(lists[1]));
   if (/HNSW/i.test(d.index.factory)) d.index.setSearchParam('efSearch', 512);
-  return { exact: !/PQ|SQ|LSH|RaBitQ/i.test(d.index.factory) };
+  return { exact: !isLossyLayout(d.index.factory) };
 }
 
 /** How far a lossy code's own cosine may fall below 1 (and below the best match). */

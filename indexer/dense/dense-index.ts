@@ -11,14 +11,14 @@ import { createLogger } from '../../lib/log';
 import { indexesDir } from '../files';
 import { denseEntries, readState, type IndexStateRow } from '../state';
 import type { DenseIndex, DenseThresholds, Hit } from '../types';
-import { GuardedIndex } from './faiss-native';
+import { readVectorIndex, type VectorIndex } from './vector-index';
 import { readFloor, type DenseFloor } from './floor-calibration';
 
 const log = createLogger('dense');
 const RECHECK_MS = 3000;
 
 export interface LoadedDense {
-  index: GuardedIndex;
+  index: VectorIndex;
   /** The relevance floor measured for this index's encoder (floor-calibration.ts), when one is stored. */
   floor: DenseFloor | null;
   /** position → snippet id, −1 for tombstones. */
@@ -57,6 +57,8 @@ export interface DenseExpect {
   dim: number;
   /** IVF indexes: inverted lists searched per query (FAISS_NPROBE). */
   nprobe?: number;
+  /** The index will be extended (the indexer): read whole, where a reader's is memory-mapped. */
+  writable?: boolean;
 }
 
 /** Loads the checkpointed index named by the database; null when none was built yet. */
@@ -69,7 +71,7 @@ export async function loadDense(db: Db, dataDir: string, expect: DenseExpect): P
       `the dense index was built with ${state.encoderId} (${state.dim}-d) but the encoder is ${expect.encoderId} (${expect.dim}-d); run \`quin index\` to rebuild it`,
     );
   }
-  const index = GuardedIndex.read(path.join(indexesDir(dataDir), state.file), expect.dim, state.factory ?? 'Flat');
+  const index = readVectorIndex(path.join(indexesDir(dataDir), state.file), expect.dim, state.factory ?? 'Flat', expect.writable);
   if (expect.nprobe) index.setSearchParam('nprobe', expect.nprobe);
   if (index.ntotal !== state.ntotal) {
     throw createError(

@@ -29,7 +29,9 @@ import type { SentenceStore } from '../vectors/store';
 import { DENSE_POOLING, type Pooling } from '../vectors/pooling';
 import { snippetVectors } from '../vectors/snippet-vectors';
 import { FAISS_NPROBE, loadDense, type LoadedDense } from './dense-index';
-import { GuardedIndex, minTrainingPoints } from './faiss-native';
+import { minTrainingPoints } from './faiss-native';
+import { createVectorIndex, layoutSuffix, type VectorIndex } from './vector-index';
+import { USEARCH_DEFAULT } from './usearch-native';
 import { calibrateFloor, floorFits, readFloor, writeFloor } from './floor-calibration';
 
 const log = createLogger('index:dense');
@@ -96,7 +98,7 @@ export interface DenseSyncStats {
 
 /** The index a run ends with, for the floor's calibration: which positions are tombstones. */
 interface Built {
-  index: GuardedIndex;
+  index: VectorIndex;
   dead: (position: number) => boolean;
   deadCount: number;
 }
@@ -114,7 +116,7 @@ interface Built {
 export function chooseFactory(config: Pick<Config, 'tuning'>, n: number): string {
   const { faissFactory, faissExactMax } = denseTuning(config);
   if (faissFactory !== 'auto') return faissFactory;
-  return n <= faissExactMax ? 'Flat' : 'IVF1024,Flat';
+  return n <= faissExactMax ? 'Flat' : USEARCH_DEFAULT;
 }
 
 interface Ctx {
@@ -145,14 +147,14 @@ async function vectorsFor(ctx: Ctx, ids: number[]) {
 /** Writes the index to a new file and commits it with its entries; returns the new state. */
 async function checkpoint(
   ctx: Ctx,
-  index: GuardedIndex,
+  index: VectorIndex,
   base: IndexStateRow | null,
   entries: { position: number; snippetId: number }[],
   replace: boolean,
 ): Promise<IndexStateRow> {
   const dir = indexesDir(ctx.config.dataDir);
   const version = (base?.version ?? 0) + 1;
-  const file = `${DENSE_FILE_PREFIX}v${version}.faiss`;
+  const file = `${DENSE_FILE_PREFIX}v${version}.${layoutSuffix(index.factory)}`;
   const fileBytes = index.writeFile(path.join(dir, file));
   failpoint('dense:after-file');
   const state = {
@@ -204,7 +206,7 @@ function rebuildReason(
 
 /** Adds the snippets missing from the loaded (or a new, empty) index, with checkpoints. */
 async function extend(ctx: Ctx, state: IndexStateRow | null, loaded: LoadedDense | null, dbIds: number[]): Promise<Built> {
-  const index = loaded?.index ?? GuardedIndex.create(ctx.encoder.dim, chooseFactory(ctx.config, dbIds.length));
+  const index = loaded?.index ?? createVectorIndex(ctx.encoder.dim, chooseFactory(ctx.config, dbIds.length));
   const mapped = new Set<number>();
   if (loaded) for (const id of loaded.positions) if (id >= 0) mapped.add(id);
   const todo = dbIds.filter((id) => !mapped.has(id));
@@ -268,7 +270,7 @@ async function rebuild(ctx: Ctx, state: IndexStateRow | null, dbIds: number[], o
     log.warn(`${factory} needs ${need} training vectors, the corpus has ${dbIds.length}: using an exact index until it grows`);
     factory = 'Flat';
   }
-  const index = GuardedIndex.create(ctx.encoder.dim, factory);
+  const index = createVectorIndex(ctx.encoder.dim, factory);
   ctx.opts.onProgress?.(0, dbIds.length);
   if (!index.isTrained) {
     // Train on an evenly spread sample (k-means wants ≥ 39 points per centroid; more only costs time).
@@ -366,7 +368,7 @@ export async function syncDense(
   const compatible = state?.encoderId === encoder.id && state?.dim === encoder.dim && state?.pooling === denseTuning(config).densePooling;
   if (compatible) {
     try {
-      loaded = await loadDense(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim });
+      loaded = await loadDense(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim, writable: true });
     } catch (e) {
       if (!isQuinError(e)) throw e;
       loadError = e.message;

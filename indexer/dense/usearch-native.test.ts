@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isQuinError, type ErrorCode } from '../../lib/errors';
+import { GuardedIndex } from './faiss-native';
+import { UsearchIndex } from './usearch-native';
+import { isLossyLayout, readVectorIndex } from './vector-index';
+
+const unit = (v: Float32Array) => {
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+};
+/** Seeded unit vectors. */
+const random = (n: number, dim: number, seed = 1) => {
+  let s = seed;
+  const rnd = () => ((s = (s * 16807) % 2147483647) / 2147483647) * 2 - 1;
+  return Array.from({ length: n }, () => unit(Float32Array.from({ length: dim }, rnd)));
+};
+
+function code(fn: () => unknown): ErrorCode | 'none' {
+  try {
+    fn();
+    return 'none';
+  } catch (e) {
+    if (!isQuinError(e)) throw e;
+    return e.code;
+  }
+}
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+describe('USearch HNSW layout', () => {
+  it('finds what exact search finds, with positions as labels and cosines as scores', () => {
+    const xs = random(3000, 32);
+    const ix = UsearchIndex.create(32, 'usearch:HNSW16,f16');
+    ix.add(xs.slice(0, 1000));
+    ix.add(xs.slice(1000));
+    expect(ix.ntotal).toBe(3000);
+    const exact = GuardedIndex.create(32, 'Flat');
+    exact.add(xs);
+    let found = 0;
+    for (const q of random(50, 32, 7)) {
+      const want = exact.search(q, 10);
+      const got = ix.search(q, 10);
+      found += got.labels.filter((l) => want.labels.includes(l)).length;
+      // f16 codes: the cosine of a position agrees with the exact one to ~1e-3.
+      got.labels.forEach((l, i) => {
+        const j = want.labels.indexOf(l);
+        if (j >= 0) expect(Math.abs(got.scores[i]! - want.scores[j]!)).toBeLessThan(5e-3);
+      });
+    }
+    expect(found / 500).toBeGreaterThan(0.95);
+    // Its own vector comes back first.
+    expect(ix.search(xs[1234]!, 1).labels).toEqual([1234]);
+  });
+
+  it('is written atomically, memory-mapped read-only for readers, loaded whole to be extended', () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-usearch-'));
+    const xs = random(500, 16, 3);
+    const ix = UsearchIndex.create(16, 'usearch:HNSW8,i8');
+    ix.add(xs.slice(0, 400));
+    const file = path.join(dir, 'dense-v1.usearch');
+    expect(ix.writeFile(file)).toBeGreaterThan(0);
+    expect(fs.readdirSync(dir)).toEqual(['dense-v1.usearch']);
+
+    const mapped = readVectorIndex(file, 16, 'usearch:HNSW8,i8');
+    expect(mapped.ntotal).toBe(400);
+    expect(mapped.search(xs[7]!, 1).labels).toEqual([7]);
+    expect(code(() => mapped.add([xs[450]!]))).toBe('INTERNAL');
+    expect(mapped.setSearchParam('efSearch', 300)).toBe(true);
+    expect(mapped.search(xs[8]!, 1).labels).toEqual([8]);
+    expect(mapped.setSearchParam('nprobe', 4)).toBe(false);
+
+    const writable = readVectorIndex(file, 16, 'usearch:HNSW8,i8', true);
+    writable.add(xs.slice(400));
+    expect(writable.ntotal).toBe(500);
+    expect(writable.search(xs[480]!, 1).labels).toEqual([480]);
+  });
+
+  it('refuses what it cannot do instead of aborting', () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-usearch-'));
+    expect(code(() => UsearchIndex.create(8, 'usearch:HNSW16,q4'))).toBe('CONFIG_INVALID');
+    expect(code(() => UsearchIndex.create(8, 'usearch:HNSW2,f16'))).toBe('CONFIG_INVALID');
+    expect(code(() => UsearchIndex.create(0, 'usearch:HNSW16,f16'))).toBe('INVALID_INPUT');
+    const ix = UsearchIndex.create(4, 'usearch:HNSW16,f16');
+    expect(ix.search(unit(Float32Array.of(1, 0, 0, 0)), 5)).toEqual({ labels: [], scores: [] });
+    expect(code(() => ix.add([Float32Array.of(1, 0, 0)]))).toBe('INVALID_INPUT');
+    expect(code(() => ix.add([Float32Array.of(1, Number.NaN, 0, 0)]))).toBe('INVALID_INPUT');
+    expect(code(() => UsearchIndex.read(path.join(dir!, 'none.usearch'), 4, 'usearch:HNSW16,f16'))).toBe('INDEX_UNAVAILABLE');
+    fs.writeFileSync(path.join(dir, 'empty.usearch'), '');
+    expect(code(() => UsearchIndex.read(path.join(dir!, 'empty.usearch'), 4, 'usearch:HNSW16,f16'))).toBe('INDEX_CORRUPT');
+    fs.writeFileSync(path.join(dir, 'junk.usearch'), 'this is not an index');
+    expect(code(() => UsearchIndex.read(path.join(dir!, 'junk.usearch'), 4, 'usearch:HNSW16,f16'))).toBe('INDEX_CORRUPT');
+  });
+
+  it('says which layouts store lossy codes', () => {
+    expect(isLossyLayout('usearch:HNSW16,f16')).toBe(true);
+    expect(isLossyLayout('usearch:HNSW16,f32')).toBe(false);
+    expect(isLossyLayout('IVF1024,Flat')).toBe(false);
+    expect(isLossyLayout('IVF16,SQ8')).toBe(true);
+  });
+});
