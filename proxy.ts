@@ -3,15 +3,14 @@
  *  - a Content-Security-Policy with a fresh nonce per request (Next puts it on its own scripts), so that
  *    even markup that slipped through could not run scripts;
  *  - admin pages and admin APIs answer 401 here, before anything renders, without a valid session
- *    (the handlers check again, and check CSRF on state changes).
+ *    (the handlers check again, and check CSRF on state changes);
+ *  - a search refused (over the client's rate, every slot taken) answers 429/503 with Retry-After here.
  */
 import { NextResponse, type NextRequest } from 'next/server';
 import { getConfig } from './lib/config';
 import { authContext, sessionOf } from './lib/web/auth';
-import { searchGate } from './lib/web/load-shed';
-import { processMetrics } from './lib/web/metrics';
-import { searchShed } from './lib/web/shed-log';
-import { clientKey, searchRateLimiter } from './lib/web/rate-limit';
+import { admit } from './lib/web/admission';
+import { clientKey } from './lib/web/rate-limit';
 
 const ADMIN_PAGE = /^\/admin(\/|$)/;
 const ADMIN_API = /^\/api\/(feeds|admin)(\/|$)/;
@@ -40,41 +39,20 @@ function signedIn(req: NextRequest): boolean {
   }
 }
 
-const SEARCH_PAGE = /^\/(search|stories)\/?$/;
-
 /**
- * A search page the client may not have now answers with its status before rendering: 429 when the
- * client is over its search rate (the page would only say so), 503 when every search slot is taken
- * (lib/web/load-shed.ts; the JSON API also keeps a short queue). Both with Retry-After. (The page's own checks remain
- * for the rare request that slips between.)
+ * A search the client may not have now (over its rate, or every slot taken) is answered here with its
+ * status and Retry-After, before the page renders or the route runs (lib/web/admission.ts). The web
+ * server asks the same before Next.js sees the request; this covers a server started another way.
+ * (The pages' and routes' own checks remain for the rare request that slips between.)
  */
-function refusedSearchPage(req: NextRequest, nonce: string): NextResponse | null {
-  if (req.method !== 'GET' || !SEARCH_PAGE.test(req.nextUrl.pathname) || !req.nextUrl.searchParams.get('q')?.trim()) return null;
-  let limit: number;
-  try {
-    limit = getConfig().searchRateLimit;
-  } catch {
-    return null;
-  }
-  const rate = searchRateLimiter(limit).peek(clientKey(req.headers));
-  const gate = searchGate();
-  // A page renders more than its search (filters, fact-checks): it is not queued behind busy slots.
-  if (rate.allowed && !gate.busy()) return null;
-  const [status, title, wait] = rate.allowed ? [503, 'Busy', gate.retryAfterSeconds()] : [429, 'Too many searches', rate.retryAfterSeconds];
-  if (status === 503) searchShed(`a search page refused before rendering (${gate.stats().active} searches running)`);
-  else processMetrics().searches.inc({ outcome: 'rate_limited' });
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Quin</title><meta name="viewport" content="width=device-width,initial-scale=1"></head><body><main><h1>${title}</h1><p>${
-    status === 429 ? 'You have searched often in the last minute.' : 'The service is answering as many searches as it can.'
-  } Try again in ${wait} s.</p><p><a href="/">Home</a></p></main></body></html>`;
-  return new NextResponse(body, {
-    status,
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'retry-after': String(wait),
-      'cache-control': 'no-store',
-      'content-security-policy': csp(nonce),
-    },
+function refusedSearch(req: NextRequest): NextResponse | null {
+  const refusal = admit({
+    method: req.method,
+    pathname: req.nextUrl.pathname,
+    query: req.nextUrl.searchParams,
+    client: clientKey(req.headers),
   });
+  return refusal ? new NextResponse(refusal.body, { status: refusal.status, headers: refusal.headers }) : null;
 }
 
 export function proxy(req: NextRequest) {
@@ -89,9 +67,9 @@ export function proxy(req: NextRequest) {
       { status: 401 },
     );
   }
-  const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
-  const refused = refusedSearchPage(req, nonce);
+  const refused = refusedSearch(req);
   if (refused) return refused;
+  const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const headers = new Headers(req.headers);
   headers.set('content-security-policy', csp(nonce));
   const res = NextResponse.next({ request: { headers } });

@@ -34,6 +34,28 @@ function clientAddress(req) {
   return req.socket.remoteAddress ?? 'unknown';
 }
 
+/**
+ * A search refused before Next.js sees it (over the client's rate, or every search slot taken): the
+ * app registers the decision at start (lib/web/admission.ts, on globalThis); each refusal through
+ * Next's whole request path took 2-3 ms of the event loop, at a hundred and more a second under load.
+ */
+const ADMISSION = Symbol.for('quin.web.admission');
+function refused(req, res) {
+  const admit = globalThis[ADMISSION];
+  if (!admit || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+  let refusal = null;
+  try {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    refusal = admit({ method: req.method, pathname: url.pathname, query: url.searchParams, client: req.headers[CLIENT_IP_HEADER] });
+  } catch {
+    return false; // Next answers it (and reports what is wrong)
+  }
+  if (!refusal) return false;
+  res.writeHead(refusal.status, refusal.headers);
+  res.end(req.method === 'HEAD' ? undefined : refusal.body);
+  return true;
+}
+
 const app = next({ dev: false, dir: root, hostname: host, port, quiet: true });
 const handle = app.getRequestHandler();
 await app.prepare();
@@ -46,6 +68,7 @@ const server = http.createServer((req, res) => {
     // forwarding header goes; Next fills the ones it needs from the socket.
     for (const name of Object.keys(req.headers)) if (name.startsWith('x-forwarded-') || name === 'forwarded') delete req.headers[name];
   }
+  if (refused(req, res)) return;
   handle(req, res).catch((err) => {
     process.stderr.write(`web: request failed: ${err?.stack ?? err}\n`);
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
