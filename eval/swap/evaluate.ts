@@ -200,12 +200,14 @@ export interface DetailEvalOptions {
   seed?: number;
   outDir?: string;
   progress?: boolean;
+  /** Parent folder of the scratch workspace (default <cacheDir>/eval). */
+  workspaceRoot?: string;
 }
 
 export async function evaluateDetails(opts: DetailEvalOptions): Promise<{ score: SwapScore; outcomes: SwapOutcome[]; text: string }> {
   const claims = await detailSwapClaims(opts.sharedData, opts.sentences, opts.seed);
   const corpora = (['bbc', 'huffpost'] as const).map((c) => newsCorpusSource(c, opts.sharedData));
-  const ws = await openWorkspace({ dataset: 'news', corpora, base: opts.base, progress: opts.progress });
+  const ws = await openWorkspace({ dataset: 'news', corpora, base: opts.base, root: opts.workspaceRoot, progress: opts.progress });
   try {
     const verdict = await createVerdictStage(ws.config);
     if (!verdict) throw createError('MODEL_UNAVAILABLE', 'no NLI model to judge the claims with (QUIN_NLI_MODEL is none)');

@@ -35,6 +35,7 @@ export const CLAIM_FEATURES = [
   'n_ref',
   'conflict',
   'max_contra',
+  'max_sure_contra',
   'max_confirmed',
 ] as const;
 
@@ -52,7 +53,7 @@ export interface JudgedItem {
    * The details (stage.ts claimCues): a detail of the claim contradicted, and every detail stated,
    * each × how much of the claim the text is about. Absent = 0 (a supplied judge without them).
    */
-  cues?: { contra: number; confirmed: number };
+  cues?: { contra: number; sure: number; confirmed: number };
 }
 
 const Combiner = z.object({
@@ -136,7 +137,7 @@ export function claimFeatures(items: readonly JudgedItem[]): number[] {
   const top = items.filter((j) => j.rank === Math.min(...items.map((x) => x.rank)));
   const sup = maxW > 0 ? maxSup / maxW : 0;
   const ref = maxW > 0 ? maxRef / maxW : 0;
-  const cue = (k: 'contra' | 'confirmed') => Math.max(...items.map((j) => j.cues?.[k] ?? 0));
+  const cue = (k: 'contra' | 'sure' | 'confirmed') => Math.max(...items.map((j) => j.cues?.[k] ?? 0));
   return [
     sup,
     ref,
@@ -149,6 +150,7 @@ export function claimFeatures(items: readonly JudgedItem[]): number[] {
     items.filter((j) => j.probs.refutes > 0.5).length / items.length,
     sup * ref,
     cue('contra'),
+    cue('sure'),
     cue('confirmed'),
   ];
 }

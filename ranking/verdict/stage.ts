@@ -122,9 +122,21 @@ export function pickEvidence(
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
-/** The details the claim-level decision reads (decide.ts JudgedItem.cues): a contradicted detail and every detail stated, each as much as the text is about the claim. */
+/**
+ * The details the claim-level decision reads (decide.ts JudgedItem.cues), each as much as the text is
+ * about the claim: a contradicted detail; one contradicted where the text states the claim's other
+ * details (the deciding sentence of a false claim differs in one detail, a sentence about another
+ * event in many); every detail stated.
+ */
 export function claimCues(c: Pick<Comparison, 'checks' | 'topic' | 'values'>): NonNullable<JudgedItem['cues']> {
-  return { contra: contradicts(c) ? c.topic : 0, confirmed: c.values.all_confirmed * c.topic };
+  const contra = contradicts(c) ? c.topic : 0;
+  return { contra, sure: contra * othersStated(c.values), confirmed: c.values.all_confirmed * c.topic };
+}
+
+/** Of the claim's details the text does not contradict, the share it states (one half when the claim has no other). */
+export function othersStated(v: Pick<Comparison['values'], 'confirmed' | 'unmentioned'>): number {
+  const rest = v.confirmed + v.unmentioned;
+  return rest > 0 ? v.confirmed / rest : 0.5;
 }
 
 export interface Judged {

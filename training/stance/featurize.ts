@@ -6,7 +6,7 @@
  * details weigh — by cross-validation, and to report each set as the product reads it. Written to
  * .cache/training/stance/features.jsonl.
  *
- *   npx tsx training/stance/featurize.ts [--model DIR] [--resume]
+ *   npx tsx training/stance/featurize.ts [--model DIR] [--sets a,b] [--resume]
  *
  * --resume keeps the rows an interrupted run wrote with the same model (whole claims only) and goes on
  * from there: the pairs are read in a fixed order, a claim's rows written together.
@@ -27,6 +27,9 @@ async function main() {
   const i = process.argv.indexOf('--model');
   const nli = await NliClassifier.load(path.resolve(i > 0 ? process.argv[i + 1]! : 'models/quin-nli'));
   const judge = new StanceJudge(nli, Lexicon.read(path.resolve('models/quin-align/lexicon.json.gz')));
+  // --sets a,b: only these sets' held-out pairs (a quicker first fit of the reading; the card wants them all).
+  const s = process.argv.indexOf('--sets');
+  const only = s > 0 ? new Set(process.argv[s + 1]!.split(',')) : null;
   const rows: (NliPairRow & { kind?: string })[] = [];
   for (const file of ['pairs.jsonl', 'minimal.jsonl']) {
     if (!fs.existsSync(path.join(DIR, file))) {
@@ -36,7 +39,7 @@ async function main() {
     for await (const line of readline.createInterface({ input: fs.createReadStream(path.join(DIR, file)) })) {
       if (!line.trim()) continue;
       const r = JSON.parse(line) as NliPairRow & { ids?: number[]; kind?: string };
-      if (r.split === 'train') continue;
+      if (r.split === 'train' || (only && !only.has(r.set.replace(/-unrelated$/, '')))) continue;
       delete r.ids;
       rows.push(r);
     }

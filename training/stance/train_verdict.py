@@ -49,7 +49,7 @@ READING_FEATURES = ['sup', 'ref', 'neu'] + DETAIL_FEATURES + ['sup_x_contra', 'r
 CONTRA = [f for f in DETAIL_FEATURES if f.startswith('contra_')]
 # Mirror of ranking/verdict/decide.ts CLAIM_FEATURES (a parity fixture checks the two agree).
 CLAIM_FEATURES = ['max_sup', 'max_ref', 'mean_sup', 'mean_ref', 'top_sup', 'top_ref', 'max_cov', 'n_sup', 'n_ref', 'conflict',
-                  'max_contra', 'max_confirmed']
+                  'max_contra', 'max_sure_contra', 'max_confirmed']
 # The features that read the stance probabilities alone (no detail cue).
 MODEL_FEATURES = CLAIM_FEATURES[:10]
 PER_RESULT = 2  # ranking/verdict/stage.ts PER_RESULT
@@ -157,6 +157,9 @@ def reading_study(rows):
     sets = np.array([r['set'].replace('-unrelated', '') for r in rows])
     dev = np.array([r['split'] == 'dev' for r in rows])
     fit = np.array([s in COMBINER_SETS for s in sets]) & dev
+    if fit.sum() < 300:
+        print(f'only {int(fit.sum())} held-out pairs of {", ".join(COMBINER_SETS)} featurized: no combiner (the reading is the model alone)')
+        return None, None
     fold = fold_of_groups([r['group'] for r in rows])
     y = np.array([PAIR_LABELS.index(r['label']) for r in rows])
     # Out of fold on the fitted sets; the final combiner everywhere else.
@@ -246,13 +249,16 @@ def claim_features(items):
             max(it['p'][0] for it in top), max(it['p'][1] for it in top),
             max(it['coverage'] for it in items),
             float((s > 0.5).mean()), float((r > 0.5).mean()), sup * ref,
-            cue('contra'), cue('confirmed')]
+            cue('contra'), cue('sure'), cue('confirmed')]
 
 
 def claim_cues(row):
-    """Mirror of ranking/verdict/stage.ts claimCues: a contradicted detail and every detail stated, × topic."""
+    """Mirror of ranking/verdict/stage.ts claimCues: a contradicted detail, one where the other details are stated, every detail stated; × topic."""
     v = dict(zip(DETAIL_FEATURES, row['x']))
-    return {'contra': v['topic'] if row['contra'] else 0.0, 'confirmed': v['all_confirmed'] * v['topic']}
+    contra = v['topic'] if row['contra'] else 0.0
+    rest = v['confirmed'] + v['unmentioned']
+    others = v['confirmed'] / rest if rest > 0 else 0.5  # stage.ts othersStated
+    return {'contra': contra, 'sure': contra * others, 'confirmed': v['all_confirmed'] * v['topic']}
 
 
 def stance_of(p):
@@ -458,22 +464,27 @@ def fold_scores(lines):
 
 # The verdict stage's latency budget: about 30 model reads a claim (int8, 2 cores: docs/benchmarks.md).
 MAX_READS = 32
-# Settings tried, cheapest first: fewer items read, the model alone, no topic gate, no detail rule, model features, search fit.
+# Settings tried, cheapest first: fewer items read, the model alone, the lowest topic gate, no detail rule, model features,
+# search fit. Relevance comes before stance (a sentence about too little of the claim takes none): the gate is
+# always on, data chooses how high.
 SETTINGS = [dict(depth=d, sentences=s, passages=False, judged=j, reading=rd, topic=t, details=dt, features=f, fit=fit)
-            for d, s, j, rd, t, dt, f, fit in itertools.product((3, 5), (2, 3), (4, 6), ('model', 'combined'), (0.0, 0.35, 0.5, 0.65),
+            for d, s, j, rd, t, dt, f, fit in itertools.product((3, 5), (2, 3), (4, 6), ('model', 'combined'), (0.35, 0.5, 0.65),
                                                                (False, True), ('model', 'details'), ('search', 'all'))
             if d * s <= MAX_READS]
 
 
 def cost(s):
-    return (s['depth'] * s['sentences'], s['reading'] == 'combined', s['topic'] > 0, s['details'], s['features'] == 'details', s['judged'],
+    return (s['depth'] * s['sentences'], s['reading'] == 'combined', s['details'], s['features'] == 'details', s['judged'],
             s['fit'] == 'all', s['topic'])
 
 
-def search(by, combiner):
+def search(by, combiner, quick=False):
     results = []
     for s in sorted(SETTINGS, key=cost):
         if s['reading'] == 'combined' and not combiner:
+            continue
+        # --quick: a first look (depth 3, the claims read through our search), not for --write.
+        if quick and (s['depth'] != 3 or s['fit'] != 'search'):
             continue
         claims = claims_table(by, s, combiner)
         feats = MODEL_FEATURES if s['features'] == 'model' else CLAIM_FEATURES
@@ -508,11 +519,14 @@ def risk_coverage(y, P, X, stances, steps=10):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--write', action='store_true')
+    ap.add_argument('--quick', action='store_true', help='depth 3 and the search fit only: a first look, never written')
     args = ap.parse_args()
+    if args.quick and args.write:
+        ap.error('--quick chooses among fewer settings: it does not write')
     study, combiner = reading_study(pair_table())
     head, by = read_claims()
     print(f'\nclaim-level decision: {len(SETTINGS)} settings, 5-fold CV over {len(by)} held-out claims; mean macro-F1 over {"+".join(PRODUCT_SETS)} per fold:')
-    results, best, chosen = search(by, combiner)
+    results, best, chosen = search(by, combiner, args.quick)
     s = chosen['setting']
     print(f"\nbest: {json.dumps(best['setting'])} {best['mean']:.4f} ± {best['spread']:.4f}")
     print(f"chosen (the cheapest within one spread of the best): {json.dumps(s)} {chosen['mean']:.4f} ± {chosen['spread']:.4f}, commit S {chosen['commit']} / R {chosen['commit_refuted']}")

@@ -186,6 +186,7 @@ function allAmounts(text: string): Amount[] {
   const special = [
     ...seasons(text),
     ...pence(text),
+    ...shares(text),
     ...scores(text),
     ...multiples(text),
     ...ordinals(text).filter((o) => /^\d/.test(o.text)),
