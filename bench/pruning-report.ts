@@ -32,17 +32,19 @@ export function formatPruningMarkdown(results: readonly BenchResult[]): string {
   if (curves.length) {
     lines.push(
       '',
-      `Dense: FAISS nprobe against exact search (all lists), top ${runs[0]!.p.k} of each of the first claims' embeddings (the search alone), and the fused top 100 it gives against exhaustive BM25 + exact dense search; the serving value (\`FAISS_NPROBE\`, indexer/dense/dense-index.ts) in bold — pick it by this curve:`,
+      `Dense: the index's search knob (nprobe of an IVF index, efSearch of an HNSW graph) against exact search (every IVF list; for HNSW, float inner products over every snippet's vector computed again, bench/exact-dense.ts — its latency is that recomputation's per claim), top ${runs[0]!.p.k} of each of the first claims' embeddings (the search alone), and the fused top 100 it gives against exhaustive BM25 + exact dense search; the serving value (\`FAISS_NPROBE\` / \`DENSE_EF_SEARCH\`, indexer/dense/dense-index.ts) in bold — pick it by this curve:`,
       '',
-      '| snippets | index | claims | nprobe | p50 ms | p95 ms | recall@10 | recall@100 | hybrid recall@100 |',
+      '| snippets | index | claims | nprobe / efSearch | p50 ms | p95 ms | recall@10 | recall@100 | hybrid recall@100 |',
       '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     );
     for (const { size, p } of curves) {
       const f = p.faiss!;
       for (const row of f.rows) {
-        const bold = (s: string) => (row.nprobe === f.serving ? `**${s}**` : s);
+        const exact = row.nprobe === f.nlist;
+        const bold = (s: string) => (row.nprobe === f.serving && !exact ? `**${s}**` : s);
+        const label = exact ? (f.nlist ? `${f.nlist} (exact)` : 'exact (float)') : `${f.param === 'efSearch' ? 'ef ' : ''}${row.nprobe}`;
         lines.push(
-          `| ${int(size)} | ${f.factory} | ${f.queries} | ${bold(`${row.nprobe}${row.nprobe === f.nlist ? ' (exact)' : ''}`)} | ${bold(ms(row.latency.p50))} | ${bold(ms(row.latency.p95))} | ${bold(share(row.recall10))} | ${bold(share(row.recall100))} | ${bold(share(row.hybrid100))} |`,
+          `| ${int(size)} | ${f.factory} | ${f.queries} | ${bold(label)} | ${bold(ms(row.latency.p50))} | ${bold(ms(row.latency.p95))} | ${bold(share(row.recall10))} | ${bold(share(row.recall100))} | ${bold(share(row.hybrid100))} |`,
         );
       }
     }

@@ -38,7 +38,8 @@ export interface PruningResult {
   exhaustive: LatencySummary;
   /** Fused top 100 against exhaustive BM25 + exact dense search. */
   hybrid: { queries: number; recall100: number } | null;
-  faiss: { factory: string; nlist: number; serving: number; queries: number; rows: NprobeRow[] } | null;
+  /** The dense curve: nprobe (IVF, nlist lists) or efSearch (HNSW, nlist 0: the exact row is float search over recomputed vectors). */
+  faiss: { factory: string; param?: 'nprobe' | 'efSearch'; nlist: number; serving: number; queries: number; rows: NprobeRow[] } | null;
   memory: { rssAfterOpenMB: number; acceleratorMB: number; flatMB: number } | null;
 }
 
@@ -107,48 +108,68 @@ function bm25Checks(fts: Fts5Index, terms: readonly string[][]): { stats: Bm25St
   return { stats, runs };
 }
 
-/** The dense side of the checks: the curve over nprobe (IVF indexes) and the hybrid recall as served. */
-function denseChecks(
+/** efSearch values of an HNSW curve (a search for k = 500 keeps at least 500 candidates). */
+const EF_SEARCHES = [500, 768, 1024, 1536, 2048];
+
+/** The layout's search knob and the values of its curve; null for an exact (Flat) index. */
+function curveOf(factory: string): { param: 'nprobe' | 'efSearch'; nlist: number; values: number[] } | null {
+  const nlist = Number(/IVF(\d+)/i.exec(factory)?.[1] ?? 0);
+  if (nlist) return { param: 'nprobe', nlist, values: NPROBES.filter((n) => n < nlist) };
+  return /HNSW/i.test(factory) ? { param: 'efSearch', nlist: 0, values: EF_SEARCHES } : null;
+}
+
+/**
+ * The dense side of the checks: the curve over nprobe (IVF) or efSearch (HNSW) and the hybrid
+ * recall as served. Exact search: every IVF list, a Flat index as it is, or for HNSW the float
+ * vectors computed again (`exact`, bench/exact-dense.ts; its row's latency is that of the recomputation).
+ */
+async function denseChecks(
   ctx: SearchContext,
   dense: DenseReader,
   vectors: readonly Float32Array[],
   runs: Bm25Runs,
   serving: number,
-): Pick<PruningResult, 'hybrid' | 'faiss'> {
+  exact?: (queries: readonly Float32Array[]) => Promise<Hit[][]>,
+): Promise<Pick<PruningResult, 'hybrid' | 'faiss'>> {
   const loaded = dense.loaded;
   if (!loaded || !vectors.length) return { hybrid: null, faiss: null };
-  const nlist = Number(/IVF(\d+)/i.exec(loaded.index.factory)?.[1] ?? 0);
-  const search = (n: number) => {
-    if (nlist) loaded.index.setSearchParam('nprobe', n);
+  const curve = curveOf(loaded.index.factory);
+  const search = (n: number | null) => {
+    if (curve && n) loaded.index.setSearchParam(curve.param, n);
     for (const v of vectors.slice(0, 10)) searchLoaded(loaded, v, RETRIEVE_K);
     const ms: number[] = [];
     const hits = vectors.map((v) => timed(ms, () => searchLoaded(loaded, v, RETRIEVE_K)));
     return { hits, latency: summarize(ms) };
   };
-  // Exact: every list of an IVF index (a Flat index is exact as it is).
-  const exact = search(nlist || serving);
+  let truth: { hits: Hit[][]; latency: LatencySummary };
+  if (curve?.param === 'efSearch' && exact) {
+    const t = performance.now();
+    const hits = await exact(vectors);
+    truth = { hits, latency: summarize([(performance.now() - t) / vectors.length]) };
+  } else if (curve?.param === 'efSearch') return { hybrid: null, faiss: null };
+  else truth = search(curve ? curve.nlist : null);
   const fused = (bm25: Hit[][], hits: Hit[][]) =>
     hits.map((h, i) => fuse({ mode: 'hybrid', bm25: bm25[i]!, dense: h, vector: vectors[i]! }, ctx));
-  const truth = fused(runs.exhaustive, exact.hits);
-  const hybridRecall = (hits: Hit[][]) => mean(fused(runs.pruned, hits).map((f, i) => recallAt(f, truth[i]!, 100)));
-  const rows: NprobeRow[] = [...new Set([...NPROBES, serving].filter((n) => n < nlist))]
+  const fusedTruth = fused(runs.exhaustive, truth.hits);
+  const hybridRecall = (hits: Hit[][]) => mean(fused(runs.pruned, hits).map((f, i) => recallAt(f, fusedTruth[i]!, 100)));
+  const rows: NprobeRow[] = [...new Set([...(curve?.values ?? []), ...(curve ? [serving] : [])])]
     .sort((a, b) => a - b)
-    .map((nprobe) => {
-      const { hits, latency } = search(nprobe);
+    .map((value) => {
+      const { hits, latency } = search(value);
       return {
-        nprobe,
+        nprobe: value,
         latency,
-        recall10: mean(hits.map((h, i) => recallAt(h, exact.hits[i]!, 10))),
-        recall100: mean(hits.map((h, i) => recallAt(h, exact.hits[i]!, 100))),
+        recall10: mean(hits.map((h, i) => recallAt(h, truth.hits[i]!, 10))),
+        recall100: mean(hits.map((h, i) => recallAt(h, truth.hits[i]!, 100))),
         hybrid100: hybridRecall(hits),
       };
     });
-  if (nlist) loaded.index.setSearchParam('nprobe', serving);
-  const served = nlist ? rows.find((r) => r.nprobe === serving)?.hybrid100 : hybridRecall(exact.hits);
-  rows.push({ nprobe: nlist, latency: exact.latency, recall10: 1, recall100: 1, hybrid100: hybridRecall(exact.hits) });
+  if (curve) loaded.index.setSearchParam(curve.param, serving);
+  const served = curve ? rows.find((r) => r.nprobe === serving)?.hybrid100 : hybridRecall(truth.hits);
+  rows.push({ nprobe: curve?.nlist ?? 0, latency: truth.latency, recall10: 1, recall100: 1, hybrid100: hybridRecall(truth.hits) });
   return {
     hybrid: served === undefined ? null : { queries: vectors.length, recall100: served },
-    faiss: nlist ? { factory: loaded.index.factory, nlist, serving, queries: vectors.length, rows } : null,
+    faiss: curve ? { factory: loaded.index.factory, param: curve.param, nlist: curve.nlist, serving, queries: vectors.length, rows } : null,
   };
 }
 
@@ -161,6 +182,7 @@ export async function pruningChecks(
   queries: readonly string[],
   rssAfterOpenMB: number,
   serving = FAISS_NPROBE,
+  exact?: (queries: readonly Float32Array[]) => Promise<Hit[][]>,
 ): Promise<PruningResult | null> {
   const fts = ctx.indexes.bm25;
   const index = fts instanceof Fts5Index ? fts.accelerator() : null;
@@ -182,7 +204,7 @@ export async function pruningChecks(
   return {
     k: RETRIEVE_K,
     ...stats,
-    ...(dense ? denseChecks(ctx, dense, vectors, runs, serving) : { hybrid: null, faiss: null }),
+    ...(dense ? await denseChecks(ctx, dense, vectors, runs, serving, exact) : { hybrid: null, faiss: null }),
     memory: { rssAfterOpenMB, acceleratorMB: mb(index.bytes), flatMB: mb(postings * 8 + index.nRow * 8) },
   };
 }

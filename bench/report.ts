@@ -87,7 +87,7 @@ export function formatBenchMarkdown(results: readonly BenchResult[], meta: { mac
   for (const { build: b, serve: s } of results) {
     const rows: [string, LatencySummary | null][] = [
       ['BM25', s.latency.bm25],
-      [`dense (FAISS ${b.index.factory ?? ''})`, s.latency.dense],
+      [`dense (${b.index.factory ?? ''})`, s.latency.dense],
       ['**hybrid**', s.latency.hybrid],
       [`**hybrid + rerank** (${s.models.reranker ?? 'none'})`, s.latency.rerank],
       [`**hybrid + rerank + verdict** (${s.models.nli ?? 'none'})`, s.latency.verdict],
@@ -99,10 +99,10 @@ export function formatBenchMarkdown(results: readonly BenchResult[], meta: { mac
           `| ${int(b.snippets)} | ${name} | ${l.n} | ${ms(l.p50)} | ${ms(l.p95)} | ${ms(l.p99)} | ${int(s.peakRssMB)} MB | ${load(s.loadAverage)} |`,
         );
   }
-  const names = ['analyze', 'embed', 'bm25', 'dense', 'fuse', 'load', 'rerank', 'rank', 'evidence', 'verdict', 'total'];
+  const names = ['analyze', 'embed', 'bm25', 'dense', 'fuse', 'load', 'floor', 'rerank', 'rank', 'evidence', 'verdict', 'other', 'total'];
   lines.push(
     '',
-    'Stage timings of the same runs (ms, p50 / p95 per stage; BM25 starts before the query embedding without waiting for it, dense waits for the embedding):',
+    "Stage timings of the same runs (ms, p50 / p95 per stage; BM25 starts before the query embedding without waiting for it, dense waits for the embedding; floor: the relevance floor, which reads every candidate's text; other: what no stage holds — the total less the stages, BM25 and the embedding counted once as the longer of the two):",
     '',
   );
   lines.push(`| snippets | query | ${names.join(' | ')} |`, `| ---: | --- | ${names.map(() => '---:').join(' | ')} |`);

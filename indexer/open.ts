@@ -81,7 +81,12 @@ export async function dropElasticsearchIndex(config: Config): Promise<void> {
 /** The dense reader, or null when FAISS cannot serve (binding missing, index of another encoder). */
 async function openDense(db: Db, config: Config, encoder: Encoder): Promise<DenseReader | null> {
   try {
-    return await DenseReader.open(db, config.dataDir, { encoderId: encoder.id, dim: encoder.dim, nprobe: denseTuning(config).faissNprobe });
+    return await DenseReader.open(db, config.dataDir, {
+      encoderId: encoder.id,
+      dim: encoder.dim,
+      nprobe: denseTuning(config).faissNprobe,
+      efSearch: denseTuning(config).denseEfSearch,
+    });
   } catch (e) {
     if (!isQuinError(e)) throw e;
     log.warn(`dense index unavailable, searching with BM25 only: ${e.message}`);

@@ -262,6 +262,8 @@ export interface Tuning {
   faissExactMax?: number;
   /** indexer/dense/dense-index.ts FAISS_NPROBE */
   faissNprobe?: number;
+  /** indexer/dense/dense-index.ts DENSE_EF_SEARCH */
+  denseEfSearch?: number;
   /** indexer/vectors/pooling.ts DENSE_POOLING */
   densePooling?: 'mean' | 'mean-title' | 'title-mean';
 }

@@ -51,12 +51,20 @@ export function buildPositionMap(
  */
 export const FAISS_NPROBE = 64;
 
+/**
+ * HNSW indexes: candidates kept per search (a search for the pipeline's k = 500 keeps at least 500).
+ * Picked by the efSearch curve `npm run bench:search` prints (bench/pruning.ts, docs/benchmarks.md).
+ */
+export const DENSE_EF_SEARCH = 500;
+
 /** What a reader expects of the index on disk, and how it searches it. */
 export interface DenseExpect {
   encoderId: string;
   dim: number;
   /** IVF indexes: inverted lists searched per query (FAISS_NPROBE). */
   nprobe?: number;
+  /** HNSW indexes: candidates kept per search (DENSE_EF_SEARCH). */
+  efSearch?: number;
   /** The index will be extended (the indexer): read whole, where a reader's is memory-mapped. */
   writable?: boolean;
 }
@@ -73,6 +81,7 @@ export async function loadDense(db: Db, dataDir: string, expect: DenseExpect): P
   }
   const index = readVectorIndex(path.join(indexesDir(dataDir), state.file), expect.dim, state.factory ?? 'Flat', expect.writable);
   if (expect.nprobe) index.setSearchParam('nprobe', expect.nprobe);
+  if (expect.efSearch) index.setSearchParam('efSearch', expect.efSearch);
   if (index.ntotal !== state.ntotal) {
     throw createError(
       'INDEX_CORRUPT',

@@ -28,7 +28,7 @@ import type { Encoder } from '../types';
 import type { SentenceStore } from '../vectors/store';
 import { DENSE_POOLING, type Pooling } from '../vectors/pooling';
 import { snippetVectors } from '../vectors/snippet-vectors';
-import { FAISS_NPROBE, loadDense, type LoadedDense } from './dense-index';
+import { DENSE_EF_SEARCH, FAISS_NPROBE, loadDense, type LoadedDense } from './dense-index';
 import { minTrainingPoints } from './faiss-native';
 import { createVectorIndex, layoutSuffix, type VectorIndex } from './vector-index';
 import { USEARCH_DEFAULT } from './usearch-native';
@@ -67,6 +67,7 @@ export function denseTuning(config: Pick<Config, 'tuning'>) {
     faissExactMax: t.faissExactMax ?? FAISS_EXACT_MAX,
     faissCompactRatio: t.faissCompactRatio ?? FAISS_COMPACT_RATIO,
     faissNprobe: t.faissNprobe ?? FAISS_NPROBE,
+    denseEfSearch: t.denseEfSearch ?? DENSE_EF_SEARCH,
     densePooling: (t.densePooling ?? DENSE_POOLING) as Pooling,
   };
 }
@@ -185,7 +186,9 @@ function rebuildReason(
 ): string | null {
   if (ctx.opts.rebuild) return 'requested';
   if (!state || !state.file || state.ntotal === 0) {
-    return minTrainingPoints(chooseFactory(ctx.config, liveIds)) > 1 ? 'first build of a trained index type' : null;
+    if (minTrainingPoints(chooseFactory(ctx.config, liveIds)) > 1) return 'first build of a trained index type';
+    // One file written at the end, not a checkpoint every ~5 % of a growing graph (54 at 60k snippets).
+    return liveIds > denseTuning(ctx.config).faissExactMax ? 'first build of a large corpus' : null;
   }
   if (state.encoderId !== ctx.encoder.id || state.dim !== ctx.encoder.dim)
     return `encoder changed (${state.encoderId} → ${ctx.encoder.id})`;
