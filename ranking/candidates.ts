@@ -11,7 +11,7 @@ import type { FusedCandidate } from './fusion';
 import type { ResolvedRequest } from './request';
 import { guard } from './run';
 import { passesFilter } from './select';
-import { loadMeta, loadTexts, type SnippetMeta, type SnippetText } from './snippets';
+import { loadMeta, loadMetaAndTexts, type SnippetMeta, type SnippetText } from './snippets';
 import type { QueryAnalysis } from './types';
 
 export interface Candidate extends FusedCandidate, SnippetMeta {
@@ -27,14 +27,19 @@ export interface Candidate extends FusedCandidate, SnippetMeta {
   duplicates: Candidate[];
 }
 
-/** Stage "load and filter": snippet metadata for every fused candidate, the request's filters applied. */
-export async function loadAndFilter(fused: readonly FusedCandidate[], r: ResolvedRequest, ctx: SearchContext): Promise<Candidate[]> {
-  const meta = await guard('DB_UNAVAILABLE', 'reading snippets', () =>
-    loadMeta(
-      ctx.db,
-      fused.map((c) => c.snippetId),
-      ctx.provider,
-    ),
+/**
+ * Stage "load and filter": snippet metadata for every fused candidate, the request's filters applied;
+ * with `withText`, their texts in the same read (the floor and the de-duplication read them).
+ */
+export async function loadAndFilter(
+  fused: readonly FusedCandidate[],
+  r: ResolvedRequest,
+  ctx: SearchContext,
+): Promise<{ candidates: Candidate[]; texts: Map<number, SnippetText> }> {
+  const ids = fused.map((c) => c.snippetId);
+  const withText = ctx.options.relevanceFloor || ctx.options.oneStoryOnce;
+  const { meta, texts } = await guard('DB_UNAVAILABLE', 'reading snippets', async () =>
+    withText ? loadMetaAndTexts(ctx.db, ids, ctx.provider) : { meta: await loadMeta(ctx.db, ids, ctx.provider), texts: new Map() },
   );
   const out: Candidate[] = [];
   for (const c of fused) {
@@ -52,25 +57,19 @@ export async function loadAndFilter(fused: readonly FusedCandidate[], r: Resolve
       duplicates: [],
     });
   }
-  return out;
+  return { candidates: out, texts };
 }
 
-/** Stage "floor": the candidates that actually match, with their texts (read once, reused by de-duplication). */
-export async function applyFloor(
+/** Stage "floor": the candidates that actually match (their texts were read with their metadata). */
+export function applyFloor(
   cands: Candidate[],
+  texts: Map<number, SnippetText>,
   query: QueryAnalysis,
   withDense: boolean,
   ctx: SearchContext,
-): Promise<{ matches: Candidate[]; texts: Map<number, SnippetText> }> {
+): { matches: Candidate[]; texts: Map<number, SnippetText> } {
   const { relevanceFloor, oneStoryOnce } = ctx.options;
-  if (!relevanceFloor && !oneStoryOnce) return { matches: cands, texts: new Map() };
-  const texts = await guard('DB_UNAVAILABLE', 'reading snippets', () =>
-    loadTexts(
-      ctx.db,
-      cands.map((c) => c.snippetId),
-      ctx.provider,
-    ),
-  );
+  if (!relevanceFloor && !oneStoryOnce) return { matches: cands, texts };
   const terms = termMatcher(query.terms);
   for (const c of cands) {
     const t = texts.get(c.snippetId);

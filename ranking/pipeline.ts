@@ -50,7 +50,7 @@ function rerankInput(c: Candidate, rows: RowCache): RerankCandidate {
 }
 
 /** The stories of a ranked list of matches: near-duplicates collapsed when the options say so. */
-function storiesOf(matches: Candidate[], req: ResolvedRequest, texts: Awaited<ReturnType<typeof applyFloor>>['texts'], ctx: SearchContext) {
+function storiesOf(matches: Candidate[], req: ResolvedRequest, texts: ReturnType<typeof applyFloor>['texts'], ctx: SearchContext) {
   applyDecay(matches, req);
   const sorted = sortRanked([...matches], req.sort);
   const ranked = limitPerArticle(sorted, req.perArticle);
@@ -68,8 +68,8 @@ async function unfilteredTotal(a: Analysed, mode: Retrieved['mode'], ctx: Search
     const req: ResolvedRequest = { ...a.req, from: null, to: null, sources: null };
     const run = new SearchRun();
     const hits = await retrieve(a.query, req, mode, mode !== 'bm25', ctx, run);
-    const candidates = await loadAndFilter(fuse(hits, ctx), req, ctx);
-    const { matches, texts } = await applyFloor(candidates, a.query, mode !== 'bm25', ctx);
+    const loaded = await loadAndFilter(fuse(hits, ctx), req, ctx);
+    const { matches, texts } = applyFloor(loaded.candidates, loaded.texts, a.query, mode !== 'bm25', ctx);
     return storiesOf(matches, req, texts, ctx).length;
   } catch {
     return null;
@@ -141,8 +141,8 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
   // Started now, awaited at the end: it runs while the filtered search goes on.
   const bound = hasFilter(a.req) ? run.time('count', () => unfilteredTotal(a, mode, ctx)) : Promise.resolve(null);
   const fused = await run.time('fuse', () => fuse(hits, ctx));
-  const candidates = await run.time('load', () => loadAndFilter(fused, a.req, ctx));
-  const { matches, texts } = await run.time('floor', () => applyFloor(candidates, a.query, mode !== 'bm25', ctx));
+  const loaded = await run.time('load', () => loadAndFilter(fused, a.req, ctx));
+  const { matches, texts } = await run.time('floor', () => applyFloor(loaded.candidates, loaded.texts, a.query, mode !== 'bm25', ctx));
   const rows = new RowCache(ctx);
   const unavailable: { reranker?: string; nli?: string } = {};
   let reranked = reranker;

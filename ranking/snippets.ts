@@ -86,6 +86,32 @@ export async function loadMeta(db: Db, ids: readonly number[], provider?: DbProv
   return new Map(rows.map((r) => [r.id, r]));
 }
 
+/**
+ * Metadata and text of every candidate in one read: the filters, the relevance floor and the
+ * de-duplication all need them, and one statement over the ids costs about what each of two did.
+ */
+export async function loadMetaAndTexts(
+  db: Db,
+  ids: readonly number[],
+  provider?: DbProvider,
+): Promise<{ meta: Map<number, SnippetMeta>; texts: Map<number, SnippetText> }> {
+  if (!provider) {
+    const [meta, texts] = [await loadMeta(db, ids), await loadTexts(db, ids)];
+    return { meta, texts };
+  }
+  const rows = await chunked(ids, (part) =>
+    rawQuery<SnippetMeta & SnippetText>(db, provider, `${META_COLUMNS}, s.title AS "title", s.text AS "text"`, '', part),
+  );
+  const meta = new Map<number, SnippetMeta>();
+  const texts = new Map<number, SnippetText>();
+  for (const r of rows) {
+    const { title, text, ...m } = normalise(r);
+    meta.set(m.id, m);
+    texts.set(m.id, { id: m.id, title, text });
+  }
+  return { meta, texts };
+}
+
 export async function loadTexts(db: Db, ids: readonly number[], provider?: DbProvider): Promise<Map<number, SnippetText>> {
   const rows = await chunked(ids, (part) =>
     provider
