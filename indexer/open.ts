@@ -72,7 +72,7 @@ export function openBm25(config: Config): Bm25Backend {
 export async function dropElasticsearchIndex(config: Config): Promise<void> {
   const bm25 = openBm25(config);
   try {
-    if (bm25 instanceof ElasticsearchIndex) await bm25.dropIndex();
+    await bm25.dropIndex?.();
   } finally {
     await bm25.close();
   }

@@ -66,5 +66,7 @@ export interface Bm25Backend extends Bm25Index {
   status(db: Db, snippets: number): Promise<Bm25Status>;
   /** The kNN side of a backend that holds the vectors too (QUIN_ES_DENSE); absent otherwise. */
   denseView?(): Promise<DenseIndex>;
+  /** Removes a backend's own remote index (Elasticsearch); absent where the index lives in our files. */
+  dropIndex?(): Promise<void>;
   close(): Promise<void>;
 }
