@@ -19,7 +19,16 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(env: NodeJS.ProcessEnv, logFile: string, timeoutMs: number): Promise<RunningServer> {
+/**
+ * Starts it and waits until it is ready (/api/health 200), or only live (`until: 'live'`: a server
+ * that is up but not ready, e.g. with its Elasticsearch unreachable).
+ */
+export async function startServer(
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+  timeoutMs: number,
+  opts: { until?: 'ready' | 'live' } = {},
+): Promise<RunningServer> {
   const out = fs.openSync(logFile, 'a');
   const proc = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], { cwd: ROOT, env, stdio: ['ignore', out, out] });
   const baseURL = `http://127.0.0.1:${env.PORT}`;
@@ -33,7 +42,7 @@ export async function startServer(env: NodeJS.ProcessEnv, logFile: string, timeo
       throw new Error(`the server was not ready within ${timeoutMs / 1000} s; see ${logFile}`);
     }
     try {
-      const r = await fetch(`${baseURL}/api/health`, { signal: AbortSignal.timeout(5000) });
+      const r = await fetch(`${baseURL}/api/health${opts.until === 'live' ? '?probe=live' : ''}`, { signal: AbortSignal.timeout(5000) });
       if (r.status === 200) break;
     } catch {
       // not listening yet (building, starting)
