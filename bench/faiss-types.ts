@@ -1,7 +1,7 @@
 /**
- * `npx tsx bench/faiss-types.ts [--size 1000000] [--types "IVF4096,Flat;IVF4096,SQ8;HNSW32"] [--nprobe 16,32,64]`
+ * `npx tsx bench/faiss-types.ts [--size 1000000] [--types "IVF4096,Flat;HNSW32,SQ8;usearch:HNSW16,f16"] [--nprobe 16,32,64]`
  *
- * Chooses the dense index type by measurement: real snippet vectors of the benchmark corpus (the
+ * Chooses the dense index type by measurement (FAISS factory strings and USearch's `usearch:HNSW<M>,<scalar>`): real snippet vectors of the benchmark corpus (the
  * configured encoder, the bench's windows, `mean-title` pooling) for `--size` snippets, then for each
  * FAISS type the build time (train + add), the file size, the process's RSS growth, the search latency
  * for one query with k = 500 (what the pipeline asks) and recall@10/100/500 against exact search
@@ -13,6 +13,8 @@ import path from 'node:path';
 import { makeSnippets } from '../crawler';
 import { createEncoder } from '../indexer';
 import { GuardedIndex, minTrainingPoints } from '../indexer/dense/faiss-native';
+import { isUsearchFactory } from '../indexer/dense/usearch-native';
+import { createVectorIndex, readVectorIndex, type VectorIndex } from '../indexer/dense/vector-index';
 import { poolSnippet } from '../indexer/vectors/pooling';
 import { loadConfig } from '../lib/config';
 import { BENCH_WINDOW, chooseArticles, sentencesOf } from './build';
@@ -80,7 +82,7 @@ async function main() {
   for (const type of types) {
     const before = rssMB();
     t = performance.now();
-    const ix = GuardedIndex.create(dim, type);
+    let ix: VectorIndex = createVectorIndex(dim, type);
     const need = minTrainingPoints(type);
     if (need > 1) {
       const sampleN = Math.min(n, Math.max(need * 39, 100_000));
@@ -95,6 +97,8 @@ async function main() {
     const file = path.join(dir, 'ix.faiss');
     const bytes = ix.writeFile(file);
     const grew = rssMB() - before;
+    // A USearch index is served memory-mapped, and only a mapped one takes another efSearch.
+    if (isUsearchFactory(type)) ix = readVectorIndex(file, dim, type);
     log(`${type}: train ${trainS.toFixed(0)} s, build ${buildS.toFixed(0)} s, ${Math.round(bytes / 2 ** 20)} MB`);
     const param = /HNSW/i.test(type) ? 'efSearch' : 'nprobe';
     for (const p of /IVF|HNSW/i.test(type) ? nprobes : [0]) {
