@@ -53,9 +53,12 @@ export const FAISS_NPROBE = 64;
 
 /**
  * HNSW indexes: candidates kept per search (a search for the pipeline's k = 500 keeps at least 500).
- * Picked by the efSearch curve `npm run bench:search` prints (bench/pruning.ts, docs/benchmarks.md).
+ * 500 kept 0.978 of the exact top 10 at 100k but 0.884 at 1M (the synthetic 1M corpus: sentences
+ * recombined, so many near neighbours); 1536 keeps 0.962 at 1M for 17 ms at p50 (load 4.5), where
+ * IVF1024,Flat kept 0.749 in 26 ms. Picked by the efSearch curve `npm run bench:search` prints
+ * (bench/pruning.ts) and bench/faiss-types.ts (docs/benchmarks.md).
  */
-export const DENSE_EF_SEARCH = 500;
+export const DENSE_EF_SEARCH = 1536;
 
 /** What a reader expects of the index on disk, and how it searches it. */
 export interface DenseExpect {
