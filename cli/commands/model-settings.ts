@@ -27,6 +27,7 @@ const VERDICT_NAMES: Record<keyof VerdictSettings, string> = {
   judged: 'items judged',
   commit: 'commit',
   commitRefuted: 'commit (refuted)',
+  commitRefutedDetail: 'commit (refuted, a detail contradicted)',
   mixed: 'mixed',
 };
 

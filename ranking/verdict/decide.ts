@@ -37,7 +37,16 @@ export const CLAIM_FEATURES = [
   'max_contra',
   'max_sure_contra',
   'max_confirmed',
+  'max_sure_name',
+  'max_sure_place',
+  'max_sure_number',
+  'max_sure_date',
+  'max_sure_direction',
+  'max_sure_negation',
 ] as const;
+
+/** The kinds of contradicted detail the decision weighs apart (claimFeatures max_sure_<kind>). */
+export const CONTRA_KINDS = ['name', 'place', 'number', 'date', 'direction', 'negation'] as const;
 
 export interface JudgedItem {
   probs: StanceProbs;
@@ -53,7 +62,7 @@ export interface JudgedItem {
    * The details (stage.ts claimCues): a detail of the claim contradicted, and every detail stated,
    * each × how much of the claim the text is about. Absent = 0 (a supplied judge without them).
    */
-  cues?: { contra: number; sure: number; confirmed: number };
+  cues?: { contra: number; sure: number; confirmed: number; kinds?: Partial<Record<(typeof CONTRA_KINDS)[number], number>> };
 }
 
 const Combiner = z.object({
@@ -86,6 +95,8 @@ export const AggregatorFile = z.object({
   commit: z.number().min(0).max(1),
   /** REFUTED's own threshold (higher: a wrong "Refuted" costs more); absent = `commit`. */
   commit_refuted: z.number().min(0).max(1).optional(),
+  /** REFUTED's threshold when a shown contradicting sentence states another value for one of the claim's details; absent = `commit_refuted`. */
+  commit_refuted_detail: z.number().min(0).max(1).optional(),
   mixed: z.number().min(0).max(1),
   fitted: z.record(z.string(), z.unknown()).optional(),
 });
@@ -152,6 +163,7 @@ export function claimFeatures(items: readonly JudgedItem[]): number[] {
     cue('contra'),
     cue('sure'),
     cue('confirmed'),
+    ...CONTRA_KINDS.map((k) => Math.max(...items.map((j) => j.cues?.kinds?.[k] ?? 0))),
   ];
 }
 
@@ -180,6 +192,8 @@ export interface DecideSettings {
   commit: number;
   /** Probability REFUTED needs to commit (default `commit`). */
   commitRefuted?: number;
+  /** Probability REFUTED needs when a shown contradicting item contradicts a detail of the claim (default `commitRefuted`). */
+  commitRefutedDetail?: number;
   mixed: number;
 }
 
@@ -211,7 +225,10 @@ export function decide(items: readonly JudgedItem[], agg: Aggregator | null, s: 
   };
   const side = ps >= pr ? 'SUPPORTED' : 'REFUTED';
   const strong = Math.max(ps, pr);
-  const bar = side === 'REFUTED' ? (s.commitRefuted ?? s.commit) : s.commit;
+  // A contradiction the reader can point at (another value for one of the claim's details) needs less.
+  const detailShown = items.some((j) => stanceOf(j.probs) === 'refutes' && (j.cues?.contra ?? 0) > 0);
+  const refutedBar = detailShown ? (s.commitRefutedDetail ?? s.commitRefuted ?? s.commit) : (s.commitRefuted ?? s.commit);
+  const bar = side === 'REFUTED' ? refutedBar : s.commit;
   if (strong >= bar && strong >= pn && shown[side]) return { label: side, confidence: round(strong), probabilities: probs };
   const [maxSup, maxRef] = claimFeatures(items);
   if (maxSup! >= s.mixed && maxRef! >= s.mixed && ps + pr >= s.commit && shown.SUPPORTED && shown.REFUTED) {

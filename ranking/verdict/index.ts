@@ -91,6 +91,8 @@ export function verdictSettings(agg: Aggregator | null): VerdictSettings & { ori
     commit: from.commit,
     // REFUTED's bar is SUPPORTED's unless verdict.json sets its own.
     commitRefuted: agg?.commit_refuted ?? from.commit,
+    // With a contradicted detail shown, REFUTED's bar is its own where verdict.json sets one.
+    commitRefutedDetail: agg?.commit_refuted_detail ?? agg?.commit_refuted ?? from.commit,
     mixed: from.mixed,
   };
   const keys = Object.keys(resolved) as (keyof VerdictSettings)[];

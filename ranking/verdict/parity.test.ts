@@ -57,7 +57,12 @@ describe('Python ↔ TypeScript parity of the fitted verdict files', () => {
     const agg = verdictJson();
     const cases = read('fixtures', 'decide-parity.json') as { items: JudgedItem[]; label: string }[];
     expect(cases.length).toBeGreaterThanOrEqual(10);
-    const settings = { commit: agg.commit, commitRefuted: agg.commit_refuted, mixed: agg.mixed };
+    const settings = {
+      commit: agg.commit,
+      commitRefuted: agg.commit_refuted,
+      commitRefutedDetail: agg.commit_refuted_detail,
+      mixed: agg.mixed,
+    };
     for (const c of cases) expect(decide(c.items, agg, settings).label).toBe(c.label);
   });
 });

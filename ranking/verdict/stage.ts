@@ -130,7 +130,23 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
  */
 export function claimCues(c: Pick<Comparison, 'checks' | 'topic' | 'values'>): NonNullable<JudgedItem['cues']> {
   const contra = contradicts(c) ? c.topic : 0;
-  return { contra, sure: contra * othersStated(c.values), confirmed: c.values.all_confirmed * c.topic };
+  const sure = contra * othersStated(c.values);
+  const v = c.values;
+  // The same, by the kind of detail contradicted: how much each kind counts is fitted (readers trust a changed place more than a changed name).
+  const by = (...fs: (keyof Comparison['values'])[]) => (fs.some((f) => v[f] > 0) ? sure : 0);
+  return {
+    contra,
+    sure,
+    confirmed: v.all_confirmed * c.topic,
+    kinds: {
+      name: by('contra_name', 'contra_roles'),
+      place: by('contra_place'),
+      number: by('contra_number'),
+      date: by('contra_date'),
+      direction: by('contra_direction'),
+      negation: by('contra_negation'),
+    },
+  };
 }
 
 /** Of the claim's details the text does not contradict, the share it states (one half when the claim has no other). */

@@ -58,13 +58,13 @@ describe('claim-level decision', () => {
   it('pools the sentences: strongest weighted support and refutation, means, the top result, coverage', () => {
     const f = claimFeatures([item(0.8, 0.1, { rank: 0, coverage: 0.9 }), item(0.2, 0.6, { rank: 1, relevance: 0.5, coverage: 0.4 })]);
     // max w·s / max w = 0.8; max w·r = max(0.1, 0.3) = 0.3; means (0.8 + 0.1)/1.5, (0.1 + 0.3)/1.5; top 0.8 / 0.1; coverage 0.9; shares 1/2, 1/2; 0.8 × 0.3.
-    // No details given: the three detail features are 0.
-    expect(f.map((x) => +x.toFixed(4))).toEqual([0.8, 0.3, 0.6, 0.2667, 0.8, 0.1, 0.9, 0.5, 0.5, 0.24, 0, 0, 0]);
+    // No details given: the detail features are 0.
+    expect(f.map((x) => +x.toFixed(4))).toEqual([0.8, 0.3, 0.6, 0.2667, 0.8, 0.1, 0.9, 0.5, 0.5, 0.24, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     const withCues = claimFeatures([
-      item(0.2, 0.6, { cues: { contra: 0.7, sure: 0.35, confirmed: 0 } }),
+      item(0.2, 0.6, { cues: { contra: 0.7, sure: 0.35, confirmed: 0, kinds: { place: 0.35 } } }),
       item(0.5, 0.1, { cues: { contra: 0, sure: 0, confirmed: 0.9 } }),
     ]);
-    expect(withCues.slice(10)).toEqual([0.7, 0.35, 0.9]);
+    expect(withCues.slice(10)).toEqual([0.7, 0.35, 0.9, 0, 0.35, 0, 0, 0, 0]);
     expect(claimFeatures([]).every((x) => x === 0)).toBe(true);
   });
 

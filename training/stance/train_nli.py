@@ -142,10 +142,11 @@ def predict(model, items, device, size=64):
     model.eval()
     out = np.zeros((len(items), 3), dtype=np.float32)
     order = sorted(range(len(items)), key=lambda i: len(items[i][0]))
-    for at in range(0, len(order), size):
-        idx = order[at:at + size]
-        ids, mask, types, _ = tensors([items[i] for i in idx], device)
-        out[idx] = model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits.float().cpu().numpy()
+    with torch.no_grad():  # a held-out check: no graph to keep (and .numpy() refuses a tensor that has one)
+        for at in range(0, len(order), size):
+            idx = order[at:at + size]
+            ids, mask, types, _ = tensors([items[i] for i in idx], device)
+            out[idx] = model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits.float().cpu().numpy()
     model.train()
     return out
 

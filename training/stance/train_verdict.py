@@ -49,7 +49,9 @@ READING_FEATURES = ['sup', 'ref', 'neu'] + DETAIL_FEATURES + ['sup_x_contra', 'r
 CONTRA = [f for f in DETAIL_FEATURES if f.startswith('contra_')]
 # Mirror of ranking/verdict/decide.ts CLAIM_FEATURES (a parity fixture checks the two agree).
 CLAIM_FEATURES = ['max_sup', 'max_ref', 'mean_sup', 'mean_ref', 'top_sup', 'top_ref', 'max_cov', 'n_sup', 'n_ref', 'conflict',
-                  'max_contra', 'max_sure_contra', 'max_confirmed']
+                  'max_contra', 'max_sure_contra', 'max_confirmed', 'max_sure_name', 'max_sure_place', 'max_sure_number',
+                  'max_sure_date', 'max_sure_direction', 'max_sure_negation']
+CONTRA_KINDS = ['name', 'place', 'number', 'date', 'direction', 'negation']  # decide.ts CONTRA_KINDS
 # The features that read the stance probabilities alone (no detail cue).
 MODEL_FEATURES = CLAIM_FEATURES[:10]
 PER_RESULT = 2  # ranking/verdict/stage.ts PER_RESULT
@@ -249,7 +251,7 @@ def claim_features(items):
             max(it['p'][0] for it in top), max(it['p'][1] for it in top),
             max(it['coverage'] for it in items),
             float((s > 0.5).mean()), float((r > 0.5).mean()), sup * ref,
-            cue('contra'), cue('sure'), cue('confirmed')]
+            cue('contra'), cue('sure'), cue('confirmed')] + [max(it.get('cues', {}).get('kinds', {}).get(k, 0.0) for it in items) for k in CONTRA_KINDS]
 
 
 def claim_cues(row):
@@ -258,7 +260,13 @@ def claim_cues(row):
     contra = v['topic'] if row['contra'] else 0.0
     rest = v['confirmed'] + v['unmentioned']
     others = v['confirmed'] / rest if rest > 0 else 0.5  # stage.ts othersStated
-    return {'contra': contra, 'sure': contra * others, 'confirmed': v['all_confirmed'] * v['topic']}
+    sure = contra * others
+
+    def by(*fs):
+        return sure if any(v[f] > 0 for f in fs) else 0.0
+    kinds = {'name': by('contra_name', 'contra_roles'), 'place': by('contra_place'), 'number': by('contra_number'), 'date': by('contra_date'),
+             'direction': by('contra_direction'), 'negation': by('contra_negation')}
+    return {'contra': contra, 'sure': sure, 'confirmed': v['all_confirmed'] * v['topic'], 'kinds': kinds}
 
 
 def stance_of(p):
@@ -306,16 +314,19 @@ def claims_table(by, s, combiner):
     return claims
 
 
-def decide(P, X, commit, commit_refuted, mixed=MIXED, stances=None):
+def decide(P, X, commit, commit_refuted, mixed=MIXED, stances=None, commit_refuted_detail=None):
     """Mirror of ranking/verdict/decide.ts decide (vectorised): 0 SUPPORTED, 1 REFUTED, 2 NEI, 3 MIXED; and
-    the confidence. `stances[i]` = (a shown item reads as supporting, one reads as refuting): a side
-    commits only with its reason shown."""
+    the confidence. `stances[i]` = (a shown item reads as supporting, one reads as refuting, one reads as
+    refuting and contradicts a detail of the claim): a side commits only with its reason shown; REFUTED
+    needs `commit_refuted_detail` where a contradicted detail is shown, `commit_refuted` otherwise."""
     P = np.asarray(P, dtype=float)
     X = np.asarray(X, dtype=float)
-    has = np.asarray(stances if stances is not None else [(True, True)] * len(P), dtype=bool).reshape(len(P), 2)
+    st = [tuple(t) + (False,) * (3 - len(t)) for t in stances] if stances is not None else [(True, True, False)] * len(P)
+    has = np.asarray(st, dtype=bool).reshape(len(P), 3)
     side = np.where(P[:, 0] >= P[:, 1], 0, 1)
     strong = np.maximum(P[:, 0], P[:, 1])
-    bar = np.where(side == 1, commit_refuted, commit)
+    rd = commit_refuted if commit_refuted_detail is None else commit_refuted_detail
+    bar = np.where(side == 1, np.where(has[:, 2], rd, commit_refuted), commit)
     shown = has[np.arange(len(P)), side]
     commit_side = (strong >= bar) & (strong >= P[:, 2]) & shown
     is_mixed = ~commit_side & (X[:, 0] >= mixed) & (X[:, 1] >= mixed) & (P[:, 0] + P[:, 1] >= commit) & has[:, 0] & has[:, 1]
@@ -325,7 +336,8 @@ def decide(P, X, commit, commit_refuted, mixed=MIXED, stances=None):
 
 
 def shown_stances(claims):
-    return [(any(stance_of(it['p']) == 0 for it in c['items']), any(stance_of(it['p']) == 1 for it in c['items'])) for c in claims]
+    return [(any(stance_of(it['p']) == 0 for it in c['items']), any(stance_of(it['p']) == 1 for it in c['items']),
+             any(stance_of(it['p']) == 1 and it['cues']['contra'] > 0 for it in c['items'])) for c in claims]
 
 
 def claim_metrics(y, pred, conf):
@@ -416,8 +428,8 @@ KEYS = ['macro_f1', 'committed_precision', 'coverage', 'refuted_precision', 'tru
         'top20_precision']
 
 
-def report(claims, X, y, P, folds, commit, commit_refuted, quiet=False):
-    pred, conf = decide(P, X, commit, commit_refuted, stances=shown_stances(claims))
+def report(claims, X, y, P, folds, commit, commit_refuted, quiet=False, commit_refuted_detail=None):
+    pred, conf = decide(P, X, commit, commit_refuted, stances=shown_stances(claims), commit_refuted_detail=commit_refuted_detail)
     ds = np.array([c['dataset'] for c in claims])
     lines = {}
     for d in sorted(set(ds)) + ['all']:
@@ -437,22 +449,25 @@ MAX_TRUE_TO_REFUTED = 0.05
 def choose_thresholds(claims, X, y, P):
     """The commit thresholds with the best mean macro-F1 over the claims read through our search
     (PRODUCT_SETS), among those that call at most MAX_TRUE_TO_REFUTED of the true claims of each
-    of those sets refuted (the error readers forgive least), REFUTED at least as strict as SUPPORTED;
-    on out-of-fold probabilities. Returns (mean macro-F1, commit, commit_refuted)."""
+    of those sets refuted (the error readers forgive least), REFUTED at least as strict as SUPPORTED,
+    and REFUTED with a contradicted detail shown no stricter than without; on out-of-fold
+    probabilities. Returns (mean macro-F1, commit, commit_refuted, commit_refuted_detail)."""
     ds = np.array([c['dataset'] for c in claims])
     st = shown_stances(claims)
     sets = [d for d in PRODUCT_SETS if (ds == d).any()]
+    masks = [ds == d for d in sets]
     best = None
-    for commit, cr in itertools.product(np.arange(0.3, 0.86, 0.05), np.arange(0.3, 0.96, 0.05)):
-        if cr < commit - 1e-9:
+    grid = np.round(np.arange(0.3, 0.96, 0.05), 2)
+    for commit, cr, crd in itertools.product(grid[grid <= 0.85], grid, grid):
+        if cr < commit - 1e-9 or crd > cr + 1e-9 or crd < commit - 1e-9:
             continue
-        pred, conf = decide(P, X, commit, cr, stances=st)
-        per = [claim_metrics(y[ds == d], pred[ds == d], conf[ds == d]) for d in sets]
-        if max(m['true_to_refuted'] for m in per) > MAX_TRUE_TO_REFUTED:
+        pred, conf = decide(P, X, commit, cr, stances=st, commit_refuted_detail=crd)
+        # The constraint first (cheap): true claims called REFUTED, per set.
+        if any(((y[m] == 0) & (pred[m] == 1)).sum() > MAX_TRUE_TO_REFUTED * max(1, (y[m] == 0).sum()) for m in masks):
             continue
-        f1 = statistics.mean(m['macro_f1'] for m in per)
+        f1 = statistics.mean(macro_f1(list(y[m]), list(np.where(pred[m] == 3, 2, pred[m])), [0, 1, 2]) for m in masks)
         if best is None or f1 > best[0] + 1e-9:
-            best = (f1, round(float(commit), 2), round(float(cr), 2))
+            best = (f1, float(commit), float(cr), float(crd))
     return best
 
 
@@ -492,12 +507,12 @@ def search(by, combiner, quick=False):
         th = choose_thresholds(claims, X, y, P)
         if th is None:
             continue
-        f1, commit, cr = th
-        lines = report(claims, X, y, P, folds, commit, cr, quiet=True)
+        f1, commit, cr, crd = th
+        lines = report(claims, X, y, P, folds, commit, cr, quiet=True, commit_refuted_detail=crd)
         scores = fold_scores(lines)
-        results.append({'setting': s, 'f1': f1, 'commit': commit, 'commit_refuted': cr, 'folds': scores,
+        results.append({'setting': s, 'f1': f1, 'commit': commit, 'commit_refuted': cr, 'commit_refuted_detail': crd, 'folds': scores,
                         'mean': statistics.mean(scores), 'spread': statistics.pstdev(scores)})
-        print(f"  {json.dumps(s):150s} {statistics.mean(scores):.4f} ± {statistics.pstdev(scores):.4f}  S {commit} / R {cr}", flush=True)
+        print(f"  {json.dumps(s):150s} {statistics.mean(scores):.4f} ± {statistics.pstdev(scores):.4f}  S {commit} / R {cr} / R+detail {crd}", flush=True)
     best = max(results, key=lambda r: r['mean'])
     # The cheapest setting within one fold-spread of the best (results are in cost order).
     chosen = next(r for r in results if r['mean'] >= best['mean'] - best['spread'])
@@ -529,11 +544,11 @@ def main():
     results, best, chosen = search(by, combiner, args.quick)
     s = chosen['setting']
     print(f"\nbest: {json.dumps(best['setting'])} {best['mean']:.4f} ± {best['spread']:.4f}")
-    print(f"chosen (the cheapest within one spread of the best): {json.dumps(s)} {chosen['mean']:.4f} ± {chosen['spread']:.4f}, commit S {chosen['commit']} / R {chosen['commit_refuted']}")
+    print(f"chosen (the cheapest within one spread of the best): {json.dumps(s)} {chosen['mean']:.4f} ± {chosen['spread']:.4f}, commit S {chosen['commit']} / R {chosen['commit_refuted']} / R with a detail {chosen['commit_refuted_detail']}")
     claims = claims_table(by, s, combiner)
     feats = MODEL_FEATURES if s['features'] == 'model' else CLAIM_FEATURES
     X, y, P, folds = oof(claims, feats, s['fit'])
-    lines = report(claims, X, y, P, folds, chosen['commit'], chosen['commit_refuted'])
+    lines = report(claims, X, y, P, folds, chosen['commit'], chosen['commit_refuted'], commit_refuted_detail=chosen['commit_refuted_detail'])
     rc = risk_coverage(y, P, X, shown_stances(claims))
     print('risk-coverage (all held-out claims, out of fold): ' + ', '.join(f"{r['threshold']}: {r['coverage']:.2f}/{r['precision']}" for r in rc))
     if args.write:
@@ -553,7 +568,7 @@ def write(study, head, claims, chosen, feats, lines, rc, results, combiner, by):
         'version': 5, 'depth': s['depth'], 'sentences': s['sentences'], 'passages': s['passages'], 'judged': s['judged'],
         'reading': reading,
         'features': feats, 'coef': [[round(float(v), 6) for v in row] for row in lr.coef_], 'intercept': [round(float(v), 6) for v in lr.intercept_],
-        'commit': chosen['commit'], 'commit_refuted': chosen['commit_refuted'], 'mixed': MIXED,
+        'commit': chosen['commit'], 'commit_refuted': chosen['commit_refuted'], 'commit_refuted_detail': chosen['commit_refuted_detail'], 'mixed': MIXED,
         'fitted': {'model': head['model'], 'claims': len(fitted), 'datasets': sorted({c['dataset'] for c in fitted}),
                    'reported': sorted({c['dataset'] for c in claims}),
                    'cv': {d: {k: (round(v, 4) if isinstance(v, float) else v) for k, v in res['whole'].items()} for d, res in lines.items()},
@@ -596,7 +611,8 @@ def write_fixtures(claims, lr, feats, s, chosen, reading, by):
                                   'contradicted': bool(r['contra']), 'read': dict(zip(['supports', 'refutes', 'neutral'], read(r['model'], r['x'], r['contra'], reading)))}
                                  for r in rows])
     X = np.array([c['x'] for c in claims])
-    pred, _ = decide(lr.predict_proba(X[:, columns(feats)]), X, chosen['commit'], chosen['commit_refuted'], stances=shown_stances(claims))
+    pred, _ = decide(lr.predict_proba(X[:, columns(feats)]), X, chosen['commit'], chosen['commit_refuted'], stances=shown_stances(claims),
+                     commit_refuted_detail=chosen['commit_refuted_detail'])
     labels = ['SUPPORTED', 'REFUTED', 'NOT_ENOUGH_EVIDENCE', 'MIXED']
     # Every label the rule gives, and claims whose side was withheld for want of a shown reason.
     idx = list(range(0, len(claims), max(1, len(claims) // 20)))[:20]

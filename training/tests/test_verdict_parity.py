@@ -56,8 +56,11 @@ def test_decide_with_the_shipped_verdict_json():
         z = np.array(agg['intercept']) + np.array(agg['coef']) @ x[tv.columns(agg['features'])]
         p = np.exp(z - z.max())
         p /= p.sum()
-        shown = [tv.stance_of(it['p']) for it in as_items(c['items'])]
-        pred, _ = tv.decide(p[None, :], x[None, :], agg['commit'], agg['commit_refuted'], agg['mixed'], stances=[(0 in shown, 1 in shown)])
+        items = as_items(c['items'])
+        shown = [tv.stance_of(it['p']) for it in items]
+        detail = any(tv.stance_of(it['p']) == 1 and it['cues'].get('contra', 0) > 0 for it in items)
+        pred, _ = tv.decide(p[None, :], x[None, :], agg['commit'], agg['commit_refuted'], agg['mixed'], stances=[(0 in shown, 1 in shown, detail)],
+                            commit_refuted_detail=agg.get('commit_refuted_detail'))
         assert labels[int(pred[0])] == c['label']
 
 
