@@ -137,6 +137,20 @@ function shares(text: string): Amount[] {
   return out;
 }
 
+// "a three-second memory", "a 10-year deal": a measure written as one word.
+const HYPHEN_MEASURE =
+  /\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|\d+(?:\.\d+)?)-(second|minute|hour|day|week|month|year)s?\b/gi;
+const NUMBER_WORDS: Record<string, number> = { ...SMALL_WORDS, eleven: 11, twelve: 12, fifteen: 15, twenty: 20, thirty: 30 };
+
+function hyphenMeasures(text: string): Amount[] {
+  return [...text.matchAll(HYPHEN_MEASURE)].flatMap((m) => {
+    const value = NUMBER_WORDS[m[1]!.toLowerCase()] ?? Number(m[1]);
+    return Number.isFinite(value)
+      ? [{ kind: 'measure' as const, value, unit: m[2]!.toLowerCase(), start: m.index, end: m.index + m[0].length, text: m[0] }]
+      : [];
+  });
+}
+
 function multiples(text: string): Amount[] {
   const out: Amount[] = [];
   for (const m of text.matchAll(MULTIPLE)) {
@@ -187,6 +201,7 @@ function allAmounts(text: string): Amount[] {
     ...seasons(text),
     ...pence(text),
     ...shares(text),
+    ...hyphenMeasures(text),
     ...scores(text),
     ...multiples(text),
     ...ordinals(text).filter((o) => /^\d/.test(o.text)),

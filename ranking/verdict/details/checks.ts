@@ -60,14 +60,20 @@ export function predicateCoverage(a: Alignment): number {
 }
 
 /** The claim's word before a place's preposition ("kidnapped" in "kidnapped in Basra"): the event the place belongs to. */
-function eventWordCovered(a: Alignment, name: Name): boolean {
+/** The content word before a name's preposition ("kidnapped" in "kidnapped in Basra"): the event the place belongs to. */
+function eventWordOf(units: readonly Unit[], name: Name): Unit | undefined {
   for (let i = name.index - 2; i >= Math.max(0, name.index - 4); i--) {
-    const u = a.claim[i];
-    if (!u || u.stop || u.cap || u.digit) continue;
-    const link = a.links.find((l) => l.claim.index === u.index);
-    return !!link?.relation && EQUIVALENT.has(link.relation);
+    const u = units[i];
+    if (u && !u.stop && !u.cap && !u.digit) return u;
   }
-  return false;
+  return undefined;
+}
+
+/** The evidence word the claim's event word is matched with, if any ("abducted" for "kidnapped"). */
+function eventLink(a: Alignment, name: Name): Unit | undefined {
+  const u = eventWordOf(a.claim, name);
+  const link = u && a.links.find((l) => l.claim.index === u.index);
+  return link?.relation && EQUIVALENT.has(link.relation) ? link.evidence! : undefined;
 }
 
 function checkName(d: Detail, a: Alignment, ev: EvidenceView, claimNames: readonly Name[], predicate: number): DetailCheck {
@@ -82,9 +88,12 @@ function checkName(d: Detail, a: Alignment, ev: EvidenceView, claimNames: readon
       !claimNames.some((c) => sameName(c, m)) &&
       !mentioned(m, a.claim, claimNames),
   );
-  // Another name fills the slot of the same event: "abducted in Baghdad" for "kidnapped in Basra".
-  const anchored = place ? eventWordCovered(a, name) || predicate >= 0.5 : predicate >= 0.6;
-  if (rivals.length && anchored) return { kind: d.kind, status: 'contradicted', claim: d.text, evidence: rivals[0]!.text };
+  // Another name fills the slot of the same event: "abducted in Baghdad" for "kidnapped in Basra" (the place
+  // of that event, where the sentence names several: not "operations in Iraq").
+  const event = place ? eventLink(a, name) : undefined;
+  const anchored = place ? !!event || predicate >= 0.5 : predicate >= 0.6;
+  const ofEvent = event && rivals.find((m) => eventWordOf(ev.units, m)?.index === event.index);
+  if (rivals.length && anchored) return { kind: d.kind, status: 'contradicted', claim: d.text, evidence: (ofEvent ?? rivals.at(-1)!).text };
   return { kind: d.kind, status: 'unmentioned', claim: d.text };
 }
 

@@ -40,6 +40,7 @@ describe("a claim's details", () => {
     expect(agreesAmount(range!, amountsIn('110 people')[0]!)).toBe(true);
     expect(agreesAmount(range!, amountsIn('130 people')[0]!)).toBe(false);
     expect(agreesAmount(amountsIn('3-0')[0]!, amountsIn('0-3')[0]!)).toBe(true);
+    expect(kinds('Goldfish have a three-second memory')).toEqual(['measure:three-second']);
   });
 });
 
@@ -53,6 +54,9 @@ describe('checking the details against a sentence', () => {
     });
     expect(status('Margaret Hassan was kidnapped in Baghdad', hassan)['place:Baghdad']).toBe('confirmed (Baghdad)');
     expect(reasonFor('refutes', against('Margaret Hassan was kidnapped in Basra', hassan))).toBe('Baghdad here, Basra in the claim');
+    // Of the places a sentence names, the one of the claim's event ("abducted in Baghdad", not "operations in Iraq").
+    const two = 'Mrs Hassan, 59, who led Care International operations in Iraq, was abducted in Baghdad on 19 October.';
+    expect(status('Margaret Hassan was kidnapped in Basra', two)['place:Basra']).toBe('contradicted (Baghdad)');
   });
 
   it('a different score, the opposite direction and the opposite outcome are named', () => {
