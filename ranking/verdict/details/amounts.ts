@@ -4,7 +4,7 @@
  * "twice") and ranges ("between 100 and 120"). Each comes with the words around it, so that two
  * amounts are compared only when they count the same thing. Pure.
  */
-import { agrees, comparable, quantities, type Quantity } from './quantities';
+import { agrees, comparable, quantities, wordsValue, type Quantity } from './quantities';
 
 export type AmountKind = Quantity['kind'] | 'score' | 'ordinal' | 'multiple';
 
@@ -40,21 +40,10 @@ const ORDINAL_WORDS: Record<string, number> = {
   fifteenth: 15,
   twentieth: 20,
 };
-const SMALL: Record<string, number> = {
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  twice: 2,
-  double: 2,
-  triple: 3,
-  treble: 3,
-};
+/** Multiples said in one word; other numbers in words are read by quantities.ts wordsValue. */
+const ONE_WORD_MULTIPLE: Record<string, number> = { twice: 2, double: 2, triple: 3, treble: 3 };
+/** A number in digits or in words ("three", "twenty"), else NaN. */
+const numberOf = (w: string) => ONE_WORD_MULTIPLE[w.toLowerCase()] ?? (/^\d/.test(w) ? Number(w) : (wordsValue(w) ?? NaN));
 
 // "3-0", "2–1", "71-27 vote"; not "2004-05" (a season) nor a date "12-03-2005".
 // Not a range of an amount ("15-18 dlrs", "$5-6bn", "10-15%").
@@ -126,12 +115,11 @@ function ordinals(text: string): Amount[] {
 // "one in four", "two in five": a share.
 const ONE_IN =
   /\b(one|two|three|four|five|six|seven|eight|nine|\d+)\s+(?:in(?:\s+every)?|out of)\s+(two|three|four|five|six|seven|eight|nine|ten|\d+)\b/gi;
-const SMALL_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
 
 function shares(text: string): Amount[] {
   const out: Amount[] = [];
   for (const m of text.matchAll(ONE_IN)) {
-    const [a, b] = [m[1]!, m[2]!].map((w) => SMALL_WORDS[w.toLowerCase()] ?? Number(w));
+    const [a, b] = [m[1]!, m[2]!].map(numberOf);
     if (a! > 0 && b! > a!) out.push({ kind: 'percent', value: (a! / b!) * 100, start: m.index, end: m.index + m[0].length, text: m[0] });
   }
   return out;
@@ -140,11 +128,10 @@ function shares(text: string): Amount[] {
 // "a three-second memory", "a 10-year deal": a measure written as one word.
 const HYPHEN_MEASURE =
   /\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|\d+(?:\.\d+)?)-(second|minute|hour|day|week|month|year)s?\b/gi;
-const NUMBER_WORDS: Record<string, number> = { ...SMALL_WORDS, eleven: 11, twelve: 12, fifteen: 15, twenty: 20, thirty: 30 };
 
 function hyphenMeasures(text: string): Amount[] {
   return [...text.matchAll(HYPHEN_MEASURE)].flatMap((m) => {
-    const value = NUMBER_WORDS[m[1]!.toLowerCase()] ?? Number(m[1]);
+    const value = numberOf(m[1]!);
     return Number.isFinite(value)
       ? [{ kind: 'measure' as const, value, unit: m[2]!.toLowerCase(), start: m.index, end: m.index + m[0].length, text: m[0] }]
       : [];
@@ -155,7 +142,7 @@ function multiples(text: string): Amount[] {
   const out: Amount[] = [];
   for (const m of text.matchAll(MULTIPLE)) {
     const w = (m[1] ?? m[2])!.toLowerCase();
-    const value = SMALL[w] ?? Number(w);
+    const value = numberOf(w);
     if (Number.isFinite(value)) out.push({ kind: 'multiple', value, start: m.index, end: m.index + m[0].length, text: m[0] });
   }
   return out;
