@@ -72,7 +72,10 @@ readable_home() {
 
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 
-alive() { [ -f "$1/pid" ] && kill -0 "$(cat "$1/pid")" 2>/dev/null; }
+# A node killed with SIGKILL stays a zombie until its parent reaps it (under a test runner that may be
+# never): kill -0 still succeeds on one, so a zombie counts as dead.
+running() { kill -0 "$1" 2>/dev/null && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != "Z" ]; }
+alive() { [ -f "$1/pid" ] && running "$(cat "$1/pid")"; }
 
 # Waits until the cluster answers _cluster/health (GET / answers 405 on this distribution).
 wait_health() {
@@ -135,10 +138,10 @@ stop() {
   [ -f "$dir/pid" ] || return 0
   local pid
   pid=$(cat "$dir/pid")
-  if kill -0 "$pid" 2>/dev/null; then
+  if running "$pid"; then
     kill "$pid"
-    for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-    kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
+    for _ in $(seq 1 60); do running "$pid" || break; sleep 0.5; done
+    running "$pid" && kill -9 "$pid"
   fi
   rm -f "$dir/pid"
 }
