@@ -36,8 +36,6 @@ DATA = [
     ('Climate-FEVER (our train split)', 'climate-fever', 'as published by its authors'),
     ('Our news claims (eval/news/claims.jsonl, 70 %)', 'news', "this project's own"),
     ('Generated news pairs (BBC, HuffPost, Reuters rewrites, symmetric pairs)', 'news-gen', 'BBC / Reuters: research use; HuffPost: as published'),
-    ('Minimal pairs, phase 2 (minimal-pairs.ts: one detail changed by kind; Reuters and non-held-out BBC/HuffPost)', 'news-minimal',
-     'BBC / Reuters: research use; HuffPost: as published'),
 ]
 
 

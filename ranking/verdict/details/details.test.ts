@@ -54,6 +54,10 @@ describe('checking the details against a sentence', () => {
     });
     expect(status('Margaret Hassan was kidnapped in Baghdad', hassan)['place:Baghdad']).toBe('confirmed (Baghdad)');
     expect(reasonFor('refutes', against('Margaret Hassan was kidnapped in Basra', hassan))).toBe('Baghdad here, Basra in the claim');
+    // The model may read it as support (the detail rule is verdict.json's choice): the reason still names the detail.
+    expect(reasonFor('supports', against('Margaret Hassan was kidnapped in Basra', hassan))).toBe(
+      'reads as supporting, but Baghdad here, Basra in the claim',
+    );
     // Of the places a sentence names, the one of the claim's event ("abducted in Baghdad", not "operations in Iraq").
     const two = 'Mrs Hassan, 59, who led Care International operations in Iraq, was abducted in Baghdad on 19 October.';
     expect(status('Margaret Hassan was kidnapped in Basra', two)['place:Basra']).toBe('contradicted (Baghdad)');

@@ -3,7 +3,10 @@
  * what contradicts ("Baghdad here, Basra in the claim"; "won here, defeated in the claim"), what
  * agrees ("states every detail: Hassan, kidnapped, Baghdad"), or what is missing ("does not mention
  * Basra"; "not about the claim's subject"). Written from the same comparison the decision reads
- * (compare.ts), and only from what fits the stance given, so a reason never argues against it.
+ * (compare.ts), from what fits the stance given — except that a sentence the model reads as support
+ * while it states another value for one of the claim's details says so ("reads as supporting, but
+ * Baghdad here, Basra in the claim"): verdict.json may leave the detail rule off, and a reason saying
+ * "says the same" beside a detail marked as differing would mislead.
  */
 import type { DetailCheck } from './checks';
 import type { Comparison } from './compare';
@@ -36,15 +39,19 @@ function sameWords(c: Comparison): string[] {
   return c.alignment.links.filter((l) => l.relation && l.relation !== 'antonym' && l.relation !== 'hyponym').map((l) => l.claim.text);
 }
 
-export function reasonFor(stance: ReasonStance, c: Comparison, topic = 0.5): string {
-  if (stance === 'refutes') {
-    for (const kind of AGAINST_ORDER) {
-      const x = c.checks.find((k) => k.kind === kind && k.status === 'contradicted');
-      if (x) return against(x);
-    }
-    return 'reads as contradicting the claim, with no single detail to point at';
+function firstContradicted(c: Comparison): DetailCheck | undefined {
+  for (const kind of AGAINST_ORDER) {
+    const x = c.checks.find((k) => k.kind === kind && k.status === 'contradicted');
+    if (x) return x;
   }
+  return undefined;
+}
+
+export function reasonFor(stance: ReasonStance, c: Comparison, topic = 0.5): string {
+  const contra = firstContradicted(c);
+  if (stance === 'refutes') return contra ? against(contra) : 'reads as contradicting the claim, with no single detail to point at';
   if (stance === 'supports') {
+    if (contra) return `reads as supporting, but ${against(contra)}`;
     const confirmed = confirmedOf(c);
     const own = c.checks.filter((x) => x.claim && x.kind !== 'roles');
     if (own.length && confirmed.length === own.length) return `states every detail: ${listed(confirmed.map((x) => x.claim))}`;
