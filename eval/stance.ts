@@ -90,8 +90,10 @@ export function scoreStance(judged: readonly Judged[]): Record<string, StanceSet
 /** Judges every pair with the configured verdict stage (claims grouped, so each is analysed once). */
 export async function evaluateStance(pairs: readonly StancePair[], config: Config): Promise<StanceReport> {
   const model = evaluatedNli(config);
-  const stage = model.toLowerCase() === 'none' ? null : await createVerdictStage(config, { model });
-  if (!stage) throw createError('MODEL_UNAVAILABLE', `no NLI model to evaluate (${model})`);
+  const created = model.toLowerCase() === 'none' ? null : await createVerdictStage(config, { model });
+  if (!created) throw createError('MODEL_UNAVAILABLE', `no NLI model to evaluate (${model})`);
+  // A labelled pair's evidence is about its claim by construction: no relevance gate (as the card reads pairs).
+  const stage = created.givenEvidence();
   const byClaim = new Map<string, number[]>();
   pairs.forEach((p, i) => (byClaim.get(p.claim) ?? byClaim.set(p.claim, []).get(p.claim)!).push(i));
   const judged: Judged[] = new Array(pairs.length);

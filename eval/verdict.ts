@@ -149,6 +149,8 @@ async function scifactVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
     options: { ...input.ctx.options, evidenceSentences: Math.max(input.ctx.options.evidenceSentences, stage.sentences) },
   };
   const endToEnd: JudgedClaim[] = [];
+  // The gold rationales are about the claim by construction: read without the relevance gate.
+  const given = stage.givenEvidence();
   const oracle: JudgedClaim[] = [];
   const reader: JudgedClaim[] = [];
   for (const q of input.queries) {
@@ -168,7 +170,7 @@ async function scifactVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
     );
     endToEnd.push({ query: q, decision: (await stage.judgeResults(res.results, claim)).decision });
     const gold = oracleEvidence(q, corpus);
-    oracle.push({ query: q, decision: (await stage.judgeResults(oracleResults(gold), claim)).decision });
+    oracle.push({ query: q, decision: (await given.judgeResults(oracleResults(gold), claim)).decision });
     reader.push({ query: q, decision: readerDecision(await stage.readTogether(claim, gold.flat())) });
   }
   const t = stage.settings;
@@ -208,7 +210,7 @@ async function climateVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
   const byClaim = new Map<string, number[]>();
   rows.forEach((r, i) => byClaim.set(r.claim, [...(byClaim.get(r.claim) ?? []), i]));
   for (const [claim, idx] of byClaim) {
-    const judged = await stage.judgeSentences(
+    const judged = await stage.givenEvidence().judgeSentences(
       analyzeQuery(claim, { maxChars: 10_000 }).claim,
       idx.map((i) => rows[i]!.evidence),
     );

@@ -132,6 +132,14 @@ export class StanceJudge {
     return this.nli.id;
   }
 
+  /**
+   * The same judge for evidence whose relevance is given (a labelled pair, a claim's gold rationale):
+   * no topic gate, since the gate answers whether retrieved text is about the claim at all.
+   */
+  givenEvidence(): StanceJudge {
+    return new StanceJudge(this.nli, this.lexicon, { ...this.reading, topic: 0 });
+  }
+
   /** The model's probabilities only (no details), e.g. for the passages of a fact-check. */
   async modelProbs(claim: string, inputs: readonly JudgeInput[]): Promise<StanceProbs[]> {
     if (!inputs.length) return [];

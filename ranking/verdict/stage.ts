@@ -165,13 +165,21 @@ export interface Judged {
 
 export class NliVerdictStage implements VerdictStage {
   constructor(
-    private readonly judge: Pick<StanceJudge, 'id' | 'judge' | 'modelProbs' | 'details' | 'reading'>,
+    private readonly judge: Pick<StanceJudge, 'id' | 'judge' | 'modelProbs' | 'details' | 'reading' | 'givenEvidence'>,
     readonly settings: VerdictSettings,
     private readonly aggregator: Aggregator | null,
   ) {}
 
   get id(): string {
     return this.judge.id;
+  }
+
+  /**
+   * This stage for evidence whose relevance is given rather than retrieved (labelled pairs, gold
+   * rationales: `quin eval stance`, the SciFact oracle, Climate-FEVER per evidence): no topic gate.
+   */
+  givenEvidence(): NliVerdictStage {
+    return new NliVerdictStage(this.judge.givenEvidence(), this.settings, this.aggregator);
   }
 
   /** The share of the claim a text must be about to take a stance (and to be shown). */

@@ -252,6 +252,19 @@ describe('the model and the details read each sentence together', () => {
     expect(j!.reason).toMatch(/Sideways/);
     expect(j!.reason).not.toMatch(/says the same/);
   });
+
+  it('evidence whose relevance is given (a labelled pair, a gold rationale) is read without the topic gate', async () => {
+    const nli = { id: 'fake-nli', classify: async (pairs: [string, string][]) => pairs.map(() => P(0.8, 0.05)) };
+    const judge = new StanceJudge(nli, sharedLexicon(), { topic: 0.5, details: false });
+    const claim = 'Global warming is driving polar bears toward extinction';
+    const evidence = 'Their numbers fell by a third over three decades as the sea ice they hunt on shrank.';
+    const [gated] = await judge.judge(claim, [evidence]);
+    const [given] = await judge.givenEvidence().judge(claim, [evidence]);
+    expect(gated!.coverage).toBeLessThan(0.5);
+    expect(gated!.stance).toBe('neutral');
+    expect(given!.stance).toBe('supports');
+    expect(judge.givenEvidence().reading).toEqual({ topic: 0, details: false });
+  });
 });
 
 describe('evidence worth judging', () => {
