@@ -149,7 +149,8 @@ each sentence is read as {reading_text}; a sentence about less than {r['topic']}
 takes no stance; {'a sentence contradicting a detail of the claim never reads as supporting it' if r['details'] else 'no detail rule'}.
 The {v['judged']} items that answer the claim best are decided on and shown. A logistic regression over
 {', '.join(v['features'])} → P(SUPPORTED / REFUTED / NOT ENOUGH EVIDENCE); commit at {v['commit']}
-(REFUTED at {v['commit_refuted']}), and only with a shown item read that way.
+(REFUTED at {v['commit_refuted']}, or at {v.get('commit_refuted_detail', v['commit_refuted'])} when a shown contradicting item states another value
+for one of the claim's details), and only with a shown item read that way.
 Fitted on {v['fitted']['claims']} held-out claims ({', '.join(v['fitted']['datasets'])}); 5-fold cross-validation
 (mean ± spread across folds):
 
