@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { DetailCheck, SearchResponse, StanceEvidence, Verdict } from '../../ranking/types';
 import { safeHref } from '../_lib/links';
 import { TimeAgo } from './time-ago';
@@ -97,6 +98,19 @@ function StanceColumn({ s, items }: { s: (typeof STANCES)[number]; items: readon
 }
 
 /** The automatic verdict for a claim, with the evidence grouped by stance and a plain caveat. */
+/** The panel when there is no verdict to give: the reason, and the evidence below left to the reader. */
+function NoVerdict({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <section className="verdict" aria-labelledby="verdict-h" data-testid="verdict-unavailable">
+      <p className="verdict__eyebrow" id="verdict-h">
+        Automatic verdict
+      </p>
+      <p className="verdict__label">{label}</p>
+      <p className="caveat">{children}</p>
+    </section>
+  );
+}
+
 export function VerdictPanel({ response }: { response: Pick<SearchResponse, 'verdict' | 'verdictStatus' | 'kind' | 'models'> }) {
   if (response.verdictStatus === 'question') {
     return (
@@ -116,29 +130,17 @@ export function VerdictPanel({ response }: { response: Pick<SearchResponse, 'ver
   if (response.verdictStatus === 'unavailable') {
     // The verdict model is configured but cannot serve (missing, truncated): the search went on without it.
     return (
-      <section className="verdict" aria-labelledby="verdict-h" data-testid="verdict-unavailable">
-        <p className="verdict__eyebrow" id="verdict-h">
-          Automatic verdict
-        </p>
-        <p className="verdict__label">Verdicts are unavailable right now</p>
-        <p className="caveat">
-          The verdict model cannot be used{response.models.unavailable?.nli ? ` (${response.models.unavailable.nli})` : ''}. The results
-          below show the evidence found; read them to judge the claim. (Administrators: /api/health says what is wrong.)
-        </p>
-      </section>
+      <NoVerdict label="Verdicts are unavailable right now">
+        The verdict model cannot be used{response.models.unavailable?.nli ? ` (${response.models.unavailable.nli})` : ''}. The results below
+        show the evidence found; read them to judge the claim. (Administrators: /api/health says what is wrong.)
+      </NoVerdict>
     );
   }
   if (response.verdictStatus === 'no_model' || (response.verdictStatus === 'ok' && !response.verdict)) {
     return (
-      <section className="verdict" aria-labelledby="verdict-h" data-testid="verdict-unavailable">
-        <p className="verdict__eyebrow" id="verdict-h">
-          Automatic verdict
-        </p>
-        <p className="verdict__label">No verdict model is configured</p>
-        <p className="caveat">
-          The results below show the evidence found; read them to judge the claim. (Administrators: set QUIN_NLI_MODEL.)
-        </p>
-      </section>
+      <NoVerdict label="No verdict model is configured">
+        The results below show the evidence found; read them to judge the claim. (Administrators: set QUIN_NLI_MODEL.)
+      </NoVerdict>
     );
   }
   if (response.verdictStatus !== 'ok' || !response.verdict) return null;
