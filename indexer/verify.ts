@@ -72,6 +72,9 @@ function searchEverything(d: LoadedDense): { exact: boolean } {
   return { exact: !isLossyLayout(d.index.factory) };
 }
 
+/** Results looked through when a sampled vector is not in its own top 10. */
+const WIDER_SEARCH = 256;
+
 /** How far a lossy code's own cosine may fall below 1 (and below the best match). */
 const LOSSY_TOLERANCE = 0.03;
 
@@ -82,7 +85,7 @@ async function misplacedPositions(
   d: LoadedDense,
   encoder: Encoder,
   sample: number,
-): Promise<{ checked: number; wrong: number[] }> {
+): Promise<{ checked: number; wrong: number[]; unreachable: number[] }> {
   const live = [...d.positions.entries()].filter(([, id]) => id >= 0);
   const step = Math.max(1, Math.floor(live.length / Math.max(sample, 1)));
   const picked = live.filter((_, i) => i % step === 0).slice(0, sample);
@@ -95,9 +98,18 @@ async function misplacedPositions(
     );
     const { vectors } = await snippetVectors(rows, encoder, cache, (d.state.pooling ?? 'mean') as Pooling);
     const wrong: number[] = [];
+    const unreachable: number[] = [];
     rows.forEach((row, i) => {
       const position = picked.find(([, id]) => id === row.id)![0];
-      const r = d.index.search(vectors[i]!, Math.min(d.index.ntotal, 10));
+      let r = d.index.search(vectors[i]!, Math.min(d.index.ntotal, 10));
+      // A graph with few links (HNSW8) can miss a vector among near-duplicates in a small search: look wider.
+      if (!r.labels.includes(position)) {
+        const wide = Math.min(d.index.ntotal, WIDER_SEARCH);
+        r = d.index.search(vectors[i]!, wide);
+        // Fewer results than asked: the walk ran out of graph, and this node is not linked from the rest.
+        // That loses recall, but says nothing of what the position holds (USearch cannot return a vector).
+        if (!r.labels.includes(position) && r.labels.length < wide) return void unreachable.push(row.id);
+      }
       const top = r.scores[0] ?? -Infinity;
       const at = r.labels.indexOf(position);
       // Its own vector must come back first (ties with identical texts allowed) with cosine ≈ 1; a
@@ -105,7 +117,7 @@ async function misplacedPositions(
       const tolerance = exact ? 1e-4 : LOSSY_TOLERANCE;
       if (at < 0 || r.scores[at]! < top - tolerance || r.scores[at]! < 1 - Math.max(1e-3, tolerance)) wrong.push(row.id);
     });
-    return { checked: rows.length, wrong };
+    return { checked: rows.length, wrong, unreachable };
   } finally {
     cache.close();
   }
@@ -159,8 +171,9 @@ async function verifyDense(db: Db, config: Config, dbIds: number[], opts: Verify
   const strays = fs.readdirSync(dir).filter((n) => n.startsWith(DENSE_FILE_PREFIX) && n !== state.file);
   if (strays.length) check.facts.strayFiles = strays.join(', '); // harmless leftovers, removed by the next run
   if (d && ids.length) {
-    const { checked, wrong } = await misplacedPositions(db, config, d, encoder, opts.sample ?? 50);
+    const { checked, wrong, unreachable } = await misplacedPositions(db, config, d, encoder, opts.sample ?? 50);
     check.facts.vectorsChecked = checked;
+    if (unreachable.length) check.facts.unreachableBySearch = sampleIds(unreachable);
     if (wrong.length) check.problems.push(`FAISS positions hold the wrong vectors for ${sampleIds(wrong)} snippets`);
   }
   return done();
