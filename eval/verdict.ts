@@ -209,8 +209,10 @@ async function climateVerdicts(input: EvalSectionInput, stage: NliVerdictStage) 
   const confidence: number[] = new Array(rows.length);
   const byClaim = new Map<string, number[]>();
   rows.forEach((r, i) => byClaim.set(r.claim, [...(byClaim.get(r.claim) ?? []), i]));
+  // Gold evidence pairs are about their claim by construction: read without the relevance gate.
+  const given = stage.givenEvidence();
   for (const [claim, idx] of byClaim) {
-    const judged = await stage.givenEvidence().judgeSentences(
+    const judged = await given.judgeSentences(
       analyzeQuery(claim, { maxChars: 10_000 }).claim,
       idx.map((i) => rows[i]!.evidence),
     );

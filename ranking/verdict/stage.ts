@@ -129,9 +129,9 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
  * event in many); every detail stated.
  */
 export function claimCues(c: Pick<Comparison, 'checks' | 'topic' | 'values'>): NonNullable<JudgedItem['cues']> {
-  const contra = contradicts(c) ? c.topic : 0;
-  const sure = contra * othersStated(c.values);
   const v = c.values;
+  const contra = contradicts(c) ? c.topic : 0;
+  const sure = contra * othersStated(v);
   // The same, by the kind of detail contradicted: how much each kind counts is fitted (readers trust a changed place more than a changed name).
   const by = (...fs: (keyof Comparison['values'])[]) => (fs.some((f) => v[f] > 0) ? sure : 0);
   return {

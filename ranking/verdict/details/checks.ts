@@ -59,7 +59,6 @@ export function predicateCoverage(a: Alignment): number {
   return plain.filter((l) => l.relation && (EQUIVALENT.has(l.relation) || l.relation === 'antonym')).reduce((s, l) => s + l.idf, 0) / total;
 }
 
-/** The claim's word before a place's preposition ("kidnapped" in "kidnapped in Basra"): the event the place belongs to. */
 /** The content word before a name's preposition ("kidnapped" in "kidnapped in Basra"): the event the place belongs to. */
 function eventWordOf(units: readonly Unit[], name: Name): Unit | undefined {
   for (let i = name.index - 2; i >= Math.max(0, name.index - 4); i--) {
