@@ -2,29 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isQuinError, type ErrorCode } from '../../lib/errors';
 import { faissAvailable, GuardedIndex, minTrainingPoints } from './faiss-native';
-
-const unit = (...xs: number[]) => {
-  const v = Float32Array.from(xs);
-  const n = Math.hypot(...v);
-  return v.map((x) => x / n);
-};
-const random = (n: number, dim: number, seed = 1) => {
-  let s = seed;
-  const rnd = () => ((s = (s * 16807) % 2147483647) / 2147483647) * 2 - 1;
-  return Array.from({ length: n }, () => unit(...Array.from({ length: dim }, rnd)));
-};
-
-function code(fn: () => unknown): ErrorCode | 'none' {
-  try {
-    fn();
-    return 'none';
-  } catch (e) {
-    if (!isQuinError(e)) throw e;
-    return e.code;
-  }
-}
+import { errorCode as code, randomUnitVectors as random, unit } from './test-vectors';
 
 describe.skipIf(!faissAvailable())('guarded faiss-node (every call that would abort the process is refused first)', () => {
   it('searches an exact inner-product index', () => {

@@ -82,9 +82,22 @@ export function minTrainingPoints(factory: string): number {
   return need;
 }
 
+/** Writes a native index with `save` atomically and durably (temp file, fsync, rename); returns its size. */
+export function writeIndexFile(file: string, engine: string, save: (tmp: string) => void): number {
+  writeAtomicWith(file, (tmp) => {
+    try {
+      save(tmp);
+    } catch (e) {
+      throw createError('INDEX_UNAVAILABLE', `${engine} could not write ${file}: ${(e as Error).message}`);
+    }
+  });
+  return fs.statSync(file).size;
+}
+
 const FACTORY_RE = /^[A-Za-z0-9_,.+=x-]{1,100}$/;
 
-function checkVectors(vectors: readonly Float32Array[], dim: number, what: string): void {
+/** Every vector has the index's dimension and finite values (checked before the native call, which would abort). */
+export function checkVectors(vectors: readonly Float32Array[], dim: number, what: string): void {
   for (let i = 0; i < vectors.length; i++) {
     const v = vectors[i]!;
     if (v.length !== dim) throw createError('INVALID_INPUT', `${what}: vector #${i} has dimension ${v.length}, index has ${dim}`);
@@ -191,14 +204,7 @@ export class GuardedIndex {
 
   /** Writes the index to `file` atomically and durably (temp file, fsync, rename); returns its size. */
   writeFile(file: string): number {
-    writeAtomicWith(file, (tmp) => {
-      try {
-        this.native.writeFile(tmp);
-      } catch (e) {
-        throw createError('INDEX_UNAVAILABLE', `FAISS could not write ${file}: ${(e as Error).message}`);
-      }
-    });
-    return fs.statSync(file).size;
+    return writeIndexFile(file, 'FAISS', (tmp) => this.native.writeFile(tmp));
   }
 
   /** Top k by inner product; fewer when the index holds fewer. Labels are insertion positions. */

@@ -2,31 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isQuinError, type ErrorCode } from '../../lib/errors';
 import { GuardedIndex } from './faiss-native';
 import { UsearchIndex } from './usearch-native';
 import { isLossyLayout, readVectorIndex } from './vector-index';
-
-const unit = (v: Float32Array) => {
-  const n = Math.hypot(...v);
-  return v.map((x) => x / n);
-};
-/** Seeded unit vectors. */
-const random = (n: number, dim: number, seed = 1) => {
-  let s = seed;
-  const rnd = () => ((s = (s * 16807) % 2147483647) / 2147483647) * 2 - 1;
-  return Array.from({ length: n }, () => unit(Float32Array.from({ length: dim }, rnd)));
-};
-
-function code(fn: () => unknown): ErrorCode | 'none' {
-  try {
-    fn();
-    return 'none';
-  } catch (e) {
-    if (!isQuinError(e)) throw e;
-    return e.code;
-  }
-}
+import { errorCode as code, randomUnitVectors as random, unit } from './test-vectors';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -88,7 +67,7 @@ describe('USearch HNSW layout', () => {
     expect(code(() => UsearchIndex.create(8, 'usearch:HNSW2,f16'))).toBe('CONFIG_INVALID');
     expect(code(() => UsearchIndex.create(0, 'usearch:HNSW16,f16'))).toBe('INVALID_INPUT');
     const ix = UsearchIndex.create(4, 'usearch:HNSW16,f16');
-    expect(ix.search(unit(Float32Array.of(1, 0, 0, 0)), 5)).toEqual({ labels: [], scores: [] });
+    expect(ix.search(unit(1, 0, 0, 0), 5)).toEqual({ labels: [], scores: [] });
     expect(code(() => ix.add([Float32Array.of(1, 0, 0)]))).toBe('INVALID_INPUT');
     expect(code(() => ix.add([Float32Array.of(1, Number.NaN, 0, 0)]))).toBe('INVALID_INPUT');
     expect(code(() => UsearchIndex.read(path.join(dir!, 'none.usearch'), 4, 'usearch:HNSW16,f16'))).toBe('INDEX_UNAVAILABLE');

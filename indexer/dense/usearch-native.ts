@@ -12,8 +12,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { createError } from '../../lib/errors';
-import { writeAtomicWith } from '../files';
-import type { SearchOut } from './faiss-native';
+import { checkVectors, writeIndexFile, type SearchOut } from './faiss-native';
 
 interface NativeUsearch {
   add(keys: BigUint64Array, vectors: Float32Array, threads?: number): void;
@@ -71,11 +70,6 @@ function parse(factory: string): { connectivity: number; quantization: string } 
   if (connectivity < 4 || connectivity > 128)
     throw createError('CONFIG_INVALID', `dense factory: HNSW connectivity ${connectivity} is not 4–128`);
   return { connectivity, quantization: m[2]! };
-}
-
-function checkVector(v: Float32Array, dim: number, what: string): void {
-  if (v.length !== dim) throw createError('INVALID_INPUT', `${what}: vector has dimension ${v.length}, index has ${dim}`);
-  for (let j = 0; j < dim; j++) if (!Number.isFinite(v[j])) throw createError('INVALID_INPUT', `${what}: vector is not finite`);
 }
 
 /** A USearch HNSW index with positions as keys, its calls checked first as GuardedIndex's are. */
@@ -142,8 +136,8 @@ export class UsearchIndex {
     const first = this.ntotal;
     const keys = new BigUint64Array(vectors.length);
     const packed = new Float32Array(vectors.length * this.dim);
+    checkVectors(vectors, this.dim, 'USearch add');
     vectors.forEach((v, i) => {
-      checkVector(v, this.dim, 'USearch add');
       keys[i] = BigInt(first + i);
       packed.set(v, i * this.dim);
     });
@@ -168,19 +162,12 @@ export class UsearchIndex {
   }
 
   writeFile(file: string): number {
-    writeAtomicWith(file, (tmp) => {
-      try {
-        this.native.save(tmp);
-      } catch (e) {
-        throw createError('INDEX_UNAVAILABLE', `USearch could not write ${file}: ${(e as Error).message}`);
-      }
-    });
-    return fs.statSync(file).size;
+    return writeIndexFile(file, 'USearch', (tmp) => this.native.save(tmp));
   }
 
   /** Top k by cosine (1 − the cosine distance), positions as labels; one thread (a search is one request's work). */
   search(query: Float32Array, k: number): SearchOut {
-    checkVector(query, this.dim, 'USearch search');
+    checkVectors([query], this.dim, 'USearch search');
     const n = this.ntotal;
     if (n === 0 || !Number.isFinite(k) || k < 1) return { labels: [], scores: [] };
     const r = this.native.search(query, Math.min(Math.floor(k), n), 1);
