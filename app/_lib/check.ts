@@ -44,9 +44,8 @@ export async function warmCheck(): Promise<void> {
   await parseThread()
     .extractArticle(html, 'http://localhost/', new Date())
     .catch(() => undefined);
-  for (const part of extractClaims({ text: WARM_UP_TEXT })
-    .claims.flatMap((c) => c.parts)
-    .slice(0, 1))
+  const part = extractClaims({ text: WARM_UP_TEXT }).claims.flatMap((c) => c.parts)[0];
+  if (part)
     await searchContext()
       .then((ctx) => search({ q: part, k: 3, rerankDepth: CHECK_RERANK_DEPTH }, ctx))
       .catch(() => undefined);
