@@ -321,8 +321,7 @@ def decide(P, X, commit, commit_refuted, mixed=MIXED, stances=None, commit_refut
     needs `commit_refuted_detail` where a contradicted detail is shown, `commit_refuted` otherwise."""
     P = np.asarray(P, dtype=float)
     X = np.asarray(X, dtype=float)
-    st = [tuple(t) + (False,) * (3 - len(t)) for t in stances] if stances is not None else [(True, True, False)] * len(P)
-    has = np.asarray(st, dtype=bool).reshape(len(P), 3)
+    has = np.asarray(stances if stances is not None else [(True, True, False)] * len(P), dtype=bool).reshape(len(P), 3)
     side = np.where(P[:, 0] >= P[:, 1], 0, 1)
     strong = np.maximum(P[:, 0], P[:, 1])
     rd = commit_refuted if commit_refuted_detail is None else commit_refuted_detail
