@@ -57,6 +57,43 @@ function violations(): string[] {
   return out;
 }
 
+/** Relative imports between the non-test modules of these folders, resolved to files. */
+function importGraph(folders: readonly string[]): Map<string, string[]> {
+  const files = folders.flatMap((f) => sourceFiles(path.join(root, f))).filter((f) => !/\.test\.tsx?$/.test(f));
+  const known = new Set(files);
+  const resolve = (from: string, spec: string) => {
+    const base = path.resolve(path.dirname(from), spec);
+    return [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].find((c) => known.has(c));
+  };
+  return new Map(
+    files.map((f) => [
+      f,
+      importsOf(fs.readFileSync(f, 'utf8'))
+        .filter((s) => s.startsWith('.'))
+        .flatMap((s) => resolve(f, s) ?? []),
+    ]),
+  );
+}
+
+/** One file path per import cycle (its files, relative), found by depth-first search. */
+export function importCycles(graph: Map<string, string[]>): string[][] {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (f: string) => {
+    state.set(f, 'open');
+    stack.push(f);
+    for (const g of graph.get(f) ?? []) {
+      if (state.get(g) === 'open') cycles.push(stack.slice(stack.indexOf(g)).map((x) => path.relative(root, x)));
+      else if (!state.has(g)) visit(g);
+    }
+    stack.pop();
+    state.set(f, 'done');
+  };
+  for (const f of graph.keys()) if (!state.has(f)) visit(f);
+  return cycles;
+}
+
 describe('architecture', () => {
   it('finds import specifiers of every form', () => {
     expect(importsOf(`import a from '../x';\nexport { b } from "./y";\nconst c = await import('../z');\nimport '../side';`)).toEqual([
@@ -69,5 +106,19 @@ describe('architecture', () => {
 
   it('keeps the data flow one-way', () => {
     expect(violations()).toEqual([]);
+  });
+
+  it('has no import cycles in the pipeline (a backend or stage never imports what imports it)', () => {
+    const a = path.join(root, 'a.ts');
+    const b = path.join(root, 'b.ts');
+    expect(
+      importCycles(
+        new Map([
+          [a, [b]],
+          [b, [a]],
+        ]),
+      ),
+    ).toEqual([['a.ts', 'b.ts']]);
+    expect(importCycles(importGraph(['lib', 'crawler', 'indexer', 'ranking', 'check']))).toEqual([]);
   });
 });

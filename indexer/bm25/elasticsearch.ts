@@ -13,7 +13,7 @@ import type { DenseIndex, Hit, IndexFilter, SparseQuery } from '../types';
 import type { Bm25Backend, Bm25Status, Bm25SyncOptions, Bm25SyncStats, Bm25Verify, EsClusterStatus } from './backend';
 import { fts5Analyzer } from './es-analysis';
 import { esClient, redactUrl, type EsConnection } from './es-client';
-import { syncElasticsearch } from './sync';
+import { syncElasticsearch } from './es-sync';
 import {
   cosineOfKnnScore,
   esIndexSettings,

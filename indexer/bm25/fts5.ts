@@ -16,7 +16,7 @@ import { createLogger } from '../../lib/log';
 import { idProblems } from '../diff';
 import type { Hit, IndexFilter, SparseQuery } from '../types';
 import type { Bm25Backend, Bm25Status, Bm25SyncOptions, Bm25SyncStats, Bm25Verify } from './backend';
-import { syncFtsFile } from './sync';
+import { syncFtsFile } from './fts-file-sync';
 import { buildMatchExpression, rankExpression, usableTerms } from './fts5-query';
 import { removeStrayFiles } from '../files';
 import type { ImpactIndex } from './impact';

@@ -9,7 +9,7 @@
  *
  * Pure: arrays in, arrays out.
  */
-import type { ImpactArrays } from './impact';
+import type { ImpactArrays } from './impact-types';
 
 /** Postings per block: small enough that a skipped block saves its decoding, large enough that the per-block data stays small. */
 export const BLOCK = 128;

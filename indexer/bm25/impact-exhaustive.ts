@@ -5,7 +5,7 @@
  * Its accumulators (one per row) are allocated on first use only.
  */
 import { BLOCK, blockCount, blockPrev, decodeBlock } from './impact-blocks';
-import type { ImpactHit } from './impact';
+import type { ImpactHit } from './impact-types';
 import { K1, type Bm25Model } from './impact-maxscore';
 
 export class ExhaustiveSearch {

@@ -1,53 +1,33 @@
 /**
- * Keeps the BM25 backends that live outside the database's own transactions in step with the
- * snippets table. (The SQLite-in-database FTS5 table needs nothing: triggers maintain it.)
- *
- * - FTS5 file (PostgreSQL deployments): the file's own rows are the record of what it holds; each
- *   batch of additions or removals is one SQLite transaction, so a kill loses at most the batch in
- *   flight, which the next run (a fresh diff) redoes.
- * - Elasticsearch: ES is not transactional with the database, so the ledger es_entries always covers
- *   what ES may hold: ids are written "pending" BEFORE a bulk index and marked "done" after it; ids are
- *   forgotten only AFTER ES confirmed their delete. A run first settles leftover "pending" ids (re-index
- *   if the snippet exists, delete otherwise). Re-sending a document or a delete is harmless (keyed by id).
+ * Keeps an Elasticsearch index in step with the snippets table. ES is not transactional with the
+ * database, so the ledger es_entries always covers what ES may hold: ids are written "pending" BEFORE
+ * a bulk index and marked "done" after it; ids are forgotten only AFTER ES confirmed their delete. A
+ * run first settles leftover "pending" ids (re-index if the snippet exists, delete otherwise).
+ * Re-sending a document or a delete is harmless (keyed by id).
  */
 import type { Db } from '../../lib/db/client';
-import type { Bm25SyncOptions, Bm25SyncStats } from './backend';
 import { createLogger } from '../../lib/log';
 import { diffIds } from '../diff';
 import { yieldToEventLoop } from '../event-loop';
 import { failpoint } from '../failpoint';
 import { allSnippetIds, chunks, esForget, esLedger, esMarkDone, esMarkPending, readState, snippetRows, writeEsState } from '../state';
-import type { ElasticsearchIndex } from './elasticsearch';
+import type { Bm25SyncOptions, Bm25SyncStats } from './backend';
 import { analysedDocs } from './es-analysis';
-import { ES_MAPPING_VERSION, vectorField } from './es-query';
-import type { Fts5Index } from './fts5';
+import { ES_MAPPING_VERSION, vectorField, type EsDoc } from './es-query';
 
 const log = createLogger('index:bm25');
 
-export type { Bm25SyncOptions, Bm25SyncStats } from './backend';
-
-export async function syncFtsFile(db: Db, fts: Fts5Index, opts: Bm25SyncOptions): Promise<Bm25SyncStats> {
-  const started = Date.now();
-  if (opts.rebuild) fts.clear();
-  const { missing, stale } = diffIds(await allSnippetIds(db), fts.ids());
-  for (const part of chunks(stale, opts.batchSize)) fts.apply([], part);
-  let added = 0;
-  opts.onProgress?.(0, missing.length);
-  for (const part of chunks(missing, opts.batchSize)) {
-    await yieldToEventLoop();
-    if (opts.signal?.aborted) break;
-    const rows = await snippetRows(db, part);
-    fts.apply(rows, []);
-    added += rows.length;
-    opts.onProgress?.(added, missing.length);
-    failpoint('fts:after-batch');
-  }
-  return { backend: 'fts5-file', added, removed: stale.length, seconds: (Date.now() - started) / 1000 };
+/** What the sync needs of the index: create, drop, bulk writes, refresh. */
+export interface EsWritable {
+  ensureIndex(dim?: number): Promise<void>;
+  dropIndex(): Promise<void>;
+  bulk(add: readonly EsDoc[], remove: readonly number[]): Promise<void>;
+  refresh(): Promise<void>;
 }
 
 export async function syncElasticsearch(
   db: Db,
-  es: ElasticsearchIndex,
+  es: EsWritable,
   target: { url: string; index: string },
   opts: Bm25SyncOptions,
 ): Promise<Bm25SyncStats> {
