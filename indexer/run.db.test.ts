@@ -213,9 +213,10 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
     const stats = await runIndex(t.db, config, quiet);
     expect('rebuilt' in stats.dense && stats.dense.rebuilt).toMatch(/encoder changed/);
     expect((await verifyIndexes(t.db, config)).ok).toBe(true);
-    // The USE-lite configuration now sees an index of another encoder: dense off, BM25 still serves.
-    const useLite = await fresh();
-    expect(useLite.dense).toBeNull();
+    // The default configuration now sees an index of an encoder it cannot load (its folder is not
+    // under QUIN_MODELS_DIR): dense off, BM25 still serves.
+    const byDefault = await fresh();
+    expect(byDefault.dense).toBeNull();
     expect((await verifyIndexes(t.db, t.config)).ok).toBe(false);
     await closeSearchIndexes();
     const ix = await openSearchIndexes(config, t.db);

@@ -13,7 +13,6 @@ import type { Bm25Status } from './bm25/backend';
 import { bm25Location, openBm25 } from './open';
 import { readState } from './state';
 import { createEncoder, staticModelDir } from './encoders';
-import { USE_LITE_ID } from './encoders/use-lite';
 
 export interface IndexStatus {
   snippets: number;
@@ -98,7 +97,7 @@ export async function indexStatus(db: Db, config: Config): Promise<IndexStatus> 
     db.snippet.count(),
     readState(db, 'dense'),
     db.denseEntry.count(),
-    config.encoder === 'onnx' ? `onnx:${config.encoderModel ?? '?'}` : config.encoder === 'static' ? staticEncoderId(config) : USE_LITE_ID,
+    config.encoder === 'onnx' ? `onnx:${config.encoderModel ?? '?'}` : staticEncoderId(config),
   ]);
   let bm25: IndexStatus['bm25'];
   try {

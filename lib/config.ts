@@ -36,6 +36,23 @@ function s<T extends z.ZodType>(section: string, env: string, def: unknown, sche
   return { env, default: def, schema, doc, section };
 }
 
+const USE_LITE_RETIRED =
+  '`use-lite` is no longer served (tens of sentences a second, and weaker than the static table distilled from it): use `static`, the default; `quin index` then rebuilds the dense index';
+
+/**
+ * Settings that were removed, with what replaces them: set in the environment or the config file,
+ * they stop the program at start rather than being ignored without a word.
+ */
+export const RETIRED_SETTINGS: Record<string, { key: string; instead: string }> = {
+  QUIN_USER_AGENT: {
+    key: 'userAgent',
+    instead: 'the crawler always identifies itself as `QuinBot/<version> (+QUIN_CONTACT_URL)`; set QUIN_CONTACT_URL',
+  },
+  QUIN_CONNECT_TIMEOUT_MS: { key: 'connectTimeoutMs', instead: 'connecting is bounded by 10 s and by QUIN_FETCH_TIMEOUT_MS' },
+  QUIN_SESSION_HOURS: { key: 'sessionHours', instead: 'an admin session lasts 12 hours' },
+  QUIN_LOGIN_RATE_LIMIT: { key: 'loginRateLimit', instead: 'sign-in attempts are limited to 10 per 15 minutes per client' },
+};
+
 /** The table. Key = name in the config file and in `Config`. */
 export const SETTINGS = {
   // --- general -----------------------------------------------------------------------------
@@ -62,14 +79,7 @@ export const SETTINGS = {
     'QUIN_CONTACT_URL',
     'https://github.com/quin-news/quin#crawler',
     url,
-    'Contact URL put in the crawler User-Agent.',
-  ),
-  userAgent: s(
-    'crawler',
-    'QUIN_USER_AGENT',
-    undefined,
-    optionalString,
-    'Full User-Agent override (default `QuinBot/<version> (+<contactUrl>)`).',
+    'Contact URL put in the crawler User-Agent (`QuinBot/<version> (+<contactUrl>)`).',
   ),
   allowPrivateHosts: s(
     'crawler',
@@ -80,7 +90,6 @@ export const SETTINGS = {
   ),
   crawlConcurrency: s('crawler', 'QUIN_CRAWL_CONCURRENCY', 4, int(1, 64), 'Global limit of requests in flight.'),
   hostDelayMs: s('crawler', 'QUIN_HOST_DELAY_MS', 1000, int(0), 'Minimum delay between two requests to the same host.'),
-  connectTimeoutMs: s('crawler', 'QUIN_CONNECT_TIMEOUT_MS', 10_000, int(100), 'TCP/TLS connect timeout.'),
   fetchTimeoutMs: s('crawler', 'QUIN_FETCH_TIMEOUT_MS', 30_000, int(100), 'Total timeout of one request, body included.'),
   maxResponseBytes: s('crawler', 'QUIN_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, int(1024), 'Response size cap (after decompression).'),
   feedIntervalMinutes: s('crawler', 'QUIN_FEED_INTERVAL_MINUTES', 60, int(1), 'Default polling interval of a new feed.'),
@@ -125,8 +134,11 @@ export const SETTINGS = {
     'indexer',
     'QUIN_ENCODER',
     'static',
-    z.enum(['static', 'use-lite', 'onnx']),
-    'Sentence encoder: `static` (models/quin-static-retrieval: a token table trained for retrieval, thousands of sentences/s), `use-lite` (Universal Sentence Encoder Lite from npm) or `onnx` (a sentence-transformers folder). A dense index is always searched with the encoder that built it.',
+    z
+      .string()
+      .refine((v) => v !== 'use-lite', USE_LITE_RETIRED)
+      .pipe(z.enum(['static', 'onnx'])),
+    'Sentence encoder: `static` (models/quin-static-retrieval: a token table trained for retrieval, thousands of sentences/s) or `onnx` (a sentence-transformers folder). A dense index is always searched with the encoder that built it.',
   ),
   encoderModel: s(
     'indexer',
@@ -220,8 +232,6 @@ export const SETTINGS = {
     bool,
     'Honour X-Forwarded-For and X-Forwarded-Proto from the reverse proxy in front (client address for the rate limits, HTTPS for cookies); without it every X-Forwarded-* header is removed.',
   ),
-  sessionHours: s('web', 'QUIN_SESSION_HOURS', 12, int(1, 24 * 30), 'Lifetime of an admin session.'),
-  loginRateLimit: s('web', 'QUIN_LOGIN_RATE_LIMIT', 10, int(1), 'Admin sign-in attempts per 15 minutes per client.'),
   worker: s('web', 'QUIN_WORKER', true, bool, '`npm start` also runs the background crawler + indexer (`quin worker`).'),
   workerPollSeconds: s(
     'web',
@@ -240,6 +250,8 @@ type Settings = typeof SETTINGS;
  * to the code that reads it, with the reason for its value; an absent field means that constant.
  */
 export interface Tuning {
+  /** crawler/http/request.ts CONNECT_TIMEOUT_MS */
+  connectTimeoutMs?: number;
   /** crawler/http/client.ts MAX_REDIRECTS */
   maxRedirects?: number;
   /** crawler/crawl/check-feed.ts MAX_ARTICLES_PER_CHECK */
@@ -304,6 +316,8 @@ function readConfigFile(file: string | null | undefined, env: Record<string, str
     throw createError('CONFIG_INVALID', `QUIN_CONFIG: ${candidate} must hold a JSON object`);
   }
   for (const key of Object.keys(parsed)) {
+    const retired = Object.entries(RETIRED_SETTINGS).find(([, r]) => r.key === key);
+    if (retired) throw createError('CONFIG_INVALID', `QUIN_CONFIG: "${key}" in ${candidate} is no longer a setting: ${retired[1].instead}`);
     if (!(key in SETTINGS)) throw createError('CONFIG_INVALID', `QUIN_CONFIG: unknown setting "${key}" in ${candidate}`);
   }
   return parsed as Record<string, unknown>;
@@ -315,6 +329,9 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   const file = readConfigFile(opts.configFile, env, cwd);
   const out: Record<string, unknown> = {};
   const problems: string[] = [];
+  for (const [name, r] of Object.entries(RETIRED_SETTINGS)) {
+    if (env[name] !== undefined && env[name] !== '') problems.push(`${name} is no longer a setting: ${r.instead}; unset it`);
+  }
   for (const [key, setting] of Object.entries(SETTINGS) as [keyof Settings, Setting][]) {
     let raw: unknown = setting.default;
     let origin = 'default';

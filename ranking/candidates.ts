@@ -76,7 +76,7 @@ export function applyFloor(
     c.coverage = t && terms.count ? terms.shared(`${t.title}\n${t.text}`) / terms.count : 0;
   }
   if (!relevanceFloor) return { matches: cands, texts };
-  const thresholds = denseThresholds(ctx.indexes.dense?.floor?.(), ctx.indexes.encoder.id);
+  const thresholds = denseThresholds(ctx.indexes.dense?.floor?.());
   const keep = matching(cands, terms.count, withDense, thresholds);
   return { matches: cands.filter((_, i) => keep[i]), texts };
 }

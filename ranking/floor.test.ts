@@ -1,16 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import type { DenseThresholds } from '../indexer/types';
 import {
   BM25_SHARE_OF_BEST,
-  DENSE_MATCH_MIN,
-  DENSE_ONLY_MIN,
   denseThresholds,
-  matching,
+  matching as floorMatching,
   termCoverage,
   termMatcher,
   UNCALIBRATED,
-  USE_LITE_THRESHOLDS,
+  type MatchSignals,
 } from './floor';
 import { bm25Terms } from './query';
+
+// Thresholds of the kind `quin index` measures (an encoder whose nonsense queries reach ~0.45).
+const DENSE_MATCH_MIN = 0.5;
+const DENSE_ONLY_MIN = 0.7;
+const MEASURED: DenseThresholds = { matchMin: DENSE_MATCH_MIN, onlyMin: DENSE_ONLY_MIN };
+const matching = (signals: readonly MatchSignals[], terms: number, withDense = true, dense = MEASURED) =>
+  floorMatching(signals, terms, withDense, dense);
 
 const cov = (q: string, title: string, text: string) => termCoverage(bm25Terms(q), title, text);
 
@@ -125,11 +131,11 @@ describe('relevance floor', () => {
     expect(matching([{ coverage: 0, dense: null, bm25: 5 }], 2)).toEqual([true]);
   });
 
-  it("uses the thresholds measured for the index, USE-lite's hand-set ones, or none", () => {
+  it('uses the thresholds measured for the index, or none', () => {
     const measured = { matchMin: 0.9, onlyMin: 0.94 };
-    expect(denseThresholds(measured, 'static:quin@abc')).toBe(measured);
-    expect(denseThresholds(null, 'use-lite@0.2.0')).toBe(USE_LITE_THRESHOLDS);
-    expect(denseThresholds(undefined, 'static:quin@abc')).toBe(UNCALIBRATED);
+    expect(denseThresholds(measured)).toBe(measured);
+    expect(denseThresholds(null)).toBe(UNCALIBRATED);
+    expect(denseThresholds(undefined)).toBe(UNCALIBRATED);
     // Nonsense against a static table (cosines ~0.85): nothing passes its measured floor.
     expect(
       matching(

@@ -21,9 +21,7 @@
  *
  * The dense thresholds belong to the encoder and the corpus: `quin index` measures them with
  * nonsense and word-salad queries and stores them with the index (indexer/dense/floor-calibration.ts).
- * An index without a measurement uses USE-lite's hand-set values for USE-lite (its nonsense queries
- * reach cosines of at most ~0.45 on BBC + HuffPost) and, for any other encoder, none: the dense side
- * alone then admits nothing.
+ * An index without a measurement has none: the dense side alone then admits nothing.
  *
  * Coverage counts the query's BM25 terms (stop words removed) folded for plurals, in the title and
  * text. The lexical rules were checked on the SciFact CI subset (docs/evaluation.md#relevance-floor).
@@ -36,10 +34,6 @@ export const MIN_SHARED_TERMS = 2;
 /** A candidate whose BM25 score reaches this share of the best BM25 score is a keyword match. */
 export const BM25_SHARE_OF_BEST = 0.5;
 
-/** USE-lite's cosines from which a dense hit counts as a match (nonsense ≤ ~0.45, same-topic stories ≥ 0.7), set by hand before calibration. */
-export const DENSE_MATCH_MIN = 0.5;
-export const DENSE_ONLY_MIN = 0.7;
-export const USE_LITE_THRESHOLDS: DenseThresholds = { matchMin: DENSE_MATCH_MIN, onlyMin: DENSE_ONLY_MIN };
 /** An encoder never measured: its cosines say nothing on their own. */
 export const UNCALIBRATED: DenseThresholds = { matchMin: Infinity, onlyMin: Infinity };
 
@@ -102,12 +96,7 @@ export interface MatchSignals {
  * paraphrase sharing one rare word has no other way in. `dense` holds the thresholds measured for
  * the index's encoder.
  */
-export function matching(
-  signals: readonly MatchSignals[],
-  termCount: number,
-  withDense = true,
-  dense: DenseThresholds = USE_LITE_THRESHOLDS,
-): boolean[] {
+export function matching(signals: readonly MatchSignals[], termCount: number, withDense = true, dense: DenseThresholds): boolean[] {
   const best = Math.max(0, ...signals.map((s) => s.coverage));
   const bestBm25 = Math.max(0, ...signals.map((s) => s.bm25 ?? 0));
   const minShared = withDense ? Math.min(MIN_SHARED_TERMS, termCount) : 1;
@@ -117,8 +106,7 @@ export function matching(
   return signals.map((s) => (s.coverage > 0 && s.coverage >= lexicalMin) || keyword(s) || (s.dense !== null && s.dense >= denseMin));
 }
 
-/** The dense thresholds a search uses: the index's measured ones, else USE-lite's for USE-lite, else none. */
-export function denseThresholds(measured: DenseThresholds | null | undefined, encoderId: string): DenseThresholds {
-  if (measured) return measured;
-  return encoderId.startsWith('use-lite@') ? USE_LITE_THRESHOLDS : UNCALIBRATED;
+/** The dense thresholds a search uses: the index's measured ones, else none. */
+export function denseThresholds(measured: DenseThresholds | null | undefined): DenseThresholds {
+  return measured ?? UNCALIBRATED;
 }

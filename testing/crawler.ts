@@ -10,16 +10,23 @@ import { loadConfig, type Config, type LoadConfigOptions, type Tuning } from '..
 export const TEST_CRAWLER_OVERRIDES = {
   allowPrivateHosts: true,
   hostDelayMs: 0,
-  connectTimeoutMs: 1000,
   fetchTimeoutMs: 1500,
   maxResponseBytes: 1024 * 1024,
   crawlConcurrency: 4,
   contactUrl: 'https://example.org/quin-tests',
 } satisfies LoadConfigOptions['overrides'];
 
+/** Connecting to 127.0.0.1 takes microseconds: a second is plenty, and a hole fails fast. */
+export const TEST_CRAWLER_TUNING = { connectTimeoutMs: 1000 } satisfies Tuning;
+
 export function testCrawlerConfig(overrides: LoadConfigOptions['overrides'] & { tuning?: Tuning } = {}): Config {
   const { tuning, ...settings } = overrides;
-  return loadConfig({ env: {}, configFile: null, overrides: { ...TEST_CRAWLER_OVERRIDES, ...settings }, tuning });
+  return loadConfig({
+    env: {},
+    configFile: null,
+    overrides: { ...TEST_CRAWLER_OVERRIDES, ...settings },
+    tuning: { ...TEST_CRAWLER_TUNING, ...tuning },
+  });
 }
 
 let gc: (() => void) | undefined;

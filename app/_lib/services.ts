@@ -23,6 +23,9 @@ interface Holder {
   search?: { promise: Promise<SearchContext>; failedAt?: number; ready?: boolean };
 }
 
+/** Enough for an admin who mistypes; few enough that guessing a generated password is hopeless. */
+const LOGIN_ATTEMPTS_PER_15_MINUTES = 10;
+
 const KEY = Symbol.for('quin.web.services');
 const holder = (): Holder => ((globalThis as unknown as Record<symbol, Holder>)[KEY] ??= {});
 
@@ -34,7 +37,7 @@ async function create(): Promise<Services> {
     db,
     startedAt: new Date(),
     searchLimiter: searchRateLimiter(config.searchRateLimit),
-    loginLimiter: new RateLimiter(config.loginRateLimit, 15 * 60_000),
+    loginLimiter: new RateLimiter(LOGIN_ATTEMPTS_PER_15_MINUTES, 15 * 60_000),
   };
 }
 

@@ -1,5 +1,7 @@
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFeed, storeArticles, type ArticleInput } from '../../crawler';
+import { sqlitePath } from '../../lib/config';
 import { listWorkers, stuckReason } from '../../lib/web/worker-heartbeat';
 import { TEST_CRAWLER_OVERRIDES } from '../../testing/crawler';
 import { createTestDb, type TestDb } from '../../testing/db';
@@ -163,11 +165,10 @@ describe('the real worker with an indexing backlog: crawling never waits behind 
   let t: TestDb;
   let site: NewsSite;
   beforeAll(async () => {
-    // USE-lite, the slowest encoder here (a few dozen sentences a second): the backlog lasts minutes, so the
-    // feed is added while the indexer is still busy (the static default would finish it in seconds).
-    t = await createTestDb({ ...TEST_CRAWLER_OVERRIDES, encoder: 'use-lite' });
+    // A backlog of ~200,000 snippets whose sentences nobody has embedded yet: the static encoder
+    // needs a minute for it, so the feed is added while the indexer is still busy.
+    t = await createTestDb({ ...TEST_CRAWLER_OVERRIDES });
     site = await startNewsSite();
-    // A backlog of 1,500 articles whose sentences nobody has embedded yet (the cache is this test's own).
     const words = 'market policy court vote storm trade energy health school rail budget police water price city union'.split(' ');
     const docs: ArticleInput[] = Array.from({ length: 1500 }, (_, i) => ({
       canonicalUrl: `https://backlog.test/${i}`,
@@ -186,7 +187,17 @@ describe('the real worker with an indexing backlog: crawling never waits behind 
       ).join(' '),
     }));
     for (let i = 0; i < docs.length; i += 250) await storeArticles(t.db, docs.slice(i, i + 250), { size: 5, stride: 3, minChars: 40 });
-  }, 120_000);
+    // Then 60 copies of every window, each of its sentences made unique at the same length (so the
+    // sentence offsets stay true): written in one statement, the FTS5 triggers included.
+    const sqlite = new Database(sqlitePath(t.config));
+    sqlite.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60)
+      INSERT INTO snippets (article_id, position, sentence_start, sentence_end, text, sentence_spans, title, source, published_at, created_at)
+      SELECT s.article_id, s.position + n.i * 1000, s.sentence_start, s.sentence_end,
+             replace(s.text, 'question number', printf('qx%06d number', n.i)), s.sentence_spans, s.title, s.source, s.published_at, s.created_at
+      FROM snippets s, n`);
+    sqlite.close();
+    expect(await t.db.snippet.count()).toBeGreaterThan(150_000);
+  }, 180_000);
   afterAll(async () => {
     await site?.close();
     await t?.cleanup();

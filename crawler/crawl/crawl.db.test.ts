@@ -32,8 +32,7 @@ beforeAll(async () => {
   t = await createTestDb({
     ...TEST_CRAWLER_OVERRIDES,
     fetchTimeoutMs: 20_000,
-    connectTimeoutMs: 10_000,
-    tuning: { maxArticlesPerFeedRun: 100 },
+    tuning: { maxArticlesPerFeedRun: 100, connectTimeoutMs: 10_000 },
   });
   site = await startNewsSite();
 });

@@ -106,7 +106,10 @@ describe('HTTP transport', () => {
     if (!hole) return ctx.skip('python3 is needed to hold a TCP accept queue full');
     try {
       const err = await failure(
-        createHttpClient(testCrawlerConfig({ connectTimeoutMs: 300 })).fetch({ url: `http://127.0.0.1:${hole.port}/x`, expect: 'any' }),
+        createHttpClient(testCrawlerConfig({ tuning: { connectTimeoutMs: 300 } })).fetch({
+          url: `http://127.0.0.1:${hole.port}/x`,
+          expect: 'any',
+        }),
       );
       expect(err.code).toBe('FETCH_TIMEOUT');
       expect(err.message).toMatch(/connect/);

@@ -20,21 +20,13 @@ import type { Agent } from 'undici';
 import { assertLiteralAllowed, DEFAULT_POLICY, guardedLookup, type AddressPolicy } from './address';
 import { parseContentType, refuseType, type Expect } from './content-type';
 import { cancelled, HostQueue } from './host-queue';
-import { createDispatcher, requestOnce, type RawResponse } from './request';
+import { CONNECT_TIMEOUT_MS, createDispatcher, requestOnce, type RawResponse } from './request';
 import { parseRetryAfter } from './retry-after';
 import { ALLOW_ALL, robotsPolicy, type RobotsPolicy } from './robots';
 
 export type HttpConfig = Pick<
   Config,
-  | 'allowPrivateHosts'
-  | 'crawlConcurrency'
-  | 'hostDelayMs'
-  | 'connectTimeoutMs'
-  | 'fetchTimeoutMs'
-  | 'maxResponseBytes'
-  | 'tuning'
-  | 'contactUrl'
-  | 'userAgent'
+  'allowPrivateHosts' | 'crawlConcurrency' | 'hostDelayMs' | 'fetchTimeoutMs' | 'maxResponseBytes' | 'tuning' | 'contactUrl'
 >;
 
 export interface FetchRequest {
@@ -170,10 +162,15 @@ export class Transport implements HttpClient {
     private readonly config: HttpConfig,
     private readonly addresses: AddressPolicy = DEFAULT_POLICY,
   ) {
-    this.userAgent = config.userAgent ?? defaultUserAgent(config.contactUrl);
+    this.userAgent = defaultUserAgent(config.contactUrl);
     this.productToken = this.userAgent.split(/[/\s]/)[0] || 'QuinBot';
     this.queue = new HostQueue(config.crawlConcurrency, config.hostDelayMs);
-    this.dispatcher = createDispatcher(guardedLookup(config.allowPrivateHosts, addresses), config.connectTimeoutMs);
+    this.dispatcher = createDispatcher(guardedLookup(config.allowPrivateHosts, addresses), this.connectTimeoutMs);
+  }
+
+  /** The handshake's bound: never longer than a whole request may take. */
+  private get connectTimeoutMs(): number {
+    return Math.min(this.config.tuning.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, this.config.fetchTimeoutMs);
   }
 
   async fetch(req: FetchRequest): Promise<FetchResponse> {
@@ -298,7 +295,7 @@ export class Transport implements HttpClient {
           dispatcher: this.dispatcher,
           signal,
           maxBytes,
-          connectTimeoutMs: this.config.connectTimeoutMs,
+          connectTimeoutMs: this.connectTimeoutMs,
           wantBody: (status, h) => {
             if (status < 200 || status >= 300) return false;
             const ct = h['content-type'];

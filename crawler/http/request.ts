@@ -37,6 +37,9 @@ export interface RawResponse {
  * are sent with `reset` (one connection per request): the politeness delay makes keep-alive worth
  * little, and a connection the server closed while idle would fail the next request with a reset.
  */
+/** A TCP/TLS handshake that takes longer than this is a host that is down, not a slow one. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 export function createDispatcher(lookup: net.LookupFunction, connectTimeoutMs: number): Agent {
   return new Agent({ connect: { lookup, timeout: connectTimeoutMs } });
 }

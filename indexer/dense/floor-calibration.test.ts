@@ -51,7 +51,7 @@ describe('relevance floor calibration', () => {
     expect(readFloor(dir)).toEqual(floor);
     expect(floorFits(readFloor(dir), 'static:test@abc', 'mean-title', 110)).toBe(true);
     expect(floorFits(readFloor(dir), 'static:test@abc', 'mean-title', 130)).toBe(false); // grew by 30%
-    expect(floorFits(readFloor(dir), 'use-lite@0.2.0', 'mean-title', 100)).toBe(false);
+    expect(floorFits(readFloor(dir), 'onnx:other@abc', 'mean-title', 100)).toBe(false);
     fs.writeFileSync(path.join(dir, 'relevance-floor.json'), '{"torn');
     expect(readFloor(dir)).toBeNull();
   });

@@ -1,7 +1,8 @@
 /**
  * The encoder chosen by configuration (QUIN_ENCODER): the static encoder (default; its table
  * models/quin-static-retrieval, trained for retrieval from the one distilled from USE-lite, or the
- * folder QUIN_ENCODER_MODEL names), USE-lite itself, or an ONNX sentence-transformers folder.
+ * folder QUIN_ENCODER_MODEL names) or an ONNX sentence-transformers folder. USE-lite itself is a
+ * training teacher only (training/encoder/use-lite.ts): an index it built is no longer served.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +12,6 @@ import { projectRoot } from '../../lib/paths';
 import type { Encoder } from '../types';
 import { createOnnxEncoder } from './onnx';
 import { loadStaticEncoder, type StaticEncoder } from './static/encoder';
-import { createUseLiteEncoder, USE_LITE_ID } from './use-lite';
 
 export type EncoderConfig = Parameters<typeof createOnnxEncoder>[0] & Pick<Config, 'encoder'>;
 
@@ -33,24 +33,22 @@ function staticEncoder(dir: string): StaticEncoder {
 }
 
 /**
- * The id of the configured encoder without running it: the static table's content hash (reading a
- * table is cheap), USE-lite's fixed id, an ONNX folder's id (its model is loaded). For status lines
- * and for comparing with the encoder an index was built with.
+ * The id of the configured encoder: the static table's content hash (reading a table is cheap), an
+ * ONNX folder's id (its model is loaded). For status lines and for comparing with the encoder an
+ * index was built with.
  */
 export async function configuredEncoderId(config: EncoderConfig): Promise<string> {
-  if (config.encoder === 'use-lite') return USE_LITE_ID;
   return (await createEncoder(config)).id;
 }
 
 /**
  * The encoder an id names, when it can be loaded here exactly (same content hash), else null:
- * `use-lite@<version>` (this package's version only), `static:<folder>@<hash>` (the folder under
+ * `static:<folder>@<hash>` (the folder under
  * models/, QUIN_MODELS_DIR or QUIN_ENCODER_MODEL), `onnx:<folder>@<hash>` (a folder under QUIN_MODELS_DIR).
  * A dense index is searched with the encoder that built it (indexer/open.ts), whatever is configured.
  */
 export async function encoderFromId(id: string, config: EncoderConfig): Promise<Encoder | null> {
   try {
-    if (id === USE_LITE_ID) return createUseLiteEncoder();
     const m = /^(static|onnx):(.+)@([0-9a-f]+)$/.exec(id);
     if (!m) return null;
     const [, kind, name] = m;
@@ -73,10 +71,9 @@ export async function encoderFromId(id: string, config: EncoderConfig): Promise<
 
 /**
  * Rough snippets a second of a cold dense build on two cores (what a rebuild would cost): the static
- * encoder (docs/benchmarks.md), USE-lite (~15–25 sentences/s, a snippet holds ~5 sentences, shared
- * with its neighbours), an ONNX MiniLM-sized model.
+ * encoder (docs/benchmarks.md), an ONNX MiniLM-sized model.
  */
-export const COLD_SNIPPETS_PER_SECOND: Record<Config['encoder'], number> = { static: 1000, 'use-lite': 5, onnx: 30 };
+export const COLD_SNIPPETS_PER_SECOND: Record<Config['encoder'], number> = { static: 1000, onnx: 30 };
 
 /** "about 3 minutes" for a cold dense build of n snippets with this encoder. */
 export function rebuildEstimate(encoder: Config['encoder'], snippets: number): string {
@@ -88,10 +85,8 @@ export function rebuildEstimate(encoder: Config['encoder'], snippets: number): s
 
 export async function createEncoder(config: EncoderConfig): Promise<Encoder> {
   if (config.encoder === 'onnx') return createOnnxEncoder(config);
-  if (config.encoder === 'use-lite') return createUseLiteEncoder();
   return staticEncoder(staticModelDir(config));
 }
 
-export { createUseLiteEncoder, USE_LITE_ID } from './use-lite';
 export { createOnnxEncoder } from './onnx';
 export { loadStaticEncoder, staticEncoderFrom, type StaticEncoder } from './static/encoder';

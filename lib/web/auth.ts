@@ -16,7 +16,10 @@ export interface AuthContext {
   ttlSeconds: number;
 }
 
-type AuthConfig = Pick<Config, 'dataDir' | 'sessionSecret' | 'adminUser' | 'adminPasswordHash' | 'sessionHours'>;
+type AuthConfig = Pick<Config, 'dataDir' | 'sessionSecret' | 'adminUser' | 'adminPasswordHash'>;
+
+/** An admin session's lifetime: a working day, after which the admin signs in again. */
+export const SESSION_HOURS = 12;
 
 export function authContext(config: AuthConfig): AuthContext {
   const secret = sessionSecret(config);
@@ -26,7 +29,7 @@ export function authContext(config: AuthConfig): AuthContext {
     user: creds.user,
     hash: creds.hash,
     fingerprint: credentialFingerprint(secret, creds.hash),
-    ttlSeconds: config.sessionHours * 3600,
+    ttlSeconds: SESSION_HOURS * 3600,
   };
 }
 

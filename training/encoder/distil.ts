@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StaticTokenizer } from '../../indexer/encoders/static/tokenizer';
 import { encodeStaticModel, quantize } from '../../indexer/encoders/static/model-file';
-import { USE_LITE_DIM, USE_LITE_ID } from '../../indexer/encoders/use-lite';
+import { USE_LITE_DIM, USE_LITE_ID } from './use-lite';
 import { loadConfig } from '../../lib/config';
 import { projectRoot } from '../../lib/paths';
 import { readCorpora } from './corpus';

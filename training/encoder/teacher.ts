@@ -5,7 +5,7 @@
  * ~15–25 sentences/s here, so a cold run of the whole set takes hours; run it under `nice`).
  */
 import { ensureEmbedded, VectorCache } from '../../indexer';
-import { createUseLiteEncoder, USE_LITE_DIM, USE_LITE_ID } from '../../indexer/encoders/use-lite';
+import { createUseLiteEncoder, USE_LITE_DIM, USE_LITE_ID } from './use-lite';
 
 export function teacherCache(cacheDir: string): VectorCache {
   return new VectorCache(cacheDir, USE_LITE_ID, USE_LITE_DIM);

