@@ -39,24 +39,38 @@ export function wordHashes(text: string): number[] {
   return out;
 }
 
-/** Hashed word n-shingles of a text's word hashes (a text shorter than n words is one shingle). */
-export function shingles(words: readonly number[], n = SHINGLE): Set<number> {
-  const out = new Set<number>();
+/**
+ * Hashed word n-shingles of a text's word hashes (a text shorter than n words is one shingle), sorted
+ * and unique: a typed array rather than a Set, as ~1,000 of them are made per search.
+ */
+export function shingles(words: readonly number[], n = SHINGLE): Uint32Array {
   const width = Math.min(n, words.length);
-  for (let i = 0; i + width <= words.length && width > 0; i++) {
+  if (width === 0) return new Uint32Array(0);
+  const out = new Uint32Array(words.length - width + 1);
+  for (let i = 0; i < out.length; i++) {
     let x = 0x9e3779b9;
     for (let j = 0; j < width; j++) x = Math.imul(x ^ words[i + j]!, 0x85ebca6b) >>> 0;
-    out.add(x);
+    out[i] = x;
   }
-  return out;
+  out.sort();
+  let kept = 0;
+  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[i - 1]) out[kept++] = out[i]!;
+  return out.subarray(0, kept);
 }
 
-export function jaccard(a: ReadonlySet<number>, b: ReadonlySet<number>): number {
-  if (!a.size && !b.size) return 0;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+/** Jaccard similarity of two sorted, unique shingle arrays (a merge, no hashing). */
+export function jaccard(a: Uint32Array, b: Uint32Array): number {
+  if (!a.length && !b.length) return 0;
   let inter = 0;
-  for (const x of small) if (large.has(x)) inter++;
-  return inter / (a.size + b.size - inter);
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    if (a[i] === b[j]) {
+      inter++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return inter / (a.length + b.length - inter);
 }
 
 /** FNV-1a, 32 bits. */
@@ -70,9 +84,10 @@ function hash32(s: string): number {
 const A = Array.from({ length: HASHES }, (_, i) => (hash32(`a${i}`) | 1) >>> 0);
 const B = Array.from({ length: HASHES }, (_, i) => hash32(`b${i}`));
 
-function signature(set: ReadonlySet<number>): number[] {
-  const sig = new Array<number>(HASHES).fill(0xffffffff);
-  for (const x of set) {
+function signature(set: Uint32Array): Uint32Array {
+  const sig = new Uint32Array(HASHES).fill(0xffffffff);
+  for (let k = 0; k < set.length; k++) {
+    const x = set[k]!;
     for (let i = 0; i < HASHES; i++) {
       const h = (Math.imul(A[i]!, x) + B[i]!) >>> 0;
       if (h < sig[i]!) sig[i] = h;
@@ -81,20 +96,36 @@ function signature(set: ReadonlySet<number>): number[] {
   return sig;
 }
 
+/** A passage prepared for sameStoryOf: its shingles and its LSH band keys (empty for an empty text). */
+export interface Shingled {
+  set: Uint32Array;
+  keys: string[];
+}
+
+export function shingled(words: readonly number[]): Shingled {
+  const set = shingles(words);
+  if (!set.length) return { set, keys: [] };
+  const sig = signature(set);
+  const keys: string[] = [];
+  for (let b = 0; b < HASHES / ROWS; b++) keys.push(`${b}:${sig.subarray(b * ROWS, b * ROWS + ROWS).join(',')}`);
+  return { set, keys };
+}
+
 /**
  * For items (word hashes, wordHashes) in rank order, the index of the earlier item each one duplicates (−1: it leads its own
  * story). An item joins the first earlier leader it reaches the threshold with.
  */
 export function sameStory(items: readonly (readonly number[])[], threshold = SAME_STORY_JACCARD): number[] {
-  const sets = items.map((w) => shingles(w));
+  return sameStoryOf(items.map(shingled), threshold);
+}
+
+/** sameStory over passages already prepared (a search prepares each match once for its two runs). */
+export function sameStoryOf(items: readonly Shingled[], threshold = SAME_STORY_JACCARD): number[] {
   const buckets = new Map<string, number[]>();
-  return sets.map((set, i) => {
-    if (!set.size) return -1;
-    const sig = signature(set);
-    const keys: string[] = [];
-    for (let b = 0; b < HASHES / ROWS; b++) keys.push(`${b}:${sig.slice(b * ROWS, b * ROWS + ROWS).join(',')}`);
+  return items.map(({ set, keys }, i) => {
+    if (!set.length) return -1;
     const near = [...new Set(keys.flatMap((key) => buckets.get(key) ?? []))].sort((a, b) => a - b);
-    for (const j of near) if (jaccard(set, sets[j]!) >= threshold) return j;
+    for (const j of near) if (jaccard(set, items[j]!.set) >= threshold) return j;
     for (const key of keys) (buckets.get(key) ?? buckets.set(key, []).get(key)!).push(i);
     return -1;
   });
