@@ -65,8 +65,12 @@ export function termMatcher(terms: readonly string[]): TermMatcher {
     count: folded.length,
     shared(text) {
       if (!re) return 0;
+      // Lower-cased once; apostrophes dropped only where there are any (most passages: one copy, not two).
+      let lower = text.toLowerCase();
+      if (lower.includes("'") || lower.includes('’')) lower = lower.replace(/['’]/g, '');
       const found = new Set<string>();
-      for (const m of text.toLowerCase().replace(/['’]/g, '').matchAll(re)) {
+      re.lastIndex = 0;
+      for (let m = re.exec(lower); m; m = re.exec(lower)) {
         const w = foldWord(m[0]);
         if (wanted.has(w)) found.add(w);
       }
