@@ -1,7 +1,7 @@
 /**
  * The indexer's query-side contract, used by ranking/. (Write-side details stay inside indexer/.)
  * Each component is an interface with a default implementation chosen by configuration, after
- * Orama's components: SQLite FTS5 ↔ Elasticsearch for BM25, static ↔ USE-lite ↔ ONNX for the encoder.
+ * Orama's components: SQLite FTS5 ↔ Elasticsearch for BM25, static ↔ ONNX for the encoder.
  */
 
 /** A scored snippet from one index. Higher scores are better within one run. */

@@ -1,6 +1,6 @@
 /**
  * The search pipeline against the real parts: a migrated database (SQLite or PostgreSQL) and the
- * indexer's BM25 (FTS5) and dense (USE-lite + FAISS) indexes. Articles and their snippet windows are
+ * indexer's BM25 (FTS5) and dense (static encoder + FAISS) indexes. Articles and their snippet windows are
  * written here directly (ranking/ may not import crawler/), the way the crawler's store writes them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

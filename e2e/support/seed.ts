@@ -2,8 +2,8 @@
  * The e2e corpus, loaded through the project's own import (`quin import`) and indexed with
  * `quin index`: a slice of SciFact (with the abstracts that some training claims cite), a slice of
  * Reuters-21578 when that importer exists, and our own small fixtures (dated articles for the
- * recency tests, an article whose text carries markup). Small enough for USE-lite to embed in a few
- * minutes on 2 cores; the sentence-vector cache makes later runs fast.
+ * recency tests, an article whose text carries markup). Small enough to index in seconds with the static
+ * encoder (and in a few minutes with an ONNX one, whose sentence vectors are then cached).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

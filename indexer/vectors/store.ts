@@ -1,6 +1,6 @@
 /**
  * Where sentence vectors come from: the on-disk cache (vectors/cache.ts) for encoders that are slow
- * to run (USE-lite, ONNX), or straight from the encoder for those cheaper to run than to read back
+ * to run (ONNX), or straight from the encoder for those cheaper to run than to read back
  * (the static encoder's `embedSync`), which would otherwise fill the disk with vectors at 1M
  * snippets. Both answer the same calls, so the indexer, `--verify` and the query side use either.
  */
