@@ -1,7 +1,5 @@
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFeed, storeArticles, type ArticleInput } from '../../crawler';
-import { sqlitePath } from '../../lib/config';
 import { listWorkers, stuckReason } from '../../lib/web/worker-heartbeat';
 import { TEST_CRAWLER_OVERRIDES } from '../../testing/crawler';
 import { createTestDb, type TestDb } from '../../testing/db';
@@ -189,13 +187,15 @@ describe('the real worker with an indexing backlog: crawling never waits behind 
     for (let i = 0; i < docs.length; i += 250) await storeArticles(t.db, docs.slice(i, i + 250), { size: 5, stride: 3, minChars: 40 });
     // Then 60 copies of every window, each of its sentences made unique at the same length (so the
     // sentence offsets stay true): written in one statement, the FTS5 triggers included.
-    const sqlite = new Database(sqlitePath(t.config));
-    sqlite.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60)
-      INSERT INTO snippets (article_id, position, sentence_start, sentence_end, text, sentence_spans, title, source, published_at, created_at)
-      SELECT s.article_id, s.position + n.i * 1000, s.sentence_start, s.sentence_end,
-             replace(s.text, 'question number', printf('qx%06d number', n.i)), s.sentence_spans, s.title, s.source, s.published_at, s.created_at
-      FROM snippets s, n`);
-    sqlite.close();
+    const columns = 'article_id, position, sentence_start, sentence_end, text, sentence_spans, title, source, published_at, created_at';
+    const copies = `SELECT s.article_id, s.position + n.i * 1000, s.sentence_start, s.sentence_end,
+        replace(s.text, 'question number', ${t.provider === 'sqlite' ? "printf('qx%06d number', n.i)" : "'qx' || lpad(n.i::text, 6, '0') || ' number'"}),
+        s.sentence_spans, s.title, s.source, s.published_at, s.created_at FROM snippets s, n`;
+    await t.db.$executeRawUnsafe(
+      t.provider === 'sqlite'
+        ? `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60) INSERT INTO snippets (${columns}) ${copies}`
+        : `WITH n(i) AS (SELECT generate_series(1, 60)) INSERT INTO snippets (${columns}) ${copies}`,
+    );
     expect(await t.db.snippet.count()).toBeGreaterThan(150_000);
   }, 180_000);
   afterAll(async () => {
