@@ -100,7 +100,7 @@ export interface MatchSignals {
  * paraphrase sharing one rare word has no other way in. `dense` holds the thresholds measured for
  * the index's encoder.
  */
-export function matching(signals: readonly MatchSignals[], termCount: number, withDense = true, dense: DenseThresholds): boolean[] {
+export function matching(signals: readonly MatchSignals[], termCount: number, withDense: boolean, dense: DenseThresholds): boolean[] {
   const best = Math.max(0, ...signals.map((s) => s.coverage));
   const bestBm25 = Math.max(0, ...signals.map((s) => s.bm25 ?? 0));
   const minShared = withDense ? Math.min(MIN_SHARED_TERMS, termCount) : 1;

@@ -82,8 +82,11 @@ function version(): string {
   }
 }
 
+/** The crawler's name in its User-Agent and the robots.txt group it obeys. */
+export const PRODUCT_TOKEN = 'QuinBot';
+
 export function defaultUserAgent(contactUrl: string): string {
-  return `QuinBot/${version()} (+${contactUrl})`;
+  return `${PRODUCT_TOKEN}/${version()} (+${contactUrl})`;
 }
 
 function withDetails(err: QuinError, extra: Record<string, unknown>): QuinError {
@@ -153,7 +156,6 @@ interface InternalRequest extends FetchRequest {
 
 export class Transport implements HttpClient {
   readonly userAgent: string;
-  private readonly productToken: string;
   private readonly queue: HostQueue;
   private readonly dispatcher: Agent;
   private readonly robots = new Map<string, { policy: Promise<RobotsPolicy>; expires: number }>();
@@ -163,7 +165,6 @@ export class Transport implements HttpClient {
     private readonly addresses: AddressPolicy = DEFAULT_POLICY,
   ) {
     this.userAgent = defaultUserAgent(config.contactUrl);
-    this.productToken = this.userAgent.split(/[/\s]/)[0] || 'QuinBot';
     this.queue = new HostQueue(config.crawlConcurrency, config.hostDelayMs);
     this.dispatcher = createDispatcher(guardedLookup(config.allowPrivateHosts, addresses), this.connectTimeoutMs);
   }
@@ -213,7 +214,7 @@ export class Transport implements HttpClient {
       if (checkRobots) {
         const policy = await this.robotsFor(url, req.cancel);
         if (!policy.isAllowed(url.pathname + url.search)) {
-          throw createError('FETCH_ROBOTS', `${url.href} is disallowed by ${url.origin}/robots.txt for ${this.productToken}`);
+          throw createError('FETCH_ROBOTS', `${url.href} is disallowed by ${url.origin}/robots.txt for ${PRODUCT_TOKEN}`);
         }
       }
       const raw = await this.hop(url, req, maxBytes);
@@ -366,7 +367,7 @@ export class Transport implements HttpClient {
     } finally {
       deadline.clear();
     }
-    const policy = res.body.length ? robotsPolicy(res.body.toString('utf8'), this.productToken) : ALLOW_ALL;
+    const policy = res.body.length ? robotsPolicy(res.body.toString('utf8'), PRODUCT_TOKEN) : ALLOW_ALL;
     // Capped so that a fetch can always wait for its turn within its own deadline.
     const maxDelay = Math.min(MAX_CRAWL_DELAY_MS, this.config.fetchTimeoutMs / 2);
     if (policy.crawlDelaySeconds) this.queue.setMinDelay(url.host, Math.min(policy.crawlDelaySeconds * 1000, maxDelay));
