@@ -99,7 +99,11 @@ test.describe('search as a reader expects it', () => {
     let holding = false;
     await page.route(/\/_next\/static\/chunks\/.+\.js$/, async (route) => {
       const response = await route.fetch();
-      const body = await response.body();
+      // A request the browser cancels meanwhile (a prefetch overtaken by the load) has its response
+      // disposed: let it go on its own way (if it is gone, that fails harmlessly). The form's chunk
+      // still has to be held, or the poll below fails.
+      const body = await response.body().catch(() => null);
+      if (!body) return route.fallback().catch(() => {});
       // The chunk with SearchForm (the only role="search" element) waits until the key has been pressed.
       if (/role:\s*"search"/.test(body.toString('utf8'))) {
         holding = true;
