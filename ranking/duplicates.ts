@@ -6,7 +6,7 @@
  *
  * Two passages are the same story when the Jaccard similarity of their word 3-shingles reaches
  * SAME_STORY_JACCARD (identical windows score 1; a window shifted by one sentence of five about 0.6).
- * Candidate pairs come from MinHash locality-sensitive hashing (16 hashes in 8 bands of 2: a pair at
+ * Candidate pairs come from MinHash locality-sensitive hashing (16 one-permutation bins in 8 bands of 2: a pair at
  * 0.5 is found with probability 0.9, at 0.7 with 0.995), then the exact Jaccard decides, so the
  * work grows with the number of matches, not its square.
  */
@@ -14,6 +14,7 @@ export const SAME_STORY_JACCARD = 0.5;
 const SHINGLE = 3;
 const HASHES = 16;
 const ROWS = 2;
+const BIN_SHIFT = 32 - Math.log2(HASHES);
 
 /**
  * A passage's words for comparing stories, as 32-bit hashes: lower-cased, split at white space, hashed
@@ -73,25 +74,18 @@ export function jaccard(a: Uint32Array, b: Uint32Array): number {
   return inter / (a.length + b.length - inter);
 }
 
-/** FNV-1a, 32 bits. */
-function hash32(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-// Fixed odd multipliers and offsets: the same signature in every process (deterministic results).
-const A = Array.from({ length: HASHES }, (_, i) => (hash32(`a${i}`) | 1) >>> 0);
-const B = Array.from({ length: HASHES }, (_, i) => hash32(`b${i}`));
-
+/**
+ * One-permutation MinHash: each shingle hash falls in one of HASHES bins by its top bits, and a bin's
+ * signature is its smallest hash — one pass over the shingles instead of one per hash function (the
+ * 16 multiply-and-min passes were half of the stage's time). Two passages' bins agree with probability
+ * their Jaccard similarity, as independent hashes do; an empty bin is 0xffffffff on both sides.
+ */
 function signature(set: Uint32Array): Uint32Array {
   const sig = new Uint32Array(HASHES).fill(0xffffffff);
   for (let k = 0; k < set.length; k++) {
     const x = set[k]!;
-    for (let i = 0; i < HASHES; i++) {
-      const h = (Math.imul(A[i]!, x) + B[i]!) >>> 0;
-      if (h < sig[i]!) sig[i] = h;
-    }
+    const bin = x >>> BIN_SHIFT;
+    if (x < sig[bin]!) sig[bin] = x;
   }
   return sig;
 }
@@ -99,15 +93,23 @@ function signature(set: Uint32Array): Uint32Array {
 /** A passage prepared for sameStoryOf: its shingles and its LSH band keys (empty for an empty text). */
 export interface Shingled {
   set: Uint32Array;
-  keys: string[];
+  /** One number per band: the band's index and its rows mixed into a safe integer (a collision only adds a pair the exact Jaccard then rejects). */
+  keys: number[];
 }
+
+const BAND_SPACE = 2 ** 32;
 
 export function shingled(words: readonly number[]): Shingled {
   const set = shingles(words);
   if (!set.length) return { set, keys: [] };
   const sig = signature(set);
-  const keys: string[] = [];
-  for (let b = 0; b < HASHES / ROWS; b++) keys.push(`${b}:${sig.subarray(b * ROWS, b * ROWS + ROWS).join(',')}`);
+  // Numbers, not strings: joining typed arrays into 8 string keys a passage was half the stage.
+  const keys: number[] = [];
+  for (let b = 0; b < HASHES / ROWS; b++) {
+    let h = 0x811c9dc5;
+    for (let r = 0; r < ROWS; r++) h = Math.imul(h ^ sig[b * ROWS + r]!, 0x01000193);
+    keys.push(b * BAND_SPACE + (h >>> 0));
+  }
   return { set, keys };
 }
 
@@ -121,12 +123,20 @@ export function sameStory(items: readonly (readonly number[])[], threshold = SAM
 
 /** sameStory over passages already prepared (a search prepares each match once for its two runs). */
 export function sameStoryOf(items: readonly Shingled[], threshold = SAME_STORY_JACCARD): number[] {
-  const buckets = new Map<string, number[]>();
+  const buckets = new Map<number, number[]>();
+  const near: number[] = [];
   return items.map(({ set, keys }, i) => {
     if (!set.length) return -1;
-    const near = [...new Set(keys.flatMap((key) => buckets.get(key) ?? []))].sort((a, b) => a - b);
+    near.length = 0;
+    for (const key of keys) for (const j of buckets.get(key) ?? []) if (!near.includes(j)) near.push(j);
+    // The earliest leader first, as a rank-ordered scan would meet them.
+    near.sort((a, b) => a - b);
     for (const j of near) if (jaccard(set, items[j]!.set) >= threshold) return j;
-    for (const key of keys) (buckets.get(key) ?? buckets.set(key, []).get(key)!).push(i);
+    for (const key of keys) {
+      const bucket = buckets.get(key);
+      if (bucket) bucket.push(i);
+      else buckets.set(key, [i]);
+    }
     return -1;
   });
 }

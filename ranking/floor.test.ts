@@ -30,6 +30,10 @@ describe('relevance floor', () => {
     expect(cov('studies of steel', 'A study', 'Stainless steels.')).toBe(1);
     expect(cov('café prices', 'Cafés', 'PRICE war')).toBe(1);
     expect(cov('art', 'Martial', 'the party started')).toBe(0);
+    // A word boundary is any letter, digit or mark, not only ASCII ones.
+    expect(cov('art', 'Señart', 'añoart 3art')).toBe(0);
+    expect(cov('art', 'Hélène’s art', '')).toBe(1);
+    expect(cov('ice', '𝐀ice', 'x')).toBe(0);
     expect(termMatcher([]).shared('anything')).toBe(0);
   });
 
