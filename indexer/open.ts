@@ -139,6 +139,7 @@ async function open(config: Config, db: Db): Promise<SearchIndexes> {
     sentenceVectors: { get: async (sentences) => cache.get(sentences) },
     async close() {
       await bm25.close();
+      dense?.close?.();
       cache.close();
       await encoder.close?.();
     },

@@ -71,6 +71,8 @@ export interface DenseIndex {
   refresh?(): Promise<void>;
   /** The relevance floor calibrated for this index (indexer/dense/floor-calibration.ts); null when none was measured. */
   floor?(): DenseThresholds | null;
+  /** Releases what the index holds outside the heap (a search thread's file map). */
+  close?(): void;
 }
 
 /** Cached sentence embeddings by text (content hash inside); null where a sentence was never embedded. */

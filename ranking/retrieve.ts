@@ -67,16 +67,6 @@ export async function retrieve(
 ): Promise<Retrieved> {
   const { indexes, options } = ctx;
   const k = options.retrieveK;
-  // BM25 starts first and does not wait for the embedding (an Elasticsearch request is in flight while
-  // the encoder runs; FTS5 is synchronous and finishes first); only the dense search waits for it.
-  const bm25Run =
-    mode === 'dense'
-      ? Promise.resolve([])
-      : run.time('bm25', () =>
-          guard('INDEX_UNAVAILABLE', `BM25 index (${indexes.bm25.backend})`, () =>
-            indexes.bm25.search({ text: query.text, terms: query.terms }, k, indexFilter(r)),
-          ),
-        );
   const embedding = needsVector
     ? run.time('embed', () =>
         guard('MODEL_UNAVAILABLE', `encoder ${indexes.encoder.id}`, async () => {
@@ -86,14 +76,33 @@ export async function retrieve(
         }),
       )
     : Promise.resolve(null);
-  const [vector, bm25] = await Promise.all([embedding, bm25Run]);
   const depth = hasFilter(r) ? k * DENSE_FILTER_OVERFETCH : k;
-  const dense =
+  // The dense search is sent as soon as the embedding is ready: to its own thread (USearch) or to
+  // Elasticsearch, so it runs while BM25 does.
+  const denseRun =
     mode === 'bm25'
-      ? []
-      : await run.time('dense', () => guard('INDEX_UNAVAILABLE', 'dense index', () => indexes.dense!.search(vector!, depth)));
+      ? Promise.resolve([])
+      : embedding.then((vector) =>
+          run.time('dense', () => guard('INDEX_UNAVAILABLE', 'dense index', () => indexes.dense!.search(vector!, depth))),
+        );
+  // BM25 starts one turn of the event loop later: FTS5's search is synchronous, and run at once it would
+  // hold the thread before the embedding's continuation had sent the dense search (an Elasticsearch
+  // request is in flight meanwhile either way).
+  const bm25Run =
+    mode === 'dense'
+      ? Promise.resolve([])
+      : nextTurn().then(() =>
+          run.time('bm25', () =>
+            guard('INDEX_UNAVAILABLE', `BM25 index (${indexes.bm25.backend})`, () =>
+              indexes.bm25.search({ text: query.text, terms: query.terms }, k, indexFilter(r)),
+            ),
+          ),
+        );
+  const [vector, bm25, dense] = await Promise.all([embedding, bm25Run, denseRun]);
   return { mode, bm25, dense, vector };
 }
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function fuse(hits: Retrieved, ctx: SearchContext): FusedCandidate[] {
   if (hits.mode === 'bm25') return singleRun(hits.bm25, 'bm25');

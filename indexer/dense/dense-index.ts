@@ -11,6 +11,8 @@ import { createLogger } from '../../lib/log';
 import { indexesDir } from '../files';
 import { denseEntries, readState, type IndexStateRow } from '../state';
 import type { DenseIndex, DenseThresholds, Hit } from '../types';
+import type { SearchOut } from './faiss-native';
+import { UsearchIndex } from './usearch-native';
 import { readVectorIndex, type VectorIndex } from './vector-index';
 import { readFloor, type DenseFloor } from './floor-calibration';
 
@@ -97,10 +99,10 @@ export async function loadDense(db: Db, dataDir: string, expect: DenseExpect): P
   return { index, floor, positions, tombstones, state };
 }
 
-/** Top-k snippets from a loaded index, tombstones skipped. */
-export function searchLoaded(d: LoadedDense, query: Float32Array, k: number): Hit[] {
-  if (k < 1 || d.index.ntotal === 0) return [];
-  const r = d.index.search(query, Math.min(d.index.ntotal, Math.floor(k) + d.tombstones));
+/** How many the index is asked for: k, plus the tombstones it may return among them. */
+const asked = (d: LoadedDense, k: number) => Math.min(d.index.ntotal, Math.floor(k) + d.tombstones);
+
+function hitsOf(d: LoadedDense, r: SearchOut, k: number): Hit[] {
   const hits: Hit[] = [];
   for (let i = 0; i < r.labels.length && hits.length < k; i++) {
     const id = d.positions[r.labels[i]!];
@@ -108,6 +110,24 @@ export function searchLoaded(d: LoadedDense, query: Float32Array, k: number): Hi
     hits.push({ snippetId: id, score: r.scores[i]! });
   }
   return hits;
+}
+
+/** Top-k snippets from a loaded index, tombstones skipped. */
+export function searchLoaded(d: LoadedDense, query: Float32Array, k: number): Hit[] {
+  if (k < 1 || d.index.ntotal === 0) return [];
+  return hitsOf(d, d.index.search(query, asked(d, k)), k);
+}
+
+/** As searchLoaded, off this thread where the layout can be (USearch: its search thread), so the caller's other work goes on meanwhile. */
+export async function searchLoadedAsync(d: LoadedDense, query: Float32Array, k: number): Promise<Hit[]> {
+  if (k < 1 || d.index.ntotal === 0) return [];
+  const ix = d.index;
+  const r = ix instanceof UsearchIndex ? await ix.searchAsync(query, asked(d, k)) : ix.search(query, asked(d, k));
+  return hitsOf(d, r, k);
+}
+
+function closeIndex(d: LoadedDense | null): void {
+  if (d?.index instanceof UsearchIndex) d.index.close();
 }
 
 /** The query-side DenseIndex, reloading after the indexer commits a new checkpoint. */
@@ -141,7 +161,12 @@ export class DenseReader implements DenseIndex {
 
   async search(query: Float32Array, k: number): Promise<Hit[]> {
     await this.refresh();
-    return this.current ? searchLoaded(this.current, query, k) : [];
+    return this.current ? searchLoadedAsync(this.current, query, k) : [];
+  }
+
+  close(): void {
+    closeIndex(this.current);
+    this.current = null;
   }
 
   /** Public so that callers can check before size(): an empty index is never searched, so search() alone would never reload it. */
@@ -152,7 +177,10 @@ export class DenseReader implements DenseIndex {
       try {
         const state = await readState(this.db, 'dense');
         if ((state?.version ?? null) === (this.current?.state.version ?? null)) return;
+        const previous = this.current;
         this.current = await loadDense(this.db, this.dataDir, this.expect);
+        // The replaced checkpoint's file is unmapped (a search already sent to it is answered first).
+        closeIndex(previous);
         log.info('dense index reloaded', { version: this.current?.state.version ?? 0, vectors: this.current?.index.ntotal ?? 0 });
       } catch (e) {
         // Keep serving the index we have; the indexer may be mid-checkpoint.

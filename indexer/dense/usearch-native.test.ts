@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GuardedIndex } from './faiss-native';
 import { UsearchIndex } from './usearch-native';
+import { stopSearchThread } from './usearch-thread';
 import { isLossyLayout, readVectorIndex } from './vector-index';
 import { errorCode as code, randomUnitVectors as random, unit } from './test-vectors';
 
@@ -59,6 +60,29 @@ describe('USearch HNSW layout', () => {
     writable.add(xs.slice(400));
     expect(writable.ntotal).toBe(500);
     expect(writable.search(xs[480]!, 1).labels).toEqual([480]);
+  });
+
+  it('searches a served index in its own thread, and in the process once that thread is gone', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-usearch-'));
+    const xs = random(2000, 16, 5);
+    const built = UsearchIndex.create(16, 'usearch:HNSW16,f16');
+    built.add(xs);
+    const file = path.join(dir, 'dense-v1.usearch');
+    built.writeFile(file);
+    const served = UsearchIndex.read(file, 16, 'usearch:HNSW16,f16');
+    const queries = random(20, 16, 9);
+    const inline = queries.map((q) => built.search(q, 50));
+    // Many in flight at once, each answered with its own results.
+    expect(await Promise.all(queries.map((q) => served.searchAsync(q, 50)))).toEqual(inline);
+    expect(served.search(queries[3]!, 50)).toEqual(inline[3]);
+    await stopSearchThread();
+    expect(served.ntotal).toBe(2000);
+    expect(await served.searchAsync(queries[4]!, 50)).toEqual(inline[4]);
+    expect(served.search(queries[5]!, 50)).toEqual(inline[5]);
+    // A newly opened index starts a new thread.
+    const again = UsearchIndex.read(file, 16, 'usearch:HNSW16,f16');
+    expect(await again.searchAsync(xs[77]!, 1)).toMatchObject({ labels: [77] });
+    again.close();
   });
 
   it('refuses what it cannot do instead of aborting', () => {

@@ -7,12 +7,17 @@
  * vectors) by the curve in docs/benchmarks.md.
  *
  * A served index is memory-mapped (`view`), not read into the heap: the OS pages in what searches
- * touch. An index that will be extended is loaded whole (`load`), since a viewed one is read-only.
+ * touch. It is mapped and searched in a thread of its own (usearch-thread.ts). An index that will be
+ * extended is loaded whole (`load`) here, since a viewed one is read-only.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { createError } from '../../lib/errors';
+import { createLogger } from '../../lib/log';
 import { checkVectors, writeIndexFile, type SearchOut } from './faiss-native';
+import { ThreadView, type UsearchConfig } from './usearch-thread';
+
+const log = createLogger('dense');
 
 interface NativeUsearch {
   add(keys: BigUint64Array, vectors: Float32Array, threads?: number): void;
@@ -24,14 +29,7 @@ interface NativeUsearch {
 }
 
 type UsearchModule = {
-  Index: new (config: {
-    metric: string;
-    dimensions: number;
-    connectivity: number;
-    quantization: string;
-    expansion_add: number;
-    expansion_search: number;
-  }) => NativeUsearch;
+  Index: new (config: UsearchConfig) => NativeUsearch;
 };
 
 const FACTORY_RE = /^usearch:HNSW(\d{1,3}),(f32|f16|bf16|i8)$/;
@@ -74,32 +72,42 @@ function parse(factory: string): { connectivity: number; quantization: string } 
 
 /** A USearch HNSW index with positions as keys, its calls checked first as GuardedIndex's are. */
 export class UsearchIndex {
+  /**
+   * A served (read-only) index lives in the search thread (usearch-thread.ts); `inProcess` is the
+   * binding's own object: the index being built or extended, or a served one mapped here when the
+   * thread cannot serve it.
+   */
   private constructor(
-    private native: NativeUsearch,
+    private inProcess: NativeUsearch | null,
+    private thread: ThreadView | null,
     readonly dim: number,
     readonly factory: string,
     private file: string | null,
     private expansionSearch: number,
   ) {}
 
-  private static make(dim: number, factory: string, expansionSearch: number): NativeUsearch {
+  private static config(dim: number, factory: string, expansionSearch: number): UsearchConfig {
     const { connectivity, quantization } = parse(factory);
-    return new (loadUsearch().Index)({
+    return {
       metric: 'cos',
       dimensions: dim,
       connectivity,
       quantization,
       expansion_add: USEARCH_EXPANSION_ADD,
       expansion_search: expansionSearch,
-    });
+    };
+  }
+
+  private static make(dim: number, factory: string, expansionSearch: number): NativeUsearch {
+    return new (loadUsearch().Index)(UsearchIndex.config(dim, factory, expansionSearch));
   }
 
   static create(dim: number, factory: string): UsearchIndex {
     if (!Number.isInteger(dim) || dim < 1 || dim > 65_536) throw createError('INVALID_INPUT', `USearch: bad dimension ${dim}`);
-    return new UsearchIndex(UsearchIndex.make(dim, factory, USEARCH_EXPANSION_SEARCH), dim, factory, null, USEARCH_EXPANSION_SEARCH);
+    return new UsearchIndex(UsearchIndex.make(dim, factory, USEARCH_EXPANSION_SEARCH), null, dim, factory, null, USEARCH_EXPANSION_SEARCH);
   }
 
-  /** Opens a file written by `writeFile`: memory-mapped (`writable` false) or loaded to be extended. */
+  /** Opens a file written by `writeFile`: memory-mapped in the search thread (`writable` false) or loaded here to be extended. */
   static read(file: string, dim: number, factory: string, writable = false): UsearchIndex {
     let size: number;
     try {
@@ -108,18 +116,40 @@ export class UsearchIndex {
       throw createError('INDEX_UNAVAILABLE', `USearch index file ${file} is missing`);
     }
     if (size === 0) throw createError('INDEX_CORRUPT', `USearch index file ${file} is empty`);
-    const native = UsearchIndex.make(dim, factory, USEARCH_EXPANSION_SEARCH);
+    loadUsearch();
+    const ef = USEARCH_EXPANSION_SEARCH;
     try {
-      if (writable) native.load(file);
-      else native.view(file);
+      if (!writable) return new UsearchIndex(null, ThreadView.open(file, UsearchIndex.config(dim, factory, ef)), dim, factory, file, ef);
+      const native = UsearchIndex.make(dim, factory, ef);
+      native.load(file);
+      return new UsearchIndex(native, null, dim, factory, null, ef);
     } catch (e) {
       throw createError('INDEX_CORRUPT', `USearch could not read ${file}: ${(e as Error).message}`);
     }
-    return new UsearchIndex(native, dim, factory, writable ? null : file, USEARCH_EXPANSION_SEARCH);
+  }
+
+  /** The index as the binding serves it in this thread: mapped here when the search thread has failed. */
+  private native(): NativeUsearch {
+    if (this.inProcess) return this.inProcess;
+    const native = UsearchIndex.make(this.dim, this.factory, this.expansionSearch);
+    native.view(this.file!);
+    this.inProcess = native;
+    this.thread?.close();
+    this.thread = null;
+    return native;
+  }
+
+  /** The thread's view while it serves. */
+  private served(): ThreadView | null {
+    if (this.thread?.failed) {
+      log.warn('the dense search thread failed: searching in the process', { file: this.file });
+      this.thread = null;
+    }
+    return this.thread;
   }
 
   get ntotal(): number {
-    return this.native.size();
+    return this.thread ? this.thread.size : this.native().size();
   }
 
   /** HNSW needs no training. */
@@ -141,7 +171,7 @@ export class UsearchIndex {
       keys[i] = BigInt(first + i);
       packed.set(v, i * this.dim);
     });
-    this.native.add(keys, packed, 0);
+    this.native().add(keys, packed, 0);
   }
 
   /**
@@ -154,29 +184,72 @@ export class UsearchIndex {
       throw createError('CONFIG_INVALID', `USearch ${name} must be a positive integer, got ${value}`);
     if (name !== 'efSearch' || !this.file) return false;
     if (value === this.expansionSearch) return true;
-    const native = UsearchIndex.make(this.dim, this.factory, value);
-    native.view(this.file);
-    this.native = native;
+    const thread = this.served();
+    if (thread) {
+      this.thread = ThreadView.open(this.file, UsearchIndex.config(this.dim, this.factory, value));
+      thread.close();
+    } else {
+      const native = UsearchIndex.make(this.dim, this.factory, value);
+      native.view(this.file);
+      this.inProcess = native;
+    }
     this.expansionSearch = value;
     return true;
   }
 
   writeFile(file: string): number {
-    return writeIndexFile(file, 'USearch', (tmp) => this.native.save(tmp));
+    return writeIndexFile(file, 'USearch', (tmp) => this.native().save(tmp));
+  }
+
+  private checked(query: Float32Array, k: number): number {
+    checkVectors([query], this.dim, 'USearch search');
+    const n = this.ntotal;
+    return n === 0 || !Number.isFinite(k) || k < 1 ? 0 : Math.min(Math.floor(k), n);
   }
 
   /** Top k by cosine (1 − the cosine distance), positions as labels; one thread (a search is one request's work). */
   search(query: Float32Array, k: number): SearchOut {
-    checkVectors([query], this.dim, 'USearch search');
-    const n = this.ntotal;
-    if (n === 0 || !Number.isFinite(k) || k < 1) return { labels: [], scores: [] };
-    const r = this.native.search(query, Math.min(Math.floor(k), n), 1);
-    const labels: number[] = new Array<number>(r.keys.length);
-    const scores: number[] = new Array<number>(r.keys.length);
-    for (let i = 0; i < r.keys.length; i++) {
-      labels[i] = Number(r.keys[i]);
-      scores[i] = 1 - r.distances[i]!;
+    const want = this.checked(query, k);
+    if (want === 0) return { labels: [], scores: [] };
+    const thread = this.served();
+    if (thread) {
+      try {
+        return toSearchOut(thread.search(query, want));
+      } catch (e) {
+        if (!thread.failed) throw e;
+      }
     }
-    return { labels, scores };
+    return toSearchOut(this.native().search(query, want, 1));
   }
+
+  /** As `search`, in the search thread while the caller goes on (beside BM25 on the other core); in this thread when it cannot. */
+  async searchAsync(query: Float32Array, k: number): Promise<SearchOut> {
+    const want = this.checked(query, k);
+    if (want === 0) return { labels: [], scores: [] };
+    const thread = this.served();
+    if (thread) {
+      try {
+        return toSearchOut(await thread.searchAsync(query, want));
+      } catch (e) {
+        if (!thread.failed) throw e;
+      }
+    }
+    return toSearchOut(this.native().search(query, want, 1));
+  }
+
+  /** Releases the thread's map of the file (a reader replacing its checkpoint). */
+  close(): void {
+    this.thread?.close();
+    this.thread = null;
+  }
+}
+
+function toSearchOut(r: { keys: BigUint64Array; distances: Float32Array }): SearchOut {
+  const labels: number[] = new Array<number>(r.keys.length);
+  const scores: number[] = new Array<number>(r.keys.length);
+  for (let i = 0; i < r.keys.length; i++) {
+    labels[i] = Number(r.keys[i]);
+    scores[i] = 1 - r.distances[i]!;
+  }
+  return { labels, scores };
 }

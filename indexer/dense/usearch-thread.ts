@@ -1,0 +1,207 @@
+/**
+ * A served USearch index searched in a worker thread of its own, for two reasons measured at 1M
+ * snippets: the HNSW walk (17 ms at p50, efSearch 1536) held the event loop, and it could not overlap
+ * the BM25 search (8 ms, JavaScript on the main thread) of the same query. In the thread the dense
+ * walk runs beside BM25 on the second core.
+ *
+ * The thread owns the only memory map of the file (the process does not map it too, which would count
+ * the touched pages twice in its RSS). Calls come in two forms: `searchAsync` for the pipeline, and
+ * synchronous ones (open, `search`) that block on an Atomics wait for the thread's answer, for the
+ * callers that have always been synchronous (the index surface, bench/, verify).
+ *
+ * The thread is plain JavaScript that requires usearch from the project's node_modules (as
+ * lib/models/ort-thread.ts does), so it works the same under the CLI, the tests and Next.js.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { projectRoot } from '../../lib/paths';
+
+/** What the binding's Index constructor takes. */
+export interface UsearchConfig {
+  metric: string;
+  dimensions: number;
+  connectivity: number;
+  quantization: string;
+  expansion_add: number;
+  expansion_search: number;
+}
+
+export interface ThreadHits {
+  keys: BigUint64Array;
+  distances: Float32Array;
+}
+
+const THREAD_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { Index } = require(workerData.usearchPath);
+const syncPort = workerData.syncPort;
+const signal = new Int32Array(workerData.signal);
+const views = new Map();
+function handle(m) {
+  if (m.op === 'open') {
+    const ix = new Index(m.config);
+    ix.view(m.file);
+    views.set(m.handle, ix);
+    return { size: ix.size() };
+  }
+  if (m.op === 'close') {
+    views.delete(m.handle);
+    return {};
+  }
+  const ix = views.get(m.handle);
+  if (!ix) throw new Error('no such index in the search thread: ' + m.handle);
+  const r = ix.search(m.query, m.k, 1);
+  // Copies in the thread's own buffers: the binding's may not be transferable.
+  return { keys: new BigUint64Array(r.keys), distances: new Float32Array(r.distances) };
+}
+function answer(m) {
+  let reply;
+  try {
+    reply = { id: m.id, ...handle(m) };
+  } catch (e) {
+    reply = { id: m.id, error: e && e.message ? e.message : String(e) };
+  }
+  const transfer = reply.keys ? [reply.keys.buffer, reply.distances.buffer] : [];
+  if (m.sync) {
+    syncPort.postMessage(reply, transfer);
+    Atomics.store(signal, 0, 1);
+    Atomics.notify(signal, 0);
+  } else parentPort.postMessage(reply, transfer);
+}
+parentPort.on('message', answer);
+`;
+
+/** How long a synchronous call waits for the thread before it gives up (a stuck thread is a fault, not a hang). */
+const SYNC_TIMEOUT_MS = 60_000;
+
+type Reply = { id: number; error?: string; size?: number } & Partial<ThreadHits>;
+
+class SearchThread {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
+  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  private readonly syncPort: MessagePort;
+  private readonly worker: Worker;
+  dead: Error | null = null;
+
+  constructor() {
+    const usearchPath = createRequire(path.join(projectRoot(), 'package.json')).resolve('usearch');
+    const { port1, port2 } = new MessageChannel();
+    this.syncPort = port1;
+    this.worker = new Worker(THREAD_CODE, {
+      eval: true,
+      workerData: { usearchPath, syncPort: port2, signal: this.signal.buffer },
+      transferList: [port2],
+    });
+    this.worker.on('message', (m: Reply) => {
+      const call = this.pending.get(m.id);
+      if (!call) return;
+      this.pending.delete(m.id);
+      if (!this.pending.size) this.worker.unref();
+      if (m.error !== undefined) call.reject(new Error(m.error));
+      else call.resolve(m);
+    });
+    const fail = (e: Error) => {
+      this.dead ??= e;
+      for (const call of this.pending.values()) call.reject(e);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`the dense search thread stopped (exit ${code})`)));
+    // An idle thread never keeps a process alive.
+    this.worker.unref();
+  }
+
+  call(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<Reply> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.ref();
+      this.worker.postMessage({ ...message, id }, transfer);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.dead ??= new Error('the dense search thread was stopped');
+    await this.worker.terminate();
+  }
+
+  callSync(message: Record<string, unknown>): Reply {
+    if (this.dead) throw this.dead;
+    const id = this.nextId++;
+    Atomics.store(this.signal, 0, 0);
+    this.worker.postMessage({ ...message, id, sync: true });
+    if (Atomics.wait(this.signal, 0, 0, SYNC_TIMEOUT_MS) === 'timed-out') {
+      this.dead = new Error(`the dense search thread did not answer in ${SYNC_TIMEOUT_MS / 1000} s`);
+      void this.worker.terminate();
+      throw this.dead;
+    }
+    const got = receiveMessageOnPort(this.syncPort)?.message as Reply | undefined;
+    if (!got || got.id !== id) throw new Error('the dense search thread answered out of turn');
+    if (got.error !== undefined) throw new Error(got.error);
+    return got;
+  }
+}
+
+let thread: SearchThread | null = null;
+let nextHandle = 1;
+
+/** The process's search thread, started on first use and started again after it died. */
+function searchThread(): SearchThread {
+  if (!thread || thread.dead) thread = new SearchThread();
+  return thread;
+}
+
+/**
+ * Stops the search thread (process shutdown; a test of what happens when it dies). Indexes it served
+ * map their files in the process from then on; an index opened later starts a new thread.
+ */
+export async function stopSearchThread(): Promise<void> {
+  const t = thread;
+  thread = null;
+  await t?.stop();
+}
+
+/** One file mapped in the search thread. */
+export class ThreadView {
+  private closed = false;
+
+  private constructor(
+    private readonly owner: SearchThread,
+    private readonly handle: number,
+    readonly size: number,
+  ) {}
+
+  /** Maps `file` in the thread (synchronously: the caller learns at once whether it can be read). */
+  static open(file: string, config: UsearchConfig): ThreadView {
+    const owner = searchThread();
+    const handle = nextHandle++;
+    const { size } = owner.callSync({ op: 'open', handle, file, config });
+    return new ThreadView(owner, handle, size ?? 0);
+  }
+
+  /** Whether the thread serving this view is gone (the caller then reads the file itself). */
+  get failed(): boolean {
+    return this.owner.dead !== null;
+  }
+
+  search(query: Float32Array, k: number): ThreadHits {
+    const r = this.owner.callSync({ op: 'search', handle: this.handle, query, k });
+    return { keys: r.keys!, distances: r.distances! };
+  }
+
+  async searchAsync(query: Float32Array, k: number): Promise<ThreadHits> {
+    // A copy crosses to the thread: the caller keeps its vector.
+    const r = await this.owner.call({ op: 'search', handle: this.handle, query: query.slice(), k });
+    return { keys: r.keys!, distances: r.distances! };
+  }
+
+  /** Unmaps the file in the thread (a replaced checkpoint's file is then no longer held). */
+  close(): void {
+    if (this.closed || this.owner.dead) return;
+    this.closed = true;
+    this.owner.call({ op: 'close', handle: this.handle }).catch(() => undefined);
+  }
+}
