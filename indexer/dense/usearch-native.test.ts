@@ -85,6 +85,37 @@ describe('USearch HNSW layout', () => {
     again.close();
   });
 
+  it('keeps the event loop free while the thread searches', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-usearch-'));
+    const built = UsearchIndex.create(32, 'usearch:HNSW16,f16');
+    built.add(random(20_000, 32, 11));
+    const file = path.join(dir, 'dense-v1.usearch');
+    built.writeFile(file);
+    const served = UsearchIndex.read(file, 32, 'usearch:HNSW16,f16');
+    served.setSearchParam('efSearch', 4000);
+    const queries = random(150, 32, 13);
+    let longestGap = 0;
+    let last = performance.now();
+    const tick = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+    }, 2);
+    const t0 = performance.now();
+    const hits = await Promise.all(queries.map((q) => served.searchAsync(q, 2000)));
+    const ran = performance.now() - t0;
+    // One more tick, so that a loop held until now is measured too.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    clearInterval(tick);
+    expect(hits.every((h) => h.labels.length === 2000)).toBe(true);
+    expect(ran).toBeGreaterThan(200);
+    // Searched here, the 150 searches would hold the loop for all of `ran`.
+    expect(longestGap, `searches ${Math.round(ran)} ms, longest timer gap ${Math.round(longestGap)} ms`).toBeLessThan(
+      Math.max(50, ran / 4),
+    );
+    served.close();
+  });
+
   it('refuses what it cannot do instead of aborting', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-usearch-'));
     expect(code(() => UsearchIndex.create(8, 'usearch:HNSW16,q4'))).toBe('CONFIG_INVALID');
