@@ -57,20 +57,32 @@ function candidate(c: FusedCandidate, m: SnippetMeta): Candidate {
   };
 }
 
+type Rows = { meta: Map<number, SnippetMeta>; texts: Map<number, SnippetText> };
+
+/** What the later stages read of these snippets: metadata, and the texts when the floor or the de-duplication reads them. */
+export function readCandidates(ids: readonly number[], ctx: SearchContext): Promise<Rows> {
+  const withText = ctx.options.relevanceFloor || ctx.options.oneStoryOnce;
+  return guard('DB_UNAVAILABLE', 'reading snippets', async () =>
+    withText ? loadMetaAndTexts(ctx.db, ids, ctx.provider) : { meta: await loadMeta(ctx.db, ids, ctx.provider), texts: new Map() },
+  );
+}
+
 /**
  * Stage "load and filter": snippet metadata for every fused candidate, the request's filters applied;
  * with `withText`, their texts in the same read (the floor and the de-duplication read them).
+ * `early`: rows already read (the BM25 hits, read while the dense search ran); only the rest is read.
  */
 export async function loadAndFilter(
   fused: readonly FusedCandidate[],
   r: ResolvedRequest,
   ctx: SearchContext,
+  early?: Promise<Rows | null>,
 ): Promise<{ candidates: Candidate[]; texts: Map<number, SnippetText> }> {
-  const ids = fused.map((c) => c.snippetId);
-  const withText = ctx.options.relevanceFloor || ctx.options.oneStoryOnce;
-  const { meta, texts } = await guard('DB_UNAVAILABLE', 'reading snippets', async () =>
-    withText ? loadMetaAndTexts(ctx.db, ids, ctx.provider) : { meta: await loadMeta(ctx.db, ids, ctx.provider), texts: new Map() },
-  );
+  const have = (await early) ?? null;
+  const ids = have ? fused.filter((c) => !have.meta.has(c.snippetId)).map((c) => c.snippetId) : fused.map((c) => c.snippetId);
+  const rest = await readCandidates(ids, ctx);
+  const meta = have ? merged(have.meta, rest.meta) : rest.meta;
+  const texts = have ? merged(have.texts, rest.texts) : rest.texts;
   const out: Candidate[] = [];
   for (const c of fused) {
     const m = meta.get(c.snippetId);
@@ -78,6 +90,11 @@ export async function loadAndFilter(
     out.push(candidate(c, m));
   }
   return { candidates: out, texts };
+}
+
+function merged<V>(into: Map<number, V>, more: Map<number, V>): Map<number, V> {
+  for (const [k, v] of more) into.set(k, v);
+  return into;
 }
 
 /** Stage "floor": the candidates that actually match (their texts were read with their metadata). */

@@ -68,7 +68,7 @@ async function unfilteredTotal(a: Analysed, mode: Retrieved['mode'], ctx: Search
     const req: ResolvedRequest = { ...a.req, from: null, to: null, sources: null };
     const run = new SearchRun();
     const hits = await retrieve(a.query, req, mode, mode !== 'bm25', ctx, run);
-    const loaded = await loadAndFilter(fuse(hits, ctx), req, ctx);
+    const loaded = await loadAndFilter(fuse(hits, ctx), req, ctx, hits.early);
     const { matches, texts } = applyFloor(loaded.candidates, loaded.texts, a.query, mode !== 'bm25', ctx);
     return storiesOf(matches, req, texts, ctx).length;
   } catch {
@@ -141,7 +141,7 @@ export async function search(request: SearchRequest, ctx: SearchContext): Promis
   // Started now, awaited at the end: it runs while the filtered search goes on.
   const bound = hasFilter(a.req) ? run.time('count', () => unfilteredTotal(a, mode, ctx)) : Promise.resolve(null);
   const fused = await run.time('fuse', () => fuse(hits, ctx));
-  const loaded = await run.time('load', () => loadAndFilter(fused, a.req, ctx));
+  const loaded = await run.time('load', () => loadAndFilter(fused, a.req, ctx, hits.early));
   const { matches, texts } = await run.time('floor', () => applyFloor(loaded.candidates, loaded.texts, a.query, mode !== 'bm25', ctx));
   const rows = new RowCache(ctx);
   const unavailable: { reranker?: string; nli?: string } = {};

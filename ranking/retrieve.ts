@@ -6,6 +6,7 @@
 import { createError } from '../lib/errors';
 import type { Hit, IndexFilter } from '../indexer/types';
 import type { SearchContext } from './context';
+import { readCandidates } from './candidates';
 import { fuseRrf, fuseScores, singleRun, type FusedCandidate } from './fusion';
 import { embedQuery } from './query-vectors';
 import type { ResolvedRequest } from './request';
@@ -26,6 +27,11 @@ export interface Retrieved {
   dense: Hit[];
   /** The query's embedding, when a stage needs it. */
   vector: Float32Array | null;
+  /**
+   * The BM25 hits' rows, read while the dense search was still running (the main thread waits for
+   * it otherwise); null when the read failed (the load stage then reads them itself).
+   */
+  early?: Promise<Awaited<ReturnType<typeof readCandidates>> | null>;
 }
 
 /** The mode this search can run in: the dense index is re-checked first, and left out while it is empty. */
@@ -98,8 +104,19 @@ export async function retrieve(
             ),
           ),
         );
+  // While the dense search runs in its thread, the main thread reads the BM25 hits' rows.
+  let denseDone = mode === 'bm25';
+  void denseRun.finally(() => (denseDone = true)).catch(() => undefined);
+  const early = bm25Run.then((hits) =>
+    denseDone || !hits.length
+      ? null
+      : readCandidates(
+          hits.map((h) => h.snippetId),
+          ctx,
+        ).catch(() => null),
+  );
   const [vector, bm25, dense] = await Promise.all([embedding, bm25Run, denseRun]);
-  return { mode, bm25, dense, vector };
+  return { mode, bm25, dense, vector, early: early.catch(() => null) };
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
