@@ -102,7 +102,7 @@ export function formatBenchMarkdown(results: readonly BenchResult[], meta: { mac
   const names = ['analyze', 'embed', 'bm25', 'dense', 'fuse', 'load', 'floor', 'rerank', 'rank', 'evidence', 'verdict', 'other', 'total'];
   lines.push(
     '',
-    "Stage timings of the same runs (ms, p50 / p95 per stage; BM25 starts before the query embedding without waiting for it, dense waits for the embedding; floor: the relevance floor, which reads every candidate's text; other: what no stage holds — the total less the stages, BM25 and the embedding counted once as the longer of the two):",
+    "Stage timings of the same runs (ms, p50 / p95 per stage; the dense search runs in its own thread once the query is embedded, BM25 on the main thread beside it, and the BM25 hits' rows are read while the dense search is still running, so load may be short; floor: the relevance floor, which reads every candidate's text; other: what no stage holds — the total less the stages, retrieval counted once as the longer of BM25 and the embedding plus the dense search):",
     '',
   );
   lines.push(`| snippets | query | ${names.join(' | ')} |`, `| ---: | --- | ${names.map(() => '---:').join(' | ')} |`);
