@@ -446,6 +446,23 @@ describe('search pipeline (real indexes)', () => {
     expect(res.results.some((r) => r.scores.rerank !== null && r.scores.relevance !== r.scores.fused)).toBe(true);
   });
 
+  it('fails with INDEX_UNAVAILABLE when BM25 fails underneath, leaving nothing unhandled behind', async () => {
+    const unhandled: unknown[] = [];
+    const note = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', note);
+    const bm25 = Object.create(ctx.indexes.bm25) as typeof ctx.indexes.bm25;
+    bm25.search = () => Promise.reject(new Error('disk I/O error'));
+    try {
+      await expect(search({ q: 'flood defences' }, { ...ctx, indexes: { ...ctx.indexes, bm25 } })).rejects.toMatchObject({
+        code: 'INDEX_UNAVAILABLE',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('unhandledRejection', note);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
   it('answers any string with results or a QUERY_*/INVALID_INPUT error, never an SQLite or FAISS exception', async () => {
     let seed = 7;
     const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;

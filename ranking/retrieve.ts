@@ -107,16 +107,19 @@ export async function retrieve(
   // While the dense search runs in its thread, the main thread reads the BM25 hits' rows.
   let denseDone = mode === 'bm25';
   void denseRun.finally(() => (denseDone = true)).catch(() => undefined);
-  const early = bm25Run.then((hits) =>
-    denseDone || !hits.length
-      ? null
-      : readCandidates(
-          hits.map((h) => h.snippetId),
-          ctx,
-        ).catch(() => null),
-  );
+  // Handled where it is made: a BM25 failure rejects the search below, before anything awaits this.
+  const early = bm25Run
+    .then((hits) =>
+      denseDone || !hits.length
+        ? null
+        : readCandidates(
+            hits.map((h) => h.snippetId),
+            ctx,
+          ),
+    )
+    .catch(() => null);
   const [vector, bm25, dense] = await Promise.all([embedding, bm25Run, denseRun]);
-  return { mode, bm25, dense, vector, early: early.catch(() => null) };
+  return { mode, bm25, dense, vector, early };
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
