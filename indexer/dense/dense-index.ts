@@ -12,7 +12,6 @@ import { indexesDir } from '../files';
 import { denseEntries, readState, type IndexStateRow } from '../state';
 import type { DenseIndex, DenseThresholds, Hit } from '../types';
 import type { SearchOut } from './faiss-native';
-import { UsearchIndex } from './usearch-native';
 import { readVectorIndex, type VectorIndex } from './vector-index';
 import { readFloor, type DenseFloor } from './floor-calibration';
 
@@ -121,13 +120,7 @@ export function searchLoaded(d: LoadedDense, query: Float32Array, k: number): Hi
 /** As searchLoaded, off this thread where the layout can be (USearch: its search thread), so the caller's other work goes on meanwhile. */
 export async function searchLoadedAsync(d: LoadedDense, query: Float32Array, k: number): Promise<Hit[]> {
   if (k < 1 || d.index.ntotal === 0) return [];
-  const ix = d.index;
-  const r = ix instanceof UsearchIndex ? await ix.searchAsync(query, asked(d, k)) : ix.search(query, asked(d, k));
-  return hitsOf(d, r, k);
-}
-
-function closeIndex(d: LoadedDense | null): void {
-  if (d?.index instanceof UsearchIndex) d.index.close();
+  return hitsOf(d, await d.index.searchAsync(query, asked(d, k)), k);
 }
 
 /** The query-side DenseIndex, reloading after the indexer commits a new checkpoint. */
@@ -165,7 +158,7 @@ export class DenseReader implements DenseIndex {
   }
 
   close(): void {
-    closeIndex(this.current);
+    this.current?.index.close();
     this.current = null;
   }
 
@@ -180,7 +173,7 @@ export class DenseReader implements DenseIndex {
         const previous = this.current;
         this.current = await loadDense(this.db, this.dataDir, this.expect);
         // The replaced checkpoint's file is unmapped (a search already sent to it is answered first).
-        closeIndex(previous);
+        previous?.index.close();
         log.info('dense index reloaded', { version: this.current?.state.version ?? 0, vectors: this.current?.index.ntotal ?? 0 });
       } catch (e) {
         // Keep serving the index we have; the indexer may be mid-checkpoint.

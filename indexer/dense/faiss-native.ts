@@ -224,4 +224,12 @@ export class GuardedIndex {
     }
     return { labels, scores };
   }
+
+  /** As `search`: FAISS answers on the calling thread (the index surface is the same for every layout). */
+  async searchAsync(query: Float32Array, k: number): Promise<SearchOut> {
+    return this.search(query, k);
+  }
+
+  /** Nothing is held outside the heap. */
+  close(): void {}
 }

@@ -225,8 +225,7 @@ export class UsearchIndex {
   /** As `search`, in the search thread while the caller goes on (beside BM25 on the other core); in this thread when it cannot. */
   async searchAsync(query: Float32Array, k: number): Promise<SearchOut> {
     const want = this.checked(query, k);
-    if (want === 0) return { labels: [], scores: [] };
-    const thread = this.served();
+    const thread = want ? this.served() : null;
     if (thread) {
       try {
         return toSearchOut(await thread.searchAsync(query, want));
@@ -234,7 +233,8 @@ export class UsearchIndex {
         if (!thread.failed) throw e;
       }
     }
-    return toSearchOut(this.native().search(query, want, 1));
+    // Nothing to search, or the thread is gone: `search` answers here.
+    return this.search(query, k);
   }
 
   /** Releases the thread's map of the file (a reader replacing its checkpoint). */
