@@ -78,11 +78,13 @@ export async function loadAndFilter(
   ctx: SearchContext,
   early?: Promise<Rows | null>,
 ): Promise<{ candidates: Candidate[]; texts: Map<number, SnippetText> }> {
-  const have = (await early) ?? null;
-  const ids = have ? fused.filter((c) => !have.meta.has(c.snippetId)).map((c) => c.snippetId) : fused.map((c) => c.snippetId);
-  const rest = await readCandidates(ids, ctx);
-  const meta = have ? merged(have.meta, rest.meta) : rest.meta;
-  const texts = have ? merged(have.texts, rest.texts) : rest.texts;
+  const have = (await early) ?? { meta: new Map<number, SnippetMeta>(), texts: new Map<number, SnippetText>() };
+  const rest = await readCandidates(
+    fused.map((c) => c.snippetId).filter((id) => !have.meta.has(id)),
+    ctx,
+  );
+  const meta = merged(have.meta, rest.meta);
+  const texts = merged(have.texts, rest.texts);
   const out: Candidate[] = [];
   for (const c of fused) {
     const m = meta.get(c.snippetId);

@@ -155,8 +155,9 @@ function searchThread(): SearchThread {
 }
 
 /**
- * Stops the search thread (process shutdown; a test of what happens when it dies). Indexes it served
- * map their files in the process from then on; an index opened later starts a new thread.
+ * Stops the search thread, as if it had died (its test; an idle thread never keeps a process alive, so
+ * nothing needs it at shutdown). Indexes it served map their files in the process from then on; an
+ * index opened later starts a new thread.
  */
 export async function stopSearchThread(): Promise<void> {
   const t = thread;
