@@ -117,12 +117,27 @@ def minilm_classifier(init, layers, labels):
     return model
 
 
+def eager(model):
+    """Switch a transformers model to the eager attention implementation (for export)."""
+    model.config._attn_implementation = 'eager'
+    for m in model.modules():
+        cfg = getattr(m, 'config', None)
+        if cfg is not None and cfg is not model.config:
+            cfg._attn_implementation = 'eager'
+    return model
+
+
 def export_int8(model, run_dir, out_dir):
     """The model as an fp32 ONNX graph (kept in `run_dir`) and its int8 form (dynamic, per-channel weights) as out_dir/model.onnx."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
     os.makedirs(out_dir, exist_ok=True)
+    # Attention exported as plain MatMul + mask Add + Softmax: the SDPA path (transformers' default)
+    # exports its mask as Where / IsNaN over every [batch, heads, len, len] score matrix, 18 % of an int8
+    # run on CPU (onnxruntime's profile; docs/models.md). Same arithmetic, same weights.
+    eager(model)
     fp32 = os.path.join(run_dir, 'model.fp32.onnx')
-    sample = pair_tensors([[101, 2023, 102, 2008, 102]], 'cpu')
+    # Two rows of different lengths, so the trace goes through the padding mask (an all-ones mask may be skipped).
+    sample = pair_tensors([[101, 2023, 102, 2008, 102], [101, 2023, 102, 2008, 2009, 2010, 102]], 'cpu')
     axes = {n: {0: 'batch', 1: 'sequence'} for n in ('input_ids', 'attention_mask', 'token_type_ids')}
     torch.onnx.export(model, sample, fp32, input_names=['input_ids', 'attention_mask', 'token_type_ids'], output_names=['logits'],
                       dynamic_axes={**axes, 'logits': {0: 'batch'}}, opset_version=17, dynamo=False)
