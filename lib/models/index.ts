@@ -9,5 +9,5 @@ export { TextModel, type TextModelOptions, type TextInput } from './text-model';
 export { SentenceEncoder } from './encoder';
 export { CrossEncoder } from './cross-encoder';
 export { NliClassifier, nliLabelIndex, type NliLabel, type NliProbs } from './nli';
-export { DEFAULT_MODELS, resolveModelDir, loadRoleModel, closeLoadedModels, runtimeOptions, folderNameOf, type ModelRole } from './registry';
+export { DEFAULT_MODELS, resolveModelDir, loadRoleModel, closeLoadedModels, runtimeOptions, folderNameOf, MODEL_BATCH_SIZE, type ModelRole } from './registry';
 export { softmax, normalize } from './pooling';

@@ -41,22 +41,20 @@ export class TextModel {
   }
 
   /**
-   * Runs every input through the model, in batches of similar length (less padding), and hands each
-   * batch's outputs to `read`, which returns one value per row. Results come back in input order.
+   * Runs every input through the model, in batches of similar length in tokens (the least padding),
+   * and hands each batch's outputs to `read`, which returns one value per row. Results come back in
+   * input order.
    */
   async map<T>(inputs: TextInput[], read: (out: PlainOutputs, enc: EncodedBatch) => T[]): Promise<T[]> {
-    const size = (x: TextInput) => (typeof x === 'string' ? x.length : x[0].length + x[1].length);
-    const order = inputs.map((_, i) => i).sort((a, b) => size(inputs[a]!) - size(inputs[b]!));
+    const encoded = inputs.map((x) => (typeof x === 'string' ? this.tokenizer.encodeOne(x, undefined, this.maxLength) : this.tokenizer.encodeOne(x[0], x[1], this.maxLength)));
+    const order = inputs.map((_, i) => i).sort((a, b) => encoded[a]!.ids.length - encoded[b]!.ids.length);
     const results = new Array<T>(inputs.length);
     for (let start = 0; start < order.length; start += this.batchSize) {
       const idx = order.slice(start, start + this.batchSize);
-      const enc = this.tokenizer.encodeBatch(
-        idx.map((i) => inputs[i]!),
-        this.maxLength,
-      );
+      const enc = this.tokenizer.pad(idx.map((i) => encoded[i]!));
       const out = await this.session.run(feedsFor(this.session, enc));
-      const rows = read(out, enc);
-      idx.forEach((i, j) => (results[i] = rows[j]!));
+      const values = read(out, enc);
+      idx.forEach((i, j) => (results[i] = values[j]!));
     }
     return results;
   }

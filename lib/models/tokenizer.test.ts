@@ -39,6 +39,21 @@ describe('TextTokenizer (BERT uncased tokenizer.json through tokenizers.js)', ()
     expect(Array.from(b.inputIds.slice(0, 7), Number)).toEqual([101, 1996, 4937, 102, 0, 0, 0]);
   });
 
+  it('reuses the first text of a pair across calls without its truncation leaking into the next', () => {
+    const fresh = () => new TextTokenizer(folder.tokenizerJson, folder.tokenizerConfig);
+    const claim = 'short query here about cats';
+    const long = 'word '.repeat(100);
+    // Truncated longest-first in the first call, the claim must come back whole in the next ones.
+    const calls: [string, string, number][] = [
+      [claim, long, 12],
+      [claim, 'a dog', 512],
+      ['another text', 'a dog', 512],
+      [claim, 'a dog', 512],
+    ];
+    for (const [a, b, max] of calls) expect(tok.encodeOne(a, b, max)).toEqual(fresh().encodeOne(a, b, max));
+    expect(tok.encodeOne(claim, 'a dog', 512).ids.slice(0, 7)).toEqual(fresh().encodeOne(claim, undefined, 512).ids.slice(0, 7));
+  });
+
   it('handles empty and unusual text without throwing', () => {
     expect(tok.encodeOne('', undefined, 8).ids).toEqual([101, 102]);
     expect(tok.encodeOne('😀 ∑ \u0000 naïve', undefined, 32).ids[0]).toBe(101);

@@ -17,6 +17,11 @@ export interface EncodedBatch {
   lengths: number[];
 }
 
+export interface EncodedRow {
+  ids: number[];
+  types: number[];
+}
+
 interface Processed {
   tokens: string[];
   token_type_ids?: number[];
@@ -65,9 +70,17 @@ export class TextTokenizer {
     return { tokens: b ? [...a, ...b] : a, token_type_ids: b ? [...a.map(() => 0), ...b.map(() => 1)] : a.map(() => 0) };
   }
 
+  // The last first text's word pieces: a reranker or NLI call pairs one claim with every passage.
+  private lastA: { text: string; pieces: string[] } | null = null;
+
+  private firstPieces(a: string): string[] {
+    if (this.lastA?.text !== a) this.lastA = { text: a, pieces: this.tokenize(a) };
+    return this.lastA.pieces;
+  }
+
   /** Token ids and type ids of one input, truncated to maxLength with its special tokens. */
-  encodeOne(a: string, b: string | undefined, maxLength: number): { ids: number[]; types: number[] } {
-    let ta = this.tokenize(a);
+  encodeOne(a: string, b: string | undefined, maxLength: number): EncodedRow {
+    let ta = this.firstPieces(a);
     let tb = b === undefined ? null : this.tokenize(b);
     const budget = maxLength - (tb ? this.specialsPair : this.specialsSingle);
     if (budget < 1) throw createError('MODEL_INVALID', `maxLength ${maxLength} leaves no room for text`);
@@ -79,7 +92,11 @@ export class TextTokenizer {
 
   /** A padded batch of single texts or (a, b) pairs. */
   encodeBatch(inputs: (string | [string, string])[], maxLength: number): EncodedBatch {
-    const rows = inputs.map((x) => (typeof x === 'string' ? this.encodeOne(x, undefined, maxLength) : this.encodeOne(x[0], x[1], maxLength)));
+    return this.pad(inputs.map((x) => (typeof x === 'string' ? this.encodeOne(x, undefined, maxLength) : this.encodeOne(x[0], x[1], maxLength))));
+  }
+
+  /** Encoded rows as one batch, padded to the longest. */
+  pad(rows: EncodedRow[]): EncodedBatch {
     const seqLen = Math.max(1, ...rows.map((r) => r.ids.length));
     const n = rows.length;
     const inputIds = new BigInt64Array(n * seqLen).fill(BigInt(this.padId));

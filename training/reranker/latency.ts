@@ -5,12 +5,13 @@
  * and depth; p50 / p95 over the claims after a warm-up. The best-sentence input is timed without the
  * sentence-vector look-up (about a millisecond in the product; the sentences are scored on words here).
  *
- *   npx tsx training/reranker/latency.ts [--threads 2] [--claims 40] [--depths 10,20,30,40] [--inputs window,best@320] [--max-lens 128,256] [--out FILE] <folder>...
+ *   npx tsx training/reranker/latency.ts [--threads 2] [--claims 40] [--depths 10,20,30,40] [--inputs window,best@320] [--max-lens 128,256]
+ *     [--batches 8,32] [--out FILE] <folder>...
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CrossEncoder } from '../../lib/models';
+import { CrossEncoder, MODEL_BATCH_SIZE } from '../../lib/models';
 import { analyzeQuery, type RerankCandidate, type StageContext } from '../../ranking';
 import { CrossEncoderRerankStage, type PassageInput } from '../../ranking/rerank';
 import type { DumpedClaim } from './candidates';
@@ -42,7 +43,7 @@ function candidatesOf(c: DumpedClaim, depth: number): RerankCandidate[] {
 }
 
 async function main() {
-  const flags = new Set(['threads', 'claims', 'depths', 'inputs', 'candidates', 'out', 'max-lens']);
+  const flags = new Set(['threads', 'claims', 'depths', 'inputs', 'candidates', 'out', 'max-lens', 'batches']);
   const folders = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !(i > 0 && flags.has(all[i - 1]!.replace(/^--/, ''))));
   const threads = Number(arg('threads', '2'));
   const n = Number(arg('claims', '40'));
@@ -50,6 +51,8 @@ async function main() {
   const inputs = arg('inputs', 'window,best@320').split(',');
   // Token limits to time (each capped by the folder's own); default: the folder's.
   const maxLens = arg('max-lens', '0').split(',').map(Number);
+  // Pairs per onnxruntime call to time; default: the product's (lib/models/registry.ts).
+  const batches = arg('batches', String(MODEL_BATCH_SIZE)).split(',').map(Number);
   const file = path.resolve(arg('candidates', '.cache/training/reranker/candidates-scifact.jsonl'));
   const claims = fs
     .readFileSync(file, 'utf8')
@@ -69,8 +72,8 @@ async function main() {
       .join(' / ')}, threads ${threads}`,
   );
   for (const folder of folders) {
-    for (const maxLen of maxLens) {
-      const model = await CrossEncoder.load(folder, { threads, ...(maxLen ? { maxLength: maxLen } : {}) });
+    for (const [maxLen, batchSize] of maxLens.flatMap((m) => batches.map((b) => [m, b] as const))) {
+      const model = await CrossEncoder.load(folder, { threads, batchSize, ...(maxLen ? { maxLength: maxLen } : {}) });
       for (const inp of inputs) {
         const [how, chars] = inp.split('@') as [PassageInput, string | undefined];
         for (const depth of depths) {
@@ -85,8 +88,9 @@ async function main() {
           }
           ms.sort((a, b) => a - b);
           const row = {
-            model: path.basename(folder),
+            model: path.relative(process.cwd(), folder) || path.basename(folder),
             maxLength: model.model.maxLength,
+            batch: batchSize,
             input: inp,
             depth,
             n: ms.length,
