@@ -5,8 +5,8 @@
  */
 import type { SearchContext } from './context';
 import { decayed, ageDays, recencyOf, referenceAge, type Recency } from './decay';
-import { sameStoryOf, shingled, wordHashes } from './duplicates';
-import { denseThresholds, matching, termMatcher } from './floor';
+import { sameStoryOf, shingled, wordHashes, type Shingled } from './duplicates';
+import { denseThresholds, matching, termMatcher, type TermMatcher } from './floor';
 import type { FusedCandidate } from './fusion';
 import type { ResolvedRequest } from './request';
 import { guard } from './run';
@@ -57,7 +57,48 @@ function candidate(c: FusedCandidate, m: SnippetMeta): Candidate {
   };
 }
 
-type Rows = { meta: Map<number, SnippetMeta>; texts: Map<number, SnippetText> };
+/**
+ * A candidate's text as one search reads it, with what the floor and the de-duplication derive from
+ * it, kept once computed: the share of the query's terms it holds and its shingles. The records are
+ * this search's own (read for it), so the query-dependent share cannot leak into another search.
+ */
+export interface PassageText extends SnippetText {
+  coverage?: number;
+  shingled?: Shingled;
+}
+
+type Rows = { meta: Map<number, SnippetMeta>; texts: Map<number, PassageText> };
+
+const coverageIn = (t: PassageText, terms: TermMatcher) =>
+  (t.coverage ??= terms.count ? terms.shared(`${t.title}\n${t.text}`) / terms.count : 0);
+const shinglesOf = (t: PassageText) => (t.shingled ??= shingled(wordHashes(t.text)));
+/** Passages read ahead between two looks at whether to stop (each a few microseconds). */
+const PREPARE_SLICE = 64;
+
+/**
+ * The floor's and the de-duplication's reading of these texts done ahead: the BM25 hits' texts while
+ * the dense search still runs in its thread and the main thread would only wait. It yields between
+ * slices and stops as soon as `stop()` says so (the dense results are in); the rest is read where
+ * the stages need it, as without this.
+ */
+export async function prepareTexts(
+  texts: ReadonlyMap<number, PassageText>,
+  query: QueryAnalysis,
+  ctx: SearchContext,
+  stop: () => boolean,
+): Promise<void> {
+  const { relevanceFloor, oneStoryOnce } = ctx.options;
+  if (!relevanceFloor && !oneStoryOnce) return;
+  const terms = termMatcher(query.terms);
+  const all = [...texts.values()];
+  for (let at = 0; at < all.length && !stop(); at += PREPARE_SLICE) {
+    for (const t of all.slice(at, at + PREPARE_SLICE)) {
+      coverageIn(t, terms);
+      if (oneStoryOnce) shinglesOf(t);
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
 
 /** What the later stages read of these snippets: metadata, and the texts when the floor or the de-duplication reads them. */
 export function readCandidates(ids: readonly number[], ctx: SearchContext): Promise<Rows> {
@@ -77,8 +118,8 @@ export async function loadAndFilter(
   r: ResolvedRequest,
   ctx: SearchContext,
   early?: Promise<Rows | null>,
-): Promise<{ candidates: Candidate[]; texts: Map<number, SnippetText> }> {
-  const have = (await early) ?? { meta: new Map<number, SnippetMeta>(), texts: new Map<number, SnippetText>() };
+): Promise<{ candidates: Candidate[]; texts: Map<number, PassageText> }> {
+  const have = (await early) ?? { meta: new Map<number, SnippetMeta>(), texts: new Map<number, PassageText>() };
   const rest = await readCandidates(
     fused.map((c) => c.snippetId).filter((id) => !have.meta.has(id)),
     ctx,
@@ -102,17 +143,17 @@ function merged<V>(into: Map<number, V>, more: Map<number, V>): Map<number, V> {
 /** Stage "floor": the candidates that actually match (their texts were read with their metadata). */
 export function applyFloor(
   cands: Candidate[],
-  texts: Map<number, SnippetText>,
+  texts: Map<number, PassageText>,
   query: QueryAnalysis,
   withDense: boolean,
   ctx: SearchContext,
-): { matches: Candidate[]; texts: Map<number, SnippetText> } {
+): { matches: Candidate[]; texts: Map<number, PassageText> } {
   const { relevanceFloor, oneStoryOnce } = ctx.options;
   if (!relevanceFloor && !oneStoryOnce) return { matches: cands, texts };
   const terms = termMatcher(query.terms);
   for (const c of cands) {
     const t = texts.get(c.snippetId);
-    c.coverage = t && terms.count ? terms.shared(`${t.title}\n${t.text}`) / terms.count : 0;
+    c.coverage = t ? coverageIn(t, terms) : 0;
   }
   if (!relevanceFloor) return { matches: cands, texts };
   const thresholds = denseThresholds(ctx.indexes.dense?.floor?.());
@@ -141,13 +182,15 @@ export function applyDecay(cands: Candidate[], r: ResolvedRequest): void {
  */
 export function collapseStories(
   ranked: readonly Candidate[],
-  texts: ReadonlyMap<number, SnippetText>,
+  texts: ReadonlyMap<number, PassageText>,
   all: readonly Candidate[] = ranked,
 ): Candidate[] {
-  // Each passage shingled once: the shown passages are among all the matches.
-  const prepare = (c: Candidate) => shingled(wordHashes(texts.get(c.snippetId)?.text ?? ''));
-  const prepared = new Map(all.map((c) => [c.snippetId, prepare(c)]));
-  const of = (cs: readonly Candidate[]) => cs.map((c) => prepared.get(c.snippetId) ?? prepare(c));
+  // Each passage shingled once (kept on its text; the BM25 hits' maybe while the dense search ran).
+  const of = (cs: readonly Candidate[]) =>
+    cs.map((c) => {
+      const t = texts.get(c.snippetId);
+      return t ? shinglesOf(t) : shingled([]);
+    });
   const passageLeader = sameStoryOf(of(ranked));
   const storyOf = articleStories([
     [ranked, passageLeader],

@@ -6,7 +6,7 @@
 import { createError } from '../lib/errors';
 import type { Hit, IndexFilter } from '../indexer/types';
 import type { SearchContext } from './context';
-import { readCandidates } from './candidates';
+import { prepareTexts, readCandidates } from './candidates';
 import { fuseRrf, fuseScores, singleRun, type FusedCandidate } from './fusion';
 import { embedQuery } from './query-vectors';
 import type { ResolvedRequest } from './request';
@@ -104,19 +104,21 @@ export async function retrieve(
             ),
           ),
         );
-  // While the dense search runs in its thread, the main thread reads the BM25 hits' rows.
+  // While the dense search runs in its thread, the main thread reads the BM25 hits' rows and, while
+  // it still runs, what the floor and the de-duplication read in their texts.
   let denseDone = mode === 'bm25';
   void denseRun.finally(() => (denseDone = true)).catch(() => undefined);
   // Handled where it is made: a BM25 failure rejects the search below, before anything awaits this.
   const early = bm25Run
-    .then((hits) =>
-      denseDone || !hits.length
-        ? null
-        : readCandidates(
-            hits.map((h) => h.snippetId),
-            ctx,
-          ),
-    )
+    .then(async (hits) => {
+      if (denseDone || !hits.length) return null;
+      const rows = await readCandidates(
+        hits.map((h) => h.snippetId),
+        ctx,
+      );
+      await prepareTexts(rows.texts, query, ctx, () => denseDone);
+      return rows;
+    })
     .catch(() => null);
   const [vector, bm25, dense] = await Promise.all([embedding, bm25Run, denseRun]);
   return { mode, bm25, dense, vector, early };
