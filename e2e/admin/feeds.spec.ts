@@ -24,10 +24,12 @@ test.describe('feed management and crawl health', () => {
     await expect
       .poll(() => (db.prepare('SELECT count(*) AS n FROM articles WHERE feed_id = ?').get(feed.id) as { n: number }).n, { timeout: 90_000 })
       .toBe(3);
-    const events = db.prepare("SELECT kind, outcome FROM crawl_events WHERE feed_id = ? AND kind = 'feed'").all(feed.id) as {
-      outcome: string;
-    }[];
-    expect(events.map((e) => e.outcome)).toContain('ok');
+    // The check's event is written once the run ends, after its articles were stored: polled too.
+    const outcomes = () =>
+      (db.prepare("SELECT kind, outcome FROM crawl_events WHERE feed_id = ? AND kind = 'feed'").all(feed.id) as { outcome: string }[]).map(
+        (e) => e.outcome,
+      );
+    await expect.poll(outcomes, { timeout: 30_000 }).toContain('ok');
 
     await expect(async () => {
       await page.reload();
