@@ -3,6 +3,7 @@
  * "rerank", "decay", "rank" (sort and per-article limit) and "de-duplicate" (one story once). Each
  * works on the same candidate records, which carry everything the score breakdown shows.
  */
+import { yieldToEventLoop } from '../indexer/event-loop';
 import type { SearchContext } from './context';
 import { decayed, ageDays, recencyOf, referenceAge, type Recency } from './decay';
 import { sameStoryOf, shingled, wordHashes, type Shingled } from './duplicates';
@@ -96,7 +97,7 @@ export async function prepareTexts(
       coverageIn(t, terms);
       if (oneStoryOnce) shinglesOf(t);
     }
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await yieldToEventLoop();
   }
 }
 

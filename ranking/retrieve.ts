@@ -4,6 +4,7 @@
  * built it uses it as soon as it exists (no restart).
  */
 import { createError } from '../lib/errors';
+import { yieldToEventLoop } from '../indexer/event-loop';
 import type { Hit, IndexFilter } from '../indexer/types';
 import type { SearchContext } from './context';
 import { prepareTexts, readCandidates } from './candidates';
@@ -97,7 +98,7 @@ export async function retrieve(
   const bm25Run =
     mode === 'dense'
       ? Promise.resolve([])
-      : nextTurn().then(() =>
+      : yieldToEventLoop().then(() =>
           run.time('bm25', () =>
             guard('INDEX_UNAVAILABLE', `BM25 index (${indexes.bm25.backend})`, () =>
               indexes.bm25.search({ text: query.text, terms: query.terms }, k, indexFilter(r)),
@@ -123,8 +124,6 @@ export async function retrieve(
   const [vector, bm25, dense] = await Promise.all([embedding, bm25Run, denseRun]);
   return { mode, bm25, dense, vector, early };
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function fuse(hits: Retrieved, ctx: SearchContext): FusedCandidate[] {
   if (hits.mode === 'bm25') return singleRun(hits.bm25, 'bm25');

