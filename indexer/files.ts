@@ -66,14 +66,17 @@ export function writeAtomicWith(file: string, write: (tmp: string) => void): voi
 }
 
 /** Writes `buf` to `file` atomically and durably. */
-export function writeFileAtomic(file: string, buf: Buffer): void {
+export function writeFileAtomic(file: string, content: Uint8Array | readonly Uint8Array[]): void {
   const dir = path.dirname(file);
   fs.mkdirSync(dir, { recursive: true });
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
   const fd = fs.openSync(tmp, 'wx');
   try {
-    let off = 0;
-    while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
+    // Pieces are written one after another: a large file need not be joined into one buffer first.
+    for (const buf of content instanceof Uint8Array ? [content] : content) {
+      let off = 0;
+      while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
+    }
     fs.fsyncSync(fd);
   } catch (e) {
     fs.closeSync(fd);

@@ -196,6 +196,11 @@ const pad8 = (n: number) => (8 - (n % 8)) % 8;
 
 /** Layout: magic, header length (u32 LE), header JSON, zero padding to 8, the blocks' arrays (bm25/impact-blocks.ts), the terms. */
 export function encodeImpact(b: BuiltImpact): Buffer {
+  return Buffer.concat(impactFileParts(b));
+}
+
+/** The file's pieces in order, the arrays as views of the blocks (not copied). */
+function impactFileParts(b: BuiltImpact): Buffer[] {
   const blocks = compressPostings(b.arrays);
   const terms = Buffer.from(blocks.terms.join('\n'), 'utf8');
   const header = Buffer.from(
@@ -215,7 +220,7 @@ export function encodeImpact(b: BuiltImpact): Buffer {
     chunks.push(Buffer.from(v.buffer, v.byteOffset, v.byteLength), Buffer.alloc(pad8(v.byteLength)));
   }
   chunks.push(terms);
-  return Buffer.concat(chunks);
+  return chunks;
 }
 
 /**
@@ -293,7 +298,7 @@ export function readImpactFingerprint(file: string): string | null {
 }
 
 export function writeImpactFile(file: string, b: BuiltImpact): void {
-  writeFileAtomic(file, encodeImpact(b));
+  writeFileAtomic(file, impactFileParts(b));
 }
 
 /**

@@ -58,7 +58,11 @@ class PostingChunks {
     return true;
   }
 
-  /** The postings in three arrays of their exact length (the chunks are dropped). */
+  /**
+   * The postings in three arrays of their exact length. Each chunk is let go as soon as it is copied,
+   * so that the collector can reclaim it during the copy: holding them all until the end put the
+   * chunks and the arrays in memory together (~1.1 GB at 70M postings instead of ~0.6).
+   */
   join(): Pick<ImpactArrays, 'postDoc' | 'postTf0' | 'postTf1'> {
     const out = { postDoc: new Uint32Array(this.length), postTf0: new Uint16Array(this.length), postTf1: new Uint16Array(this.length) };
     const size = 1 << PostingChunks.BITS;
@@ -67,6 +71,8 @@ class PostingChunks {
       out.postDoc.set(this.docs[c]!.subarray(0, n), c * size);
       out.postTf0.set(this.tf0[c]!.subarray(0, n), c * size);
       out.postTf1.set(this.tf1[c]!.subarray(0, n), c * size);
+      this.docs[c] = new Uint32Array(0);
+      this.tf0[c] = this.tf1[c] = new Uint16Array(0);
     }
     this.docs.length = this.tf0.length = this.tf1.length = 0;
     return out;
