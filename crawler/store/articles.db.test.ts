@@ -59,6 +59,45 @@ describe(`storeArticles (${process.env.QUIN_TEST_DB ?? 'sqlite'})`, () => {
     expect(rs.map((r) => r.outcome)).toEqual(['created', 'unchanged']);
   });
 
+  it('writes a mixed batch as one article at a time would: results in order, every field of every snippet', async () => {
+    const started = Date.now();
+    await storeArticle(t.db, article('https://n.test/m-old', TEXT), WINDOW);
+    const batch = [
+      article('https://n.test/m1', TEXT, { title: 'First  new ', source: 'Wire' }),
+      article('https://n.test/m-old', 'A changed text with a single sentence in it.'),
+      article('https://n.test/m2', TEXT, { publishedAt: null, publishedAtSource: 'unknown' }),
+      article('https://n.test/m2', TEXT, { publishedAt: null, publishedAtSource: 'unknown' }),
+      article('https://n.test/m3', 'Hi.'),
+    ];
+    const rs = await storeArticles(t.db, batch, WINDOW);
+    expect(rs.map((r) => [r.outcome, r.snippets])).toEqual([
+      ['created', 3],
+      ['updated', 1],
+      ['created', 3],
+      ['unchanged', 0],
+      ['empty', 0],
+    ]);
+    expect(rs[3]!.articleId).toBe(rs[2]!.articleId);
+    const rows = await t.db.snippet.findMany({ where: { articleId: rs[0]!.articleId! }, orderBy: { position: 'asc' } });
+    expect(rows.map((s) => [s.position, s.sentenceStart, s.sentenceEnd, s.title, s.source])).toEqual([
+      [0, 0, 5, 'First new', 'Wire'],
+      [1, 3, 8, 'First new', 'Wire'],
+      [2, 6, 9, 'First new', 'Wire'],
+    ]);
+    const spans = JSON.parse(rows[1]!.sentenceSpans) as [number, number][];
+    expect(spans).toHaveLength(5);
+    expect(rows[1]!.text.slice(spans[0]![0], spans[0]![1])).toBe('Sentence 3 says something about the news.');
+    expect(rows[0]!.publishedAt).toEqual(new Date('2024-05-01T10:00:00Z'));
+    expect(rows[0]!.createdAt.getTime()).toBeGreaterThanOrEqual(started - 1000);
+    expect(rows[0]!.createdAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    const undated = await t.db.snippet.findMany({ where: { articleId: rs[2]!.articleId! } });
+    expect(undated.map((s) => s.publishedAt)).toEqual([null, null, null]);
+    // Dates compare in the database as the client writes its parameters.
+    const at = new Date('2024-05-01T10:00:00Z');
+    expect(await t.db.snippet.count({ where: { articleId: rs[0]!.articleId!, publishedAt: { gte: at, lte: at } } })).toBe(3);
+    expect(await t.db.snippet.count({ where: { articleId: rs[0]!.articleId!, publishedAt: { gt: at } } })).toBe(0);
+  });
+
   it('writes nothing of a batch that fails part-way (one transaction)', async () => {
     const before = await t.db.article.count();
     const bad = article('https://n.test/bad', TEXT, { feedId: 999_999 }); // violates the feed foreign key

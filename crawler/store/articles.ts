@@ -5,7 +5,7 @@
  * indexer sees as removals plus additions).
  */
 import crypto from 'node:crypto';
-import type { Db } from '../../lib/db/client';
+import { isSqliteDb, type Db } from '../../lib/db/client';
 import { saveClaimReviews, type ClaimReviewData } from './claim-reviews';
 import { isBusyError, isUniqueViolation, writeTransaction, type Tx } from '../../lib/db/retry';
 import { makeSnippets, type WindowOptions } from '../text/snippets';
@@ -120,9 +120,11 @@ async function storeBatch(db: Db, prepared: Prepared[], opts: StoreOptions): Pro
         select: { id: true, canonicalUrl: true, contentHash: true },
       });
       const byUrl = new Map(existing.map((a) => [a.canonicalUrl, a]));
+      const created = await createNew(tx, isSqliteDb(db), prepared, byUrl);
       const results: StoreResult[] = [];
       for (const p of prepared) {
-        const result = await storeOne(tx, p, byUrl);
+        const id = created.get(p);
+        const result = id === undefined ? await storeOne(tx, p, byUrl) : await storedNew(tx, p, id);
         if (opts.afterEach) await opts.afterEach(tx, result, p.input);
         results.push(result);
       }
@@ -130,6 +132,92 @@ async function storeBatch(db: Db, prepared: Prepared[], opts: StoreOptions): Pro
     },
     { timeout: 120_000, retryOn: (e) => isBusyError(e) || isUniqueViolation(e) },
   );
+}
+
+/** Snippet rows a statement (one JSON parameter: a few MB). */
+const SNIPPET_ROWS_PER_INSERT = 3_000;
+
+/** A DateTime as Prisma writes it to SQLite (text, UTC, "+00:00"), so that stored values compare alike. */
+const sqliteTime = (d: Date) => d.toISOString().replace(/Z$/, '+00:00');
+
+const SNIPPET_COLUMNS = `article_id, position, sentence_start, sentence_end, text, sentence_spans, title, source, published_at, created_at`;
+const SQLITE_INSERT_SNIPPETS = `INSERT INTO snippets (${SNIPPET_COLUMNS}) SELECT ${[...Array(10).keys()].map((i) => `json_extract(value, '$[${i}]')`).join(', ')} FROM json_each(?)`;
+const PG_INSERT_SNIPPETS = `INSERT INTO snippets (${SNIPPET_COLUMNS}) SELECT * FROM json_to_recordset($1::json) AS t(a int, p int, ss int, se int, tx text, sp text, ti text, so text, pa timestamp(3), ca timestamp(3))`;
+
+/**
+ * Snippet rows in one statement per SNIPPET_ROWS_PER_INSERT, the rows as one JSON parameter. Through
+ * createMany, the Prisma client's own work on each row's values (checking, placeholders, the query
+ * compiler) took three quarters of a bulk import's time; the database's, the FTS5 triggers
+ * included, a tenth.
+ */
+async function insertSnippets(tx: Tx, sqlite: boolean, rows: readonly ReturnType<typeof snippetRows>[number][]): Promise<void> {
+  const now = new Date();
+  for (let i = 0; i < rows.length; i += SNIPPET_ROWS_PER_INSERT) {
+    const part = rows.slice(i, i + SNIPPET_ROWS_PER_INSERT);
+    if (sqlite) {
+      const values = part.map((r) => [
+        r.articleId,
+        r.position,
+        r.sentenceStart,
+        r.sentenceEnd,
+        r.text,
+        r.sentenceSpans,
+        r.title,
+        r.source,
+        r.publishedAt ? sqliteTime(r.publishedAt) : null,
+        sqliteTime(now),
+      ]);
+      await tx.$executeRawUnsafe(SQLITE_INSERT_SNIPPETS, JSON.stringify(values));
+    } else {
+      const values = part.map((r) => ({
+        a: r.articleId,
+        p: r.position,
+        ss: r.sentenceStart,
+        se: r.sentenceEnd,
+        tx: r.text,
+        sp: r.sentenceSpans,
+        ti: r.title,
+        so: r.source,
+        pa: r.publishedAt?.toISOString() ?? null,
+        ca: now.toISOString(),
+      }));
+      await tx.$executeRawUnsafe(PG_INSERT_SNIPPETS, JSON.stringify(values));
+    }
+  }
+}
+
+/**
+ * The batch's new articles — a URL not stored yet and not repeated in the batch, with snippets —
+ * written together: one statement for the articles and one per SNIPPET_ROWS_PER_INSERT snippets,
+ * where one article at a time took two statements each (a bulk import of 70,000 articles made
+ * 140,000). Returns each one's new id; the others go through storeOne, in order, as before.
+ */
+async function createNew(
+  tx: Tx,
+  sqlite: boolean,
+  prepared: readonly Prepared[],
+  byUrl: ReadonlyMap<string, unknown>,
+): Promise<Map<Prepared, number>> {
+  const seen = new Map<string, number>();
+  for (const p of prepared) seen.set(p.input.canonicalUrl, (seen.get(p.input.canonicalUrl) ?? 0) + 1);
+  const fresh = prepared.filter((p) => p.snippets.length > 0 && !byUrl.has(p.input.canonicalUrl) && seen.get(p.input.canonicalUrl) === 1);
+  const out = new Map<Prepared, number>();
+  if (fresh.length === 0) return out;
+  const rows = await tx.article.createManyAndReturn({ data: fresh.map(articleData), select: { id: true, canonicalUrl: true } });
+  const idOf = new Map(rows.map((r) => [r.canonicalUrl, r.id]));
+  const snippets = fresh.flatMap((p) => {
+    const id = idOf.get(p.input.canonicalUrl)!;
+    out.set(p, id);
+    return snippetRows(p, id);
+  });
+  await insertSnippets(tx, sqlite, snippets);
+  return out;
+}
+
+/** The rest of storing an article createNew wrote. */
+async function storedNew(tx: Tx, p: Prepared, id: number): Promise<StoreResult> {
+  await saveClaimReviews(tx, id, p.input.claimReviews);
+  return { outcome: 'created', articleId: id, snippets: p.snippets.length };
 }
 
 async function storeOne(
