@@ -98,6 +98,19 @@ describe(`storeArticles (${process.env.QUIN_TEST_DB ?? 'sqlite'})`, () => {
     expect(await t.db.snippet.count({ where: { articleId: rs[0]!.articleId!, publishedAt: { gt: at } } })).toBe(0);
   });
 
+  it('stores a batch larger than one statement holds (2,100 articles, 6,300 snippets)', async () => {
+    const batch = Array.from({ length: 2_100 }, (_, i) => article(`https://n.test/big/${i}`, TEXT, { title: `Big ${i}` }));
+    const rs = await storeArticles(t.db, batch, WINDOW);
+    expect(rs.every((r) => r.outcome === 'created' && r.snippets === 3)).toBe(true);
+    expect(new Set(rs.map((r) => r.articleId)).size).toBe(2_100);
+    const articles = await t.db.article.findMany({ where: { id: { in: rs.map((r) => r.articleId!) } }, select: { id: true, title: true } });
+    const titleOf = new Map(articles.map((a) => [a.id, a.title]));
+    expect(rs.map((r) => titleOf.get(r.articleId!))).toEqual(batch.map((a) => a.title));
+    expect(await t.db.snippet.count({ where: { title: { startsWith: 'Big ' } } })).toBe(6_300);
+    const last = await t.db.snippet.findMany({ where: { articleId: rs[2_099]!.articleId! }, select: { title: true, position: true } });
+    expect(last).toEqual([0, 1, 2].map((position) => ({ title: 'Big 2099', position })));
+  });
+
   it('writes nothing of a batch that fails part-way (one transaction)', async () => {
     const before = await t.db.article.count();
     const bad = article('https://n.test/bad', TEXT, { feedId: 999_999 }); // violates the feed foreign key

@@ -134,6 +134,9 @@ async function storeBatch(db: Db, prepared: Prepared[], opts: StoreOptions): Pro
   );
 }
 
+/** Article rows a statement: 16 parameters a row, within SQLite's 32,766. */
+const ARTICLES_PER_INSERT = 1_000;
+
 /** Snippet rows a statement (one JSON parameter: a few MB). */
 const SNIPPET_ROWS_PER_INSERT = 3_000;
 
@@ -203,8 +206,12 @@ async function createNew(
   const fresh = prepared.filter((p) => p.snippets.length > 0 && !byUrl.has(p.input.canonicalUrl) && seen.get(p.input.canonicalUrl) === 1);
   const out = new Map<Prepared, number>();
   if (fresh.length === 0) return out;
-  const rows = await tx.article.createManyAndReturn({ data: fresh.map(articleData), select: { id: true, canonicalUrl: true } });
-  const idOf = new Map(rows.map((r) => [r.canonicalUrl, r.id]));
+  const idOf = new Map<string, number>();
+  for (let i = 0; i < fresh.length; i += ARTICLES_PER_INSERT) {
+    const part = fresh.slice(i, i + ARTICLES_PER_INSERT).map(articleData);
+    for (const r of await tx.article.createManyAndReturn({ data: part, select: { id: true, canonicalUrl: true } }))
+      idOf.set(r.canonicalUrl, r.id);
+  }
   const snippets = fresh.flatMap((p) => {
     const id = idOf.get(p.input.canonicalUrl)!;
     out.set(p, id);
