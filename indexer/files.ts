@@ -65,7 +65,7 @@ export function writeAtomicWith(file: string, write: (tmp: string) => void): voi
   fsyncDir(dir);
 }
 
-/** Writes `buf` to `file` atomically and durably. */
+/** Writes `content` (one buffer, or pieces in order) to `file` atomically and durably. */
 export function writeFileAtomic(file: string, content: Uint8Array | readonly Uint8Array[]): void {
   const dir = path.dirname(file);
   fs.mkdirSync(dir, { recursive: true });

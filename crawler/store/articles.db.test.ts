@@ -90,6 +90,10 @@ describe(`storeArticles (${process.env.QUIN_TEST_DB ?? 'sqlite'})`, () => {
     expect(rows[0]!.publishedAt).toEqual(new Date('2024-05-01T10:00:00Z'));
     expect(rows[0]!.createdAt.getTime()).toBeGreaterThanOrEqual(started - 1000);
     expect(rows[0]!.createdAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    const changed = await t.db.snippet.findMany({ where: { articleId: rs[1]!.articleId! } });
+    expect(changed.map((s) => [s.text, s.publishedAt])).toEqual([
+      ['A changed text with a single sentence in it.', new Date('2024-05-01T10:00:00Z')],
+    ]);
     const undated = await t.db.snippet.findMany({ where: { articleId: rs[2]!.articleId! } });
     expect(undated.map((s) => s.publishedAt)).toEqual([null, null, null]);
     // Dates compare in the database as the client writes its parameters.

@@ -6,6 +6,7 @@
  */
 import crypto from 'node:crypto';
 import { isSqliteDb, type Db } from '../../lib/db/client';
+import { createError } from '../../lib/errors';
 import { saveClaimReviews, type ClaimReviewData } from './claim-reviews';
 import { isBusyError, isUniqueViolation, writeTransaction, type Tx } from '../../lib/db/retry';
 import { makeSnippets, type WindowOptions } from '../text/snippets';
@@ -47,6 +48,9 @@ export interface StoreResult {
 export function contentHash(title: string, text: string): string {
   return crypto.createHash('sha256').update(title).update('\n').update(text).digest('hex');
 }
+
+/** What the batch knows of a stored article: it is new, unchanged or changed by its content hash. */
+type StoredArticle = { id: number; canonicalUrl: string; contentHash: string };
 
 interface Prepared {
   input: ArticleInput;
@@ -120,11 +124,12 @@ async function storeBatch(db: Db, prepared: Prepared[], opts: StoreOptions): Pro
         select: { id: true, canonicalUrl: true, contentHash: true },
       });
       const byUrl = new Map(existing.map((a) => [a.canonicalUrl, a]));
-      const created = await createNew(tx, isSqliteDb(db), prepared, byUrl);
+      const sqlite = isSqliteDb(db);
+      const created = await createNew(tx, sqlite, prepared, byUrl);
       const results: StoreResult[] = [];
       for (const p of prepared) {
         const id = created.get(p);
-        const result = id === undefined ? await storeOne(tx, p, byUrl) : await storedNew(tx, p, id);
+        const result = id === undefined ? await storeOne(tx, sqlite, p, byUrl) : await storedNew(tx, p, id);
         if (opts.afterEach) await opts.afterEach(tx, result, p.input);
         results.push(result);
       }
@@ -148,7 +153,8 @@ const SQLITE_INSERT_SNIPPETS = `INSERT INTO snippets (${SNIPPET_COLUMNS}) SELECT
 const PG_INSERT_SNIPPETS = `INSERT INTO snippets (${SNIPPET_COLUMNS}) SELECT * FROM json_to_recordset($1::json) AS t(a int, p int, ss int, se int, tx text, sp text, ti text, so text, pa timestamp(3), ca timestamp(3))`;
 
 /**
- * Snippet rows in one statement per SNIPPET_ROWS_PER_INSERT, the rows as one JSON parameter. Through
+ * Snippet rows in one statement per SNIPPET_ROWS_PER_INSERT, the rows as one JSON parameter: every
+ * snippet the store writes goes this way. Through
  * createMany, the Prisma client's own work on each row's values (checking, placeholders, the query
  * compiler) took three quarters of a bulk import's time; the database's, the FTS5 triggers
  * included, a tenth.
@@ -190,20 +196,25 @@ async function insertSnippets(tx: Tx, sqlite: boolean, rows: readonly ReturnType
 }
 
 /**
- * The batch's new articles — a URL not stored yet and not repeated in the batch, with snippets —
- * written together: one statement for the articles and one per SNIPPET_ROWS_PER_INSERT snippets,
- * where one article at a time took two statements each (a bulk import of 70,000 articles made
- * 140,000). Returns each one's new id; the others go through storeOne, in order, as before.
+ * The batch's new articles — the first one with snippets of each URL not stored yet — written
+ * together: one statement per ARTICLES_PER_INSERT articles and one per SNIPPET_ROWS_PER_INSERT
+ * snippets, where one article at a time took two statements each (a bulk import of 70,000 articles
+ * made 140,000). Returns each one's new id and records it in `byUrl`, so that a later copy of the
+ * same URL in the batch is stored by storeOne as unchanged or updated, as it was before.
  */
 async function createNew(
   tx: Tx,
   sqlite: boolean,
   prepared: readonly Prepared[],
-  byUrl: ReadonlyMap<string, unknown>,
+  byUrl: Map<string, StoredArticle>,
 ): Promise<Map<Prepared, number>> {
-  const seen = new Map<string, number>();
-  for (const p of prepared) seen.set(p.input.canonicalUrl, (seen.get(p.input.canonicalUrl) ?? 0) + 1);
-  const fresh = prepared.filter((p) => p.snippets.length > 0 && !byUrl.has(p.input.canonicalUrl) && seen.get(p.input.canonicalUrl) === 1);
+  const firsts = new Set<string>();
+  const fresh = prepared.filter((p) => {
+    const url = p.input.canonicalUrl;
+    if (p.snippets.length === 0 || byUrl.has(url) || firsts.has(url)) return false;
+    firsts.add(url);
+    return true;
+  });
   const out = new Map<Prepared, number>();
   if (fresh.length === 0) return out;
   const idOf = new Map<string, number>();
@@ -215,6 +226,7 @@ async function createNew(
   const snippets = fresh.flatMap((p) => {
     const id = idOf.get(p.input.canonicalUrl)!;
     out.set(p, id);
+    byUrl.set(p.input.canonicalUrl, { id, canonicalUrl: p.input.canonicalUrl, contentHash: p.hash });
     return snippetRows(p, id);
   });
   await insertSnippets(tx, sqlite, snippets);
@@ -227,31 +239,22 @@ async function storedNew(tx: Tx, p: Prepared, id: number): Promise<StoreResult> 
   return { outcome: 'created', articleId: id, snippets: p.snippets.length };
 }
 
-async function storeOne(
-  tx: Tx,
-  p: Prepared,
-  byUrl: Map<string, { id: number; canonicalUrl: string; contentHash: string }>,
-): Promise<StoreResult> {
+async function storeOne(tx: Tx, sqlite: boolean, p: Prepared, byUrl: Map<string, StoredArticle>): Promise<StoreResult> {
   const prior = byUrl.get(p.input.canonicalUrl);
   if (p.snippets.length === 0) return { outcome: 'empty', articleId: prior?.id ?? null, snippets: 0 };
-  if (prior && prior.contentHash === p.hash) {
+  // createNew wrote every new article with snippets; reaching here without one is a bug in this file.
+  if (!prior) throw createError('INTERNAL', `store: ${p.input.canonicalUrl} was not written with its batch`);
+  if (prior.contentHash === p.hash) {
     await saveClaimReviews(tx, prior.id, p.input.claimReviews);
     return { outcome: 'unchanged', articleId: prior.id, snippets: 0 };
   }
-  if (prior) {
-    const { canonicalUrl: _u, fetchedAt: _f, ...changes } = articleData(p);
-    await tx.article.update({ where: { id: prior.id }, data: { ...changes, fetchedAt: p.input.fetchedAt } });
-    await tx.snippet.deleteMany({ where: { articleId: prior.id } });
-    await tx.snippet.createMany({ data: snippetRows(p, prior.id) });
-    byUrl.set(p.input.canonicalUrl, { ...prior, contentHash: p.hash });
-    await saveClaimReviews(tx, prior.id, p.input.claimReviews);
-    return { outcome: 'updated', articleId: prior.id, snippets: p.snippets.length };
-  }
-  const created = await tx.article.create({ data: articleData(p), select: { id: true } });
-  await tx.snippet.createMany({ data: snippetRows(p, created.id) });
-  byUrl.set(p.input.canonicalUrl, { id: created.id, canonicalUrl: p.input.canonicalUrl, contentHash: p.hash });
-  await saveClaimReviews(tx, created.id, p.input.claimReviews);
-  return { outcome: 'created', articleId: created.id, snippets: p.snippets.length };
+  const { canonicalUrl: _u, fetchedAt: _f, ...changes } = articleData(p);
+  await tx.article.update({ where: { id: prior.id }, data: { ...changes, fetchedAt: p.input.fetchedAt } });
+  await tx.snippet.deleteMany({ where: { articleId: prior.id } });
+  await insertSnippets(tx, sqlite, snippetRows(p, prior.id));
+  byUrl.set(p.input.canonicalUrl, { ...prior, contentHash: p.hash });
+  await saveClaimReviews(tx, prior.id, p.input.claimReviews);
+  return { outcome: 'updated', articleId: prior.id, snippets: p.snippets.length };
 }
 
 /**
