@@ -88,12 +88,16 @@ export function writeFileAtomic(file: string, content: Uint8Array | readonly Uin
   fsyncDir(dir);
 }
 
-/** Removes leftovers of interrupted runs: temporary files and index files other than `keep`. */
+/**
+ * Removes leftovers of interrupted runs: temporary files and index files other than `keep` and its
+ * companions (`<keep>.<suffix>`, as the vectors beside an `i8+f16` graph).
+ */
 export function removeStrayFiles(dir: string, prefix: string, keep: string | null): string[] {
   if (!fs.existsSync(dir)) return [];
   const removed: string[] = [];
+  const kept = (name: string) => keep !== null && (name === keep || name.startsWith(`${keep}.`));
   for (const name of fs.readdirSync(dir)) {
-    const stray = (name.startsWith(`.${prefix}`) && name.endsWith('.tmp')) || (name.startsWith(prefix) && name !== keep);
+    const stray = (name.startsWith(`.${prefix}`) && name.endsWith('.tmp')) || (name.startsWith(prefix) && !kept(name));
     if (!stray) continue;
     fs.rmSync(path.join(dir, name), { force: true });
     removed.push(name);

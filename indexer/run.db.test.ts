@@ -237,6 +237,30 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
       ids.solar!.articleId,
     );
     await closeSearchIndexes();
+    // Extended: the int8 graph grows, its f16 rows are the old file's and the new ones, and only the
+    // new checkpoint's two files stay.
+    const glacier = await addArticle(t.db, {
+      key: 'glacier',
+      title: 'Alpine glaciers lose a tenth of their ice',
+      sentences: [
+        'Glaciers in the Alps lost a tenth of their remaining ice in two summers.',
+        'Researchers measured the ice with drones and radar.',
+        'Meltwater lakes are forming below several of them.',
+      ],
+      source: 'wire',
+    });
+    const grown = await runIndex(t.db, auto, quiet);
+    expect(grown.dense).toMatchObject({ factory: USEARCH_DEFAULT, added: glacier.snippetIds.length, rebuilt: null });
+    expect((await verifyIndexes(t.db, auto)).ok).toBe(true);
+    const files = fs.readdirSync(indexesDir(t.config.dataDir)).filter((f) => f.startsWith('dense-'));
+    const graph = files.find((f) => f.endsWith('.usearch'))!;
+    expect(files.sort()).toEqual([graph, `${graph}.f16`]);
+    const size = (f: string) => fs.statSync(path.join(indexesDir(t.config.dataDir), f)).size;
+    expect((await indexStatus(t.db, auto)).dense.bytes).toBe(size(graph) + size(`${graph}.f16`));
+    expect(await articleOf((await denseTop(await openSearchIndexes(auto, t.db), 'ice melting in mountain glaciers'))[0]!)).toBe(
+      glacier.articleId,
+    );
+    await closeSearchIndexes();
     const hnsw = { ...t.config, tuning: { ...t.config.tuning, faissFactory: 'HNSW32' } };
     const stats = await runIndex(t.db, hnsw, quiet);
     expect(stats.dense).toMatchObject({ factory: 'HNSW32' });

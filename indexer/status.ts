@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Config } from '../lib/config';
 import type { Db } from '../lib/db/client';
 import { faissAvailable } from './dense/faiss-native';
+import { F16_SUFFIX } from './dense/f16-rows';
 import { encoderFolder } from './vectors/cache';
 import { indexesDir } from './files';
 import type { Bm25Status } from './bm25/backend';
@@ -50,6 +51,8 @@ function walkBytes(dir: string): number {
   }
   return n;
 }
+
+const fileBytes = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 
 /** Folder sizes, walked at most once a minute: the status is read by every /api/health call. */
 const walked = new Map<string, { at: number; bytes: number }>();
@@ -121,7 +124,8 @@ export async function indexStatus(db: Db, config: Config): Promise<IndexStatus> 
       // Entries are removed with their snippets (foreign key), so everything else is pending.
       pending: Math.max(0, snippets - indexed),
       tombstones: Math.max(0, (state?.ntotal ?? 0) - indexed),
-      bytes: file && fs.existsSync(file) ? fs.statSync(file).size : 0,
+      // With the f16 rows an `i8+f16` graph's candidates are scored with (its companion file).
+      bytes: file ? fileBytes(file) + fileBytes(file + F16_SUFFIX) : 0,
       version: state?.version ?? 0,
       updatedAt: state?.updatedAt.toISOString() ?? null,
     },

@@ -30,7 +30,7 @@ async function swapTwoPositions(db: TestDb['db']): Promise<void> {
 
 describe.skipIf(!faissAvailable())('verify samples the stored vectors of every dense layout', () => {
   // IVF with nprobe 1: a plain search looks in one list of 16, verify must look in all of them.
-  for (const factory of ['Flat', 'IVF16,Flat', 'HNSW16', 'IVF16,SQ8', 'usearch:HNSW16,f16', 'usearch:HNSW16,i8']) {
+  for (const factory of ['Flat', 'IVF16,Flat', 'HNSW16', 'IVF16,SQ8', 'usearch:HNSW16,f16', 'usearch:HNSW16,i8', 'usearch:HNSW16,i8+f16']) {
     it(`${factory}: the sample is checked, and a swapped position is found`, async () => {
       t = await createTestDb({ tuning: { faissFactory: factory, faissNprobe: 1 } });
       for (let i = 0; i < 60; i++) {

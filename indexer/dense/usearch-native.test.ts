@@ -7,6 +7,7 @@ import { UsearchIndex } from './usearch-native';
 import { stopSearchThread } from './usearch-thread';
 import { loopGaps } from '../../testing/event-loop';
 import { isLossyLayout, readVectorIndex } from './vector-index';
+import { removeStrayFiles } from '../files';
 import { errorCode as code, randomUnitVectors as random, unit } from './test-vectors';
 
 let dir: string | undefined;
@@ -105,6 +106,69 @@ describe('USearch HNSW layout', () => {
     served.close();
   });
 
+  it('walks an i8+f16 graph over int8 codes and scores its candidates with the f16 vectors kept beside it', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-usearch-'));
+    const xs = random(4000, 32, 21);
+    const ix = UsearchIndex.create(32, 'usearch:HNSW16,i8+f16');
+    ix.add(xs.slice(0, 3000));
+    const exact = GuardedIndex.create(32, 'Flat');
+    exact.add(xs);
+    const file = path.join(dir, 'dense-v1.usearch');
+    ix.writeFile(file);
+    expect(fs.readdirSync(dir).sort()).toEqual(['dense-v1.usearch', 'dense-v1.usearch.f16']);
+    expect(fs.statSync(`${file}.f16`).size).toBe(3000 * 32 * 2);
+    // Extended after its first file: the rows come from that file and from memory.
+    ix.add(xs.slice(3000));
+    const served = (() => {
+      const second = path.join(dir!, 'dense-v2.usearch');
+      ix.writeFile(second);
+      return readVectorIndex(second, 32, 'usearch:HNSW16,i8+f16');
+    })();
+    removeStrayFiles(dir, 'dense-', 'dense-v2.usearch');
+    expect(fs.readdirSync(dir).sort()).toEqual(['dense-v2.usearch', 'dense-v2.usearch.f16']);
+    let found = 0;
+    for (const q of random(50, 32, 23)) {
+      const want = exact.search(q, 10);
+      // Asked for 50 (the pipeline asks for 500): the true top 10 are among the int8 walk's 50, and the f16 scores bring them up.
+      for (const all of [ix.search(q, 50), served.search(q, 50), await served.searchAsync(q, 50)]) {
+        const got = { labels: all.labels.slice(0, 10), scores: all.scores.slice(0, 10) };
+        found += got.labels.filter((l) => want.labels.includes(l)).length / 3;
+        // Scored with f16 vectors, in order: the cosine agrees with the exact one to ~1e-3.
+        got.labels.forEach((l, i) => {
+          const j = want.labels.indexOf(l);
+          if (j >= 0) expect(Math.abs(got.scores[i]! - want.scores[j]!)).toBeLessThan(2e-3);
+          if (i) expect(got.scores[i]!).toBeLessThanOrEqual(got.scores[i - 1]!);
+        });
+      }
+    }
+    expect(found / 500).toBeGreaterThan(0.97);
+    expect(served.search(xs[3456]!, 1).labels).toEqual([3456]);
+    expect(served.search(xs[3456]!, 1).scores[0]).toBeCloseTo(1, 3);
+    // Loaded whole to be extended, its vectors still read from the file beside it.
+    const writable = readVectorIndex(path.join(dir, 'dense-v2.usearch'), 32, 'usearch:HNSW16,i8+f16', true);
+    writable.add(random(10, 32, 29));
+    expect(writable.ntotal).toBe(4010);
+    expect(writable.search(xs[12]!, 1).labels).toEqual([12]);
+    // Closed (its checkpoint replaced) while a search is with the thread: that search is still scored.
+    const pending = served.searchAsync(xs[99]!, 5);
+    served.close();
+    expect((await pending).labels[0]).toBe(99);
+    writable.close();
+  });
+
+  it('refuses an i8+f16 graph without its vectors, or with vectors of another size', () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-usearch-'));
+    const ix = UsearchIndex.create(16, 'usearch:HNSW16,i8+f16');
+    ix.add(random(100, 16, 31));
+    const file = path.join(dir, 'dense-v1.usearch');
+    ix.writeFile(file);
+    fs.truncateSync(`${file}.f16`, 99 * 16 * 2);
+    expect(code(() => readVectorIndex(file, 16, 'usearch:HNSW16,i8+f16'))).toBe('INDEX_CORRUPT');
+    fs.rmSync(`${file}.f16`);
+    expect(code(() => readVectorIndex(file, 16, 'usearch:HNSW16,i8+f16'))).toBe('INDEX_CORRUPT');
+    expect(code(() => UsearchIndex.create(16, 'usearch:HNSW16,f16+f16'))).toBe('CONFIG_INVALID');
+  });
+
   it('refuses what it cannot do instead of aborting', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-usearch-'));
     expect(code(() => UsearchIndex.create(8, 'usearch:HNSW16,q4'))).toBe('CONFIG_INVALID');
@@ -124,6 +188,7 @@ describe('USearch HNSW layout', () => {
   it('says which layouts store lossy codes', () => {
     expect(isLossyLayout('usearch:HNSW16,f16')).toBe(true);
     expect(isLossyLayout('usearch:HNSW16,f32')).toBe(false);
+    expect(isLossyLayout('usearch:HNSW16,i8+f16')).toBe(true);
     expect(isLossyLayout('IVF1024,Flat')).toBe(false);
     expect(isLossyLayout('IVF16,SQ8')).toBe(true);
   });

@@ -188,12 +188,12 @@ export class ThreadView {
     return this.owner.dead !== null;
   }
 
-  search(query: Float32Array, k: number): ThreadHits {
+  search(query: Float32Array | Int8Array, k: number): ThreadHits {
     const r = this.owner.callSync({ op: 'search', handle: this.handle, query, k });
     return { keys: r.keys!, distances: r.distances! };
   }
 
-  async searchAsync(query: Float32Array, k: number): Promise<ThreadHits> {
+  async searchAsync(query: Float32Array | Int8Array, k: number): Promise<ThreadHits> {
     // A copy crosses to the thread: the caller keeps its vector.
     const r = await this.owner.call({ op: 'search', handle: this.handle, query: query.slice(), k });
     return { keys: r.keys!, distances: r.distances! };

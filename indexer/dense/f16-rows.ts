@@ -1,0 +1,184 @@
+/**
+ * The vectors an int8 HNSW graph's candidates are scored again with (`usearch:HNSW<M>,i8+f16`): one
+ * row of f16 values per position, in a file beside the graph's (`<graph file>.f16`) and, for
+ * positions added since that file was written, in memory.
+ *
+ * Why a file read row by row, not mapped: a search scores ~500 candidates again, so it reads 500
+ * rows of 512 bytes (256 dimensions); the operating system keeps the file in its page cache, which
+ * is not the serving process's memory, where a mapped file's touched pages are (the f16 graph's
+ * 630 MB at 1M snippets were most of the serving RSS).
+ */
+import fs from 'node:fs';
+import { createError } from '../../lib/errors';
+import { writeAtomicWith } from '../files';
+
+export const F16_SUFFIX = '.f16';
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** IEEE half-precision bits of a finite number, rounded to nearest (ties to even). */
+export function toF16(value: number): number {
+  f32[0] = value;
+  const x = u32[0]!;
+  const sign = (x >>> 16) & 0x8000;
+  const abs = Math.abs(f32[0]!);
+  if (abs >= 65520) return sign | 0x7c00;
+  // Below the smallest normal half (2^-14): a multiple of 2^-24.
+  if (abs < 6.103515625e-5) return sign | Math.round(abs * 16777216);
+  const exp = ((x >>> 23) & 0xff) - 112;
+  const mant = x & 0x7fffff;
+  const half = sign | (exp << 10) | (mant >>> 13);
+  const rest = mant & 0x1fff;
+  // A carry out of the mantissa moves into the exponent, which is the right rounding too.
+  return rest > 0x1000 || (rest === 0x1000 && half & 1) ? half + 1 : half;
+}
+
+/** Every half-precision value as a float, indexed by its bits. */
+export const F16_VALUES: Float32Array = (() => {
+  const out = new Float32Array(65536);
+  for (let h = 0; h < 65536; h++) {
+    const exp = (h >>> 10) & 0x1f;
+    const mant = h & 0x3ff;
+    const mag = exp === 0 ? mant * 2 ** -24 : exp === 31 ? (mant ? Number.NaN : Infinity) : (1 + mant / 1024) * 2 ** (exp - 15);
+    out[h] = h & 0x8000 ? -mag : mag;
+  }
+  return out;
+})();
+
+/** Rows kept in memory are grouped in blocks of this many (no reallocation of one growing array). */
+const BLOCK_ROWS = 16_384;
+
+/**
+ * f16 rows by position: positions below `fileRows` are read from the file, later ones from memory.
+ * `write` puts all of them in a new file (atomically) and from then on reads the first ones from it.
+ */
+export class F16Rows {
+  private fd: number | null = null;
+  private fileRows = 0;
+  private readonly blocks: Uint16Array[] = [];
+  private memRows = 0;
+  private readonly row: Buffer;
+
+  constructor(
+    readonly dim: number,
+    private file: string | null = null,
+  ) {
+    this.row = Buffer.alloc(dim * 2);
+    if (file) this.openFile(file);
+  }
+
+  /** Opens `file` for `rows` rows (checked against its size when given). */
+  static open(file: string, dim: number, rows?: number): F16Rows {
+    const r = new F16Rows(dim, file);
+    if (rows !== undefined && r.fileRows !== rows)
+      throw createError('INDEX_CORRUPT', `${file} holds ${r.fileRows} vectors, its graph ${rows}; run \`quin index\` to rebuild it`);
+    return r;
+  }
+
+  private openFile(file: string): void {
+    let fd: number;
+    try {
+      fd = fs.openSync(file, 'r');
+    } catch {
+      throw createError('INDEX_CORRUPT', `${file} (the vectors the dense index scores its candidates with) is missing; run \`quin index\``);
+    }
+    const size = fs.fstatSync(fd).size;
+    if (size % (this.dim * 2) !== 0) {
+      fs.closeSync(fd);
+      throw createError('INDEX_CORRUPT', `${file} is ${size} bytes, not whole rows of ${this.dim} f16 values; run \`quin index\``);
+    }
+    this.fd = fd;
+    this.file = file;
+    this.fileRows = size / (this.dim * 2);
+  }
+
+  get size(): number {
+    return this.fileRows + this.memRows;
+  }
+
+  /** Appends rows (already checked finite and of the right dimension). */
+  add(vectors: readonly Float32Array[]): void {
+    for (const v of vectors) {
+      const at = this.memRows % BLOCK_ROWS;
+      if (at === 0) this.blocks.push(new Uint16Array(BLOCK_ROWS * this.dim));
+      const block = this.blocks[this.blocks.length - 1]!;
+      for (let j = 0; j < this.dim; j++) block[at * this.dim + j] = toF16(v[j]!);
+      this.memRows++;
+    }
+  }
+
+  /** Row `pos` as f16 bits (a view valid until the next call). */
+  private bits(pos: number): Uint16Array {
+    if (pos < this.fileRows) {
+      const len = this.dim * 2;
+      if (fs.readSync(this.fd!, this.row, 0, len, pos * len) !== len) throw createError('INDEX_CORRUPT', `${this.file} was cut short`);
+      return new Uint16Array(this.row.buffer, this.row.byteOffset, this.dim);
+    }
+    const m = pos - this.fileRows;
+    const block = this.blocks[Math.floor(m / BLOCK_ROWS)]!;
+    const at = (m % BLOCK_ROWS) * this.dim;
+    return block.subarray(at, at + this.dim);
+  }
+
+  /** The cosine of `query` with each position's row. */
+  cosines(query: Float32Array, positions: readonly number[]): number[] {
+    let qq = 0;
+    for (let j = 0; j < this.dim; j++) qq += query[j]! * query[j]!;
+    return positions.map((pos) => {
+      const h = this.bits(pos);
+      let dot = 0;
+      let xx = 0;
+      for (let j = 0; j < this.dim; j++) {
+        const x = F16_VALUES[h[j]!]!;
+        dot += query[j]! * x;
+        xx += x * x;
+      }
+      return qq > 0 && xx > 0 ? dot / Math.sqrt(qq * xx) : 0;
+    });
+  }
+
+  /** Writes every row to `file` atomically; the rows are read from it from then on. */
+  write(file: string): void {
+    const rowBytes = this.dim * 2;
+    writeAtomicWith(file, (tmp) => {
+      if (this.file && this.fileRows) fs.copyFileSync(this.file, tmp);
+      else fs.writeFileSync(tmp, '');
+      const fd = fs.openSync(tmp, 'a');
+      try {
+        this.blocks.forEach((block, i) => {
+          const rows = Math.min(BLOCK_ROWS, this.memRows - i * BLOCK_ROWS);
+          const bytes = new Uint8Array(block.buffer, block.byteOffset, rows * rowBytes);
+          for (let off = 0; off < bytes.length;) off += fs.writeSync(fd, bytes, off, bytes.length - off);
+        });
+      } finally {
+        fs.closeSync(fd);
+      }
+    });
+    this.close();
+    this.blocks.length = 0;
+    this.memRows = 0;
+    this.openFile(file);
+  }
+
+  close(): void {
+    if (this.fd !== null) fs.closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+/**
+ * A vector as int8 codes scaled to its own largest component (±127), rounded. The cosine metric does
+ * not see the scale, and a per-vector range keeps ~25 levels for a typical component of our 256-d unit
+ * vectors, where USearch's own cast (the unit vector times 127, truncated) keeps ~8.
+ */
+export function int8Codes(vectors: readonly Float32Array[], dim: number): Int8Array {
+  const out = new Int8Array(vectors.length * dim);
+  vectors.forEach((v, i) => {
+    let max = 0;
+    for (let j = 0; j < dim; j++) max = Math.max(max, Math.abs(v[j]!));
+    const scale = max > 0 ? 127 / max : 0;
+    for (let j = 0; j < dim; j++) out[i * dim + j] = Math.round(v[j]! * scale);
+  });
+  return out;
+}
