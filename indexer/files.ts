@@ -89,19 +89,21 @@ export function writeFileAtomic(file: string, content: Uint8Array | readonly Uin
 }
 
 /**
- * Removes leftovers of interrupted runs: temporary files and index files other than `keep` and its
- * companions (`<keep>.<suffix>`, as the vectors beside an `i8+f16` graph).
+ * Leftovers of interrupted runs in `dir`: temporary files and index files other than `keep` and its
+ * companions (`<keep>.<suffix>`, as the f16 rows beside an `i8+f16` graph).
  */
-export function removeStrayFiles(dir: string, prefix: string, keep: string | null): string[] {
+export function strayFiles(dir: string, prefix: string, keep: string | null): string[] {
   if (!fs.existsSync(dir)) return [];
-  const removed: string[] = [];
   const kept = (name: string) => keep !== null && (name === keep || name.startsWith(`${keep}.`));
-  for (const name of fs.readdirSync(dir)) {
-    const stray = (name.startsWith(`.${prefix}`) && name.endsWith('.tmp')) || (name.startsWith(prefix) && !kept(name));
-    if (!stray) continue;
-    fs.rmSync(path.join(dir, name), { force: true });
-    removed.push(name);
-  }
+  return fs
+    .readdirSync(dir)
+    .filter((name) => (name.startsWith(`.${prefix}`) && name.endsWith('.tmp')) || (name.startsWith(prefix) && !kept(name)));
+}
+
+/** Removes the stray files of `dir` (strayFiles); returns their names. */
+export function removeStrayFiles(dir: string, prefix: string, keep: string | null): string[] {
+  const removed = strayFiles(dir, prefix, keep);
+  for (const name of removed) fs.rmSync(path.join(dir, name), { force: true });
   return removed;
 }
 

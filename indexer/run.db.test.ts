@@ -251,7 +251,10 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
     });
     const grown = await runIndex(t.db, auto, quiet);
     expect(grown.dense).toMatchObject({ factory: USEARCH_DEFAULT, added: glacier.snippetIds.length, rebuilt: null });
-    expect((await verifyIndexes(t.db, auto)).ok).toBe(true);
+    const report = await verifyIndexes(t.db, auto);
+    expect(report.ok).toBe(true);
+    // The rows beside the graph are part of it, not a leftover.
+    expect(report.checks.find((c) => c.index.startsWith('dense'))!.facts.strayFiles).toBeUndefined();
     const files = fs.readdirSync(indexesDir(t.config.dataDir)).filter((f) => f.startsWith('dense-'));
     const graph = files.find((f) => f.endsWith('.usearch'))!;
     expect(files.sort()).toEqual([graph, `${graph}.f16`]);

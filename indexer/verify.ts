@@ -14,7 +14,7 @@ import { DENSE_FILE_PREFIX, denseTuning } from './dense/sync';
 import { isLossyLayout } from './dense/vector-index';
 import { idProblems, sampleIds } from './diff';
 import { createEncoder } from './encoders';
-import { indexesDir, sha256File } from './files';
+import { indexesDir, sha256File, strayFiles } from './files';
 import { bm25Location, openBm25 } from './open';
 import { allSnippetIds, denseEntries, readState, snippetRows } from './state';
 import type { Encoder } from './types';
@@ -168,7 +168,7 @@ async function verifyDense(db: Db, config: Config, dbIds: number[], opts: Verify
   check.facts.tombstones = d?.tombstones ?? 0;
   check.facts.factory = state.factory ?? '';
   check.problems.push(...idProblems('FAISS map', dbIds, ids));
-  const strays = fs.readdirSync(dir).filter((n) => n.startsWith(DENSE_FILE_PREFIX) && n !== state.file);
+  const strays = strayFiles(dir, DENSE_FILE_PREFIX, state.file);
   if (strays.length) check.facts.strayFiles = strays.join(', '); // harmless leftovers, removed by the next run
   if (d && ids.length) {
     const { checked, wrong, unreachable } = await misplacedPositions(db, config, d, encoder, opts.sample ?? 50);
