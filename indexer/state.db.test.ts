@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../testing/db';
+import { readPositionMap } from './dense/dense-index';
 import { commitDenseCheckpoint, readState } from './state';
 import { addArticle, TOPICS } from './test-corpus';
 
@@ -51,5 +52,16 @@ describe('commitDenseCheckpoint', () => {
     await expect(commitDenseCheckpoint(t.db, { fromVersion: 3, state: state(1), entries: [], replace: true })).rejects.toThrow(
       /changed under this indexer/,
     );
+  });
+});
+
+describe('readPositionMap', () => {
+  it('maps positions to snippets from the pages of the map, counts tombstones, and refuses a position past the index', async () => {
+    const cp = live.map((snippetId, i) => ({ position: i + 1, snippetId }));
+    await commitDenseCheckpoint(t.db, { fromVersion: 4, state: state(live.length + 2), entries: cp, replace: true });
+    const { positions, tombstones } = await readPositionMap(t.db, live.length + 2);
+    expect([...positions]).toEqual([-1, ...live, -1]);
+    expect(tombstones).toBe(2);
+    await expect(readPositionMap(t.db, live.length)).rejects.toMatchObject({ code: 'INDEX_CORRUPT' });
   });
 });

@@ -74,15 +74,37 @@ export async function snippetRows(db: Db, ids: readonly number[]): Promise<Snipp
 }
 
 /** FAISS position → snippet id, as the database has it. */
-export async function denseEntries(db: Db): Promise<{ position: number; snippetId: number }[]> {
-  const out: { position: number; snippetId: number }[] = [];
+const ENTRY_PAGE = 50_000;
+
+/**
+ * The dense map's entries in position order, a page at a time: a reader builds its position map
+ * from them without holding every entry as an object at once (a million of them, with the client's
+ * own copies, were ~100 MB of garbage at the moment a 1M index was opened).
+ */
+export async function forEachDenseEntryPage(
+  db: Db,
+  visit: (page: readonly { position: number; snippetId: number }[]) => void,
+): Promise<void> {
   let after = -1;
   for (;;) {
-    const page = await db.denseEntry.findMany({ where: { position: { gt: after } }, orderBy: { position: 'asc' }, take: 50_000 });
-    out.push(...page);
-    if (page.length < 50_000) return out;
+    const page = await db.denseEntry.findMany({
+      where: { position: { gt: after } },
+      orderBy: { position: 'asc' },
+      take: ENTRY_PAGE,
+      select: { position: true, snippetId: true },
+    });
+    visit(page);
+    if (page.length < ENTRY_PAGE) return;
     after = page[page.length - 1]!.position;
   }
+}
+
+export async function denseEntries(db: Db): Promise<{ position: number; snippetId: number }[]> {
+  const out: { position: number; snippetId: number }[] = [];
+  await forEachDenseEntryPage(db, (page) => {
+    for (const e of page) out.push(e);
+  });
+  return out;
 }
 
 export async function countSnippets(db: Db): Promise<number> {

@@ -9,7 +9,7 @@ import type { Db } from '../../lib/db/client';
 import { createError } from '../../lib/errors';
 import { createLogger } from '../../lib/log';
 import { indexesDir } from '../files';
-import { denseEntries, readState, type IndexStateRow } from '../state';
+import { forEachDenseEntryPage, readState, type IndexStateRow } from '../state';
 import type { DenseIndex, DenseThresholds, Hit } from '../types';
 import type { SearchOut } from './faiss-native';
 import { readVectorIndex, type VectorIndex } from './vector-index';
@@ -28,18 +28,18 @@ export interface LoadedDense {
   state: IndexStateRow;
 }
 
-export function buildPositionMap(
-  ntotal: number,
-  entries: readonly { position: number; snippetId: number }[],
-): { positions: Int32Array; tombstones: number } {
+/** position → snippet id (−1: a tombstone) for an index of `ntotal` vectors, read from the dense map a page at a time. */
+export async function readPositionMap(db: Db, ntotal: number): Promise<{ positions: Int32Array; tombstones: number }> {
   const positions = new Int32Array(ntotal).fill(-1);
   let live = 0;
-  for (const e of entries) {
-    if (e.position < 0 || e.position >= ntotal)
-      throw createError('INDEX_CORRUPT', `dense map names position ${e.position}, the FAISS file holds ${ntotal}`);
-    if (positions[e.position] === -1) live += 1;
-    positions[e.position] = e.snippetId;
-  }
+  await forEachDenseEntryPage(db, (page) => {
+    for (const e of page) {
+      if (e.position < 0 || e.position >= ntotal)
+        throw createError('INDEX_CORRUPT', `dense map names position ${e.position}, the FAISS file holds ${ntotal}`);
+      if (positions[e.position] === -1) live += 1;
+      positions[e.position] = e.snippetId;
+    }
+  });
   return { positions, tombstones: ntotal - live };
 }
 
@@ -92,7 +92,7 @@ export async function loadDense(db: Db, dataDir: string, expect: DenseExpect): P
       `FAISS file ${state.file} holds ${index.ntotal} vectors, its checkpoint says ${state.ntotal}; run \`quin index\``,
     );
   }
-  const { positions, tombstones } = buildPositionMap(index.ntotal, await denseEntries(db));
+  const { positions, tombstones } = await readPositionMap(db, index.ntotal);
   const stored = readFloor(indexesDir(dataDir));
   const floor = stored && stored.encoderId === state.encoderId && stored.pooling === state.pooling ? stored : null;
   return { index, floor, positions, tombstones, state };
