@@ -23,6 +23,7 @@ import { storeArticles, type ArticleInput } from '../crawler';
 import { closeSearchIndexes, indexStatus, runIndex, type Encoder } from '../indexer';
 import { DenseReader } from '../indexer/dense/dense-index';
 import { denseTuning } from '../indexer/dense/sync';
+import { fileBytes } from '../indexer/files';
 import { sentenceTexts } from '../lib/text/sentences';
 import { loadConfig, type Config } from '../lib/config';
 import { createDb } from '../lib/db/client';
@@ -283,7 +284,6 @@ async function liveUpdate(ctx: SearchContext, config: Config): Promise<BenchServ
 const LIVE_WAIT_MS = 30_000;
 
 const round = (x: number) => Math.round(x * 10) / 10;
-const fileBytes = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
 const peakRssMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
 const loadAverage = () => os.loadavg().map((v) => Math.round(v * 10) / 10);
 

@@ -65,6 +65,16 @@ export function writeAtomicWith(file: string, write: (tmp: string) => void): voi
   fsyncDir(dir);
 }
 
+/** Writes all of `bytes` at the file's current position (a write may take only part of them). */
+export function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let off = 0; off < bytes.length;) off += fs.writeSync(fd, bytes, off, bytes.length - off);
+}
+
+/** A file's size in bytes, 0 when it does not exist. */
+export function fileBytes(file: string): number {
+  return fs.existsSync(file) ? fs.statSync(file).size : 0;
+}
+
 /** Writes `content` (one buffer, or pieces in order) to `file` atomically and durably. */
 export function writeFileAtomic(file: string, content: Uint8Array | readonly Uint8Array[]): void {
   const dir = path.dirname(file);
@@ -73,10 +83,7 @@ export function writeFileAtomic(file: string, content: Uint8Array | readonly Uin
   const fd = fs.openSync(tmp, 'wx');
   try {
     // Pieces are written one after another: a large file need not be joined into one buffer first.
-    for (const buf of content instanceof Uint8Array ? [content] : content) {
-      let off = 0;
-      while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
-    }
+    for (const buf of content instanceof Uint8Array ? [content] : content) writeAll(fd, buf);
     fs.fsyncSync(fd);
   } catch (e) {
     fs.closeSync(fd);

@@ -9,7 +9,7 @@ import type { Db } from '../lib/db/client';
 import { faissAvailable } from './dense/faiss-native';
 import { F16_SUFFIX } from './dense/f16-rows';
 import { encoderFolder } from './vectors/cache';
-import { indexesDir } from './files';
+import { fileBytes, indexesDir } from './files';
 import type { Bm25Status } from './bm25/backend';
 import { bm25Location, openBm25 } from './open';
 import { readState } from './state';
@@ -51,8 +51,6 @@ function walkBytes(dir: string): number {
   }
   return n;
 }
-
-const fileBytes = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 
 /** Folder sizes, walked at most once a minute: the status is read by every /api/health call. */
 const walked = new Map<string, { at: number; bytes: number }>();

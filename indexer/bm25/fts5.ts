@@ -18,7 +18,7 @@ import type { Hit, IndexFilter, SparseQuery } from '../types';
 import type { Bm25Backend, Bm25Status, Bm25SyncOptions, Bm25SyncStats, Bm25Verify } from './backend';
 import { syncFtsFile } from './fts-file-sync';
 import { buildMatchExpression, rankExpression, usableTerms } from './fts5-query';
-import { removeStrayFiles } from '../files';
+import { fileBytes, removeStrayFiles } from '../files';
 import type { ImpactIndex } from './impact';
 import {
   BUMP_GENERATION,
@@ -320,7 +320,7 @@ export class Fts5Index implements Bm25Backend {
 
   sizeBytes(): number {
     if (this.mode === 'file') {
-      return [this.file, `${this.file}-wal`].reduce((n, f) => n + (fs.existsSync(f) ? fs.statSync(f).size : 0), 0);
+      return fileBytes(this.file) + fileBytes(`${this.file}-wal`);
     }
     // dbstat reads every page of the tables: ~200 ms at 40 MB, in every /api/health and /metrics
     // call, on the event loop. A size a minute old is good enough for those.

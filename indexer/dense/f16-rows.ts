@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs';
 import { createError } from '../../lib/errors';
-import { writeAtomicWith } from '../files';
+import { writeAll, writeAtomicWith } from '../files';
 
 export const F16_SUFFIX = '.f16';
 
@@ -58,13 +58,16 @@ export class F16Rows {
   private fileRows = 0;
   private readonly blocks: Uint16Array[] = [];
   private memRows = 0;
+  /** The buffer a row read from the file lands in, and the same bytes as f16 values. */
   private readonly row: Buffer;
+  private readonly rowBits: Uint16Array;
 
   constructor(
     readonly dim: number,
     private file: string | null = null,
   ) {
     this.row = Buffer.alloc(dim * 2);
+    this.rowBits = new Uint16Array(this.row.buffer, this.row.byteOffset, dim);
     if (file) this.openFile(file);
   }
 
@@ -113,7 +116,7 @@ export class F16Rows {
     if (pos < this.fileRows) {
       const len = this.dim * 2;
       if (fs.readSync(this.fd!, this.row, 0, len, pos * len) !== len) throw createError('INDEX_CORRUPT', `${this.file} was cut short`);
-      return new Uint16Array(this.row.buffer, this.row.byteOffset, this.dim);
+      return this.rowBits;
     }
     const m = pos - this.fileRows;
     const block = this.blocks[Math.floor(m / BLOCK_ROWS)]!;
@@ -148,8 +151,7 @@ export class F16Rows {
       try {
         this.blocks.forEach((block, i) => {
           const rows = Math.min(BLOCK_ROWS, this.memRows - i * BLOCK_ROWS);
-          const bytes = new Uint8Array(block.buffer, block.byteOffset, rows * rowBytes);
-          for (let off = 0; off < bytes.length;) off += fs.writeSync(fd, bytes, off, bytes.length - off);
+          writeAll(fd, new Uint8Array(block.buffer, block.byteOffset, rows * rowBytes));
         });
       } finally {
         fs.closeSync(fd);
