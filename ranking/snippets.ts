@@ -5,10 +5,12 @@
  *
  * The candidate read is on the latency path (~1,000 ids per hybrid query), so it is one raw SQL
  * statement with the id list as a single parameter (JSON for SQLite, an array for PostgreSQL): about
- * three times faster than the generated client's `findMany({ id: { in } })` on 1,000 ids. Without a
- * known provider it falls back to the generated client.
+ * three times faster than the generated client's `findMany({ id: { in } })` on 1,000 ids; on SQLite
+ * it is run by the client's direct reader (lib/db/client.ts `sqliteReader`), not through Prisma's
+ * adapter. Without a known provider it falls back to the generated client.
  */
-import type { Db } from '../lib/db/client';
+import type Database from 'better-sqlite3';
+import { sqliteReader, type Db } from '../lib/db/client';
 
 export type DbProvider = 'sqlite' | 'postgres';
 
@@ -58,10 +60,24 @@ const META_COLUMNS = `s.id AS "id", s.article_id AS "articleId", s.source AS "so
 const TEXT_COLUMNS = `s.id AS "id", s.title AS "title", s.text AS "text"`;
 const ROW_COLUMNS = `${META_COLUMNS}, s.position AS "position", s.sentence_start AS "sentenceStart", s.sentence_end AS "sentenceEnd", s.text AS "text", s.sentence_spans AS "sentenceSpans", s.title AS "title", a.canonical_url AS "url"`;
 
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** A statement of the direct reader, prepared once per connection. */
+function prepared(reader: Database.Database, sql: string): Database.Statement {
+  let mine = statements.get(reader);
+  if (!mine) statements.set(reader, (mine = new Map()));
+  let stmt = mine.get(sql);
+  if (!stmt) mine.set(sql, (stmt = reader.prepare(sql)));
+  return stmt;
+}
+
 function rawQuery<T>(db: Db, provider: DbProvider, columns: string, join: string, part: number[]): Promise<T[]> {
   const where = provider === 'sqlite' ? `s.id IN (SELECT value FROM json_each(?))` : `s.id = ANY($1::int[])`;
   const param = provider === 'sqlite' ? JSON.stringify(part) : part;
-  return db.$queryRawUnsafe<T[]>(`SELECT ${columns} FROM snippets s${join} WHERE ${where}`, param);
+  const sql = `SELECT ${columns} FROM snippets s${join} WHERE ${where}`;
+  const reader = provider === 'sqlite' ? sqliteReader(db) : null;
+  if (reader) return Promise.resolve(prepared(reader, sql).all(param) as T[]);
+  return db.$queryRawUnsafe<T[]>(sql, param);
 }
 
 function normalise<T extends SnippetMeta>(r: T & { publishedAt: unknown; createdAt: unknown; id: unknown; articleId: unknown }): T {
