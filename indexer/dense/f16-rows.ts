@@ -34,8 +34,11 @@ export function toF16(value: number): number {
   return rest > 0x1000 || (rest === 0x1000 && half & 1) ? half + 1 : half;
 }
 
-/** Every half-precision value as a float, indexed by its bits. */
-export const F16_VALUES: Float32Array = (() => {
+/**
+ * Every half-precision value as a float, indexed by its bits. Self-contained (no outside names): the
+ * search thread builds its own table from this function's source (usearch-thread.ts).
+ */
+export function f16Table(): Float32Array {
   const out = new Float32Array(65536);
   for (let h = 0; h < 65536; h++) {
     const exp = (h >>> 10) & 0x1f;
@@ -44,7 +47,44 @@ export const F16_VALUES: Float32Array = (() => {
     out[h] = h & 0x8000 ? -mag : mag;
   }
   return out;
-})();
+}
+
+export const F16_VALUES: Float32Array = f16Table();
+
+/**
+ * The cosine of `query` with each position's f16 row (`read` gives a row's bits; `values` is
+ * f16Table()). Self-contained, as f16Table: the search thread scores with this same source.
+ */
+export function f16Cosines(
+  read: (pos: number) => Uint16Array,
+  values: Float32Array,
+  query: Float32Array,
+  positions: readonly number[],
+): number[] {
+  const dim = query.length;
+  let qq = 0;
+  for (let j = 0; j < dim; j++) qq += query[j]! * query[j]!;
+  const out = new Array<number>(positions.length);
+  for (let i = 0; i < positions.length; i++) {
+    const h = read(positions[i]!);
+    let dot = 0;
+    let xx = 0;
+    for (let j = 0; j < dim; j++) {
+      const x = values[h[j]!]!;
+      dot += query[j]! * x;
+      xx += x * x;
+    }
+    out[i] = qq > 0 && xx > 0 ? dot / Math.sqrt(qq * xx) : 0;
+  }
+  return out;
+}
+
+/** The best k of positions by score (ties: the lower position), as two lists. Self-contained, as f16Table. */
+export function bestOf(positions: readonly number[], scores: readonly number[], k: number): { labels: number[]; scores: number[] } {
+  const order = positions.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || positions[a]! - positions[b]!);
+  const top = order.slice(0, k);
+  return { labels: top.map((i) => positions[i]!), scores: top.map((i) => scores[i]!) };
+}
 
 /** Rows kept in memory are grouped in blocks of this many (no reallocation of one growing array). */
 const BLOCK_ROWS = 16_384;
@@ -126,19 +166,7 @@ export class F16Rows {
 
   /** The cosine of `query` with each position's row. */
   cosines(query: Float32Array, positions: readonly number[]): number[] {
-    let qq = 0;
-    for (let j = 0; j < this.dim; j++) qq += query[j]! * query[j]!;
-    return positions.map((pos) => {
-      const h = this.bits(pos);
-      let dot = 0;
-      let xx = 0;
-      for (let j = 0; j < this.dim; j++) {
-        const x = F16_VALUES[h[j]!]!;
-        dot += query[j]! * x;
-        xx += x * x;
-      }
-      return qq > 0 && xx > 0 ? dot / Math.sqrt(qq * xx) : 0;
-    });
+    return f16Cosines((pos) => this.bits(pos), F16_VALUES, query, positions);
   }
 
   /** Writes every row to `file` atomically; the rows are read from it from then on. */

@@ -142,6 +142,8 @@ describe('USearch HNSW layout', () => {
       }
     }
     expect(found / 500).toBeGreaterThan(0.97);
+    // Scored in the search thread (searchAsync) or here (search): the same walk, the same scores to the last bit.
+    for (const q of random(5, 32, 27)) expect(await served.searchAsync(q, 40)).toEqual(served.search(q, 40));
     expect(served.search(xs[3456]!, 1).labels).toEqual([3456]);
     expect(served.search(xs[3456]!, 1).scores[0]).toBeCloseTo(1, 3);
     // Loaded whole to be extended, its vectors still read from the file beside it.

@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import { createError } from '../../lib/errors';
 import { createLogger } from '../../lib/log';
 import { checkVectors, packRows, writeIndexFile, type SearchOut } from './faiss-native';
-import { F16_SUFFIX, F16Rows, int8Codes } from './f16-rows';
+import { bestOf, F16_SUFFIX, F16Rows, int8Codes } from './f16-rows';
 import { ThreadView, type UsearchConfig } from './usearch-thread';
 
 const log = createLogger('dense');
@@ -143,9 +143,10 @@ export class UsearchIndex {
     const ef = USEARCH_EXPANSION_SEARCH;
     let ix: UsearchIndex;
     try {
-      if (!writable)
-        ix = new UsearchIndex(null, ThreadView.open(file, UsearchIndex.config(dim, factory, ef)), dim, factory, file, ef, null);
-      else {
+      if (!writable) {
+        const rows = parse(factory).rescore ? file + F16_SUFFIX : null;
+        ix = new UsearchIndex(null, ThreadView.open(file, UsearchIndex.config(dim, factory, ef), rows), dim, factory, file, ef, null);
+      } else {
         const native = UsearchIndex.make(dim, factory, ef);
         native.load(file);
         ix = new UsearchIndex(native, null, dim, factory, null, ef, null);
@@ -221,7 +222,11 @@ export class UsearchIndex {
     if (value === this.expansionSearch) return true;
     const thread = this.served();
     if (thread) {
-      this.thread = ThreadView.open(this.file, UsearchIndex.config(this.dim, this.factory, value));
+      this.thread = ThreadView.open(
+        this.file,
+        UsearchIndex.config(this.dim, this.factory, value),
+        this.rows ? this.file + F16_SUFFIX : null,
+      );
       thread.close();
     } else {
       const native = UsearchIndex.make(this.dim, this.factory, value);
@@ -252,11 +257,7 @@ export class UsearchIndex {
   /** The graph's hits as labels and cosines: an `i8+f16` index's scored again with its f16 vectors and reordered. */
   private hits(query: Float32Array, r: { keys: BigUint64Array; distances: Float32Array }, k: number): SearchOut {
     const out = toSearchOut(r);
-    if (!this.rows) return out;
-    const scores = this.rows.cosines(query, out.labels);
-    const order = out.labels.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || out.labels[a]! - out.labels[b]!);
-    const top = order.slice(0, k);
-    return { labels: top.map((i) => out.labels[i]!), scores: top.map((i) => scores[i]!) };
+    return this.rows ? bestOf(out.labels, this.rows.cosines(query, out.labels), k) : out;
   }
 
   /** How many the graph is asked for to return k: an `i8+f16` walk's list is widened so that its last places are right once scored again. */
@@ -287,6 +288,8 @@ export class UsearchIndex {
       try {
         this.inFlight++;
         try {
+          // An i8+f16 walk is scored again in the thread too: this thread, busy with BM25, reads no rows.
+          if (this.rows) return await thread.searchScoredAsync(int8Codes([query], this.dim), this.wide(want), query, want);
           return this.hits(query, await thread.searchAsync(this.probe(query), this.wide(want)), want);
         } finally {
           if (--this.inFlight === 0 && this.closing) this.rows?.close();

@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { projectRoot } from '../../lib/paths';
+import { bestOf, f16Cosines, f16Table } from './f16-rows';
 
 /** What the binding's Index constructor takes. */
 export interface UsearchConfig {
@@ -32,26 +33,52 @@ export interface ThreadHits {
   distances: Float32Array;
 }
 
+// The i8+f16 layout's scoring runs here as in the process: the same functions, from their source.
 const THREAD_CODE = `
+const fs = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const { Index } = require(workerData.usearchPath);
 const syncPort = workerData.syncPort;
 const signal = new Int32Array(workerData.signal);
+const f16Table = ${f16Table.toString()};
+const f16Cosines = ${f16Cosines.toString()};
+const bestOf = ${bestOf.toString()};
+const F16 = f16Table();
 const views = new Map();
+// A view's f16 rows, read a row at a time from their file (opened at its first search).
+function rowReader(v, dim) {
+  if (v.fd === null) {
+    v.fd = fs.openSync(v.rows, 'r');
+    v.buf = Buffer.alloc(dim * 2);
+    v.bits = new Uint16Array(v.buf.buffer, v.buf.byteOffset, dim);
+  }
+  const len = dim * 2;
+  return (pos) => {
+    if (fs.readSync(v.fd, v.buf, 0, len, pos * len) !== len) throw new Error(v.rows + ' was cut short');
+    return v.bits;
+  };
+}
 function handle(m) {
   if (m.op === 'open') {
     const ix = new Index(m.config);
     ix.view(m.file);
-    views.set(m.handle, ix);
+    views.set(m.handle, { ix, rows: m.rows || null, fd: null });
     return { size: ix.size() };
   }
   if (m.op === 'close') {
+    const v = views.get(m.handle);
     views.delete(m.handle);
+    if (v && v.fd !== null) fs.closeSync(v.fd);
     return {};
   }
-  const ix = views.get(m.handle);
-  if (!ix) throw new Error('no such index in the search thread: ' + m.handle);
-  const r = ix.search(m.query, m.k, 1);
+  const v = views.get(m.handle);
+  if (!v) throw new Error('no such index in the search thread: ' + m.handle);
+  const r = v.ix.search(m.query, m.k, 1);
+  if (m.rescore) {
+    const labels = Array.from(r.keys, Number);
+    const best = bestOf(labels, f16Cosines(rowReader(v, m.rescore.length), F16, m.rescore, labels), m.want);
+    return { labels: Float64Array.from(best.labels), scores: Float64Array.from(best.scores) };
+  }
   // Copies in the thread's own buffers: the binding's may not be transferable.
   return { keys: new BigUint64Array(r.keys), distances: new Float32Array(r.distances) };
 }
@@ -62,7 +89,7 @@ function answer(m) {
   } catch (e) {
     reply = { id: m.id, error: e && e.message ? e.message : String(e) };
   }
-  const transfer = reply.keys ? [reply.keys.buffer, reply.distances.buffer] : [];
+  const transfer = ['keys', 'distances', 'labels', 'scores'].filter((k) => reply[k]).map((k) => reply[k].buffer);
   if (m.sync) {
     syncPort.postMessage(reply, transfer);
     Atomics.store(signal, 0, 1);
@@ -75,7 +102,8 @@ parentPort.on('message', answer);
 /** How long a synchronous call waits for the thread before it gives up (a stuck thread is a fault, not a hang). */
 const SYNC_TIMEOUT_MS = 60_000;
 
-type Reply = { id: number; error?: string; size?: number } & Partial<ThreadHits>;
+/** The thread's answer; a search scored again with f16 rows answers with `labels` and `scores` (cosines). */
+type Reply = { id: number; error?: string; size?: number; labels?: Float64Array; scores?: Float64Array } & Partial<ThreadHits>;
 
 class SearchThread {
   private nextId = 1;
@@ -175,11 +203,14 @@ export class ThreadView {
     readonly size: number,
   ) {}
 
-  /** Maps `file` in the thread (synchronously: the caller learns at once whether it can be read). */
-  static open(file: string, config: UsearchConfig): ThreadView {
+  /**
+   * Maps `file` in the thread (synchronously: the caller learns at once whether it can be read).
+   * `rows`: the f16 rows file of an `i8+f16` graph, which `searchScoredAsync` scores its walk with.
+   */
+  static open(file: string, config: UsearchConfig, rows: string | null = null): ThreadView {
     const owner = searchThread();
     const handle = nextHandle++;
-    const { size } = owner.callSync({ op: 'open', handle, file, config });
+    const { size } = owner.callSync({ op: 'open', handle, file, config, rows });
     return new ThreadView(owner, handle, size ?? 0);
   }
 
@@ -197,6 +228,15 @@ export class ThreadView {
     // A copy crosses to the thread: the caller keeps its vector.
     const r = await this.owner.call({ op: 'search', handle: this.handle, query: query.slice(), k });
     return { keys: r.keys!, distances: r.distances! };
+  }
+
+  /**
+   * An `i8+f16` search whole in the thread: the walk over `probe` for `k`, its candidates scored again
+   * with the f16 rows and the best `want` kept (so the caller's thread reads no rows).
+   */
+  async searchScoredAsync(probe: Int8Array, k: number, query: Float32Array, want: number): Promise<{ labels: number[]; scores: number[] }> {
+    const r = await this.owner.call({ op: 'search', handle: this.handle, query: probe.slice(), k, rescore: query.slice(), want });
+    return { labels: Array.from(r.labels!), scores: Array.from(r.scores!) };
   }
 
   /** Unmaps the file in the thread (a replaced checkpoint's file is then no longer held). */
