@@ -66,9 +66,10 @@ export function benchQueries(n: number): string[] {
   return out;
 }
 
-type Mode = { mode: 'bm25' | 'dense' | 'hybrid'; rerank: boolean; verdict: boolean };
+export type Mode = { mode: 'bm25' | 'dense' | 'hybrid'; rerank: boolean; verdict: boolean };
 
-async function timeQueries(queries: readonly string[], ctx: SearchContext, m: Mode) {
+/** Each query through `search()` (the first 10 as warm-up): latency and each stage's p50 / p95. */
+export async function timeQueries(queries: readonly string[], ctx: SearchContext, m: Mode) {
   const ms: number[] = [];
   const stages: Record<string, number[]> = {};
   for (const [i, q] of queries.entries()) {
