@@ -11,6 +11,17 @@ import { readModelFolder } from './folder';
 import { NliClassifier, type NliProbs } from './nli';
 
 const dir = (name: string) => path.join(projectRoot(), 'models', name);
+
+/**
+ * How far onnxruntime-node may read an int8 graph from what Python's onnxruntime read at export, on
+ * another x86 CPU. The fixtures were written where the int8 product is exact (VNNI); on an AVX2-only
+ * CPU (an AMD EPYC Zen 3 here), with the exact product asked for (`x64quantprecision`, ort-session.ts),
+ * the float kernels still differ in their last bits, and requantising the activations turns that into
+ * at most 0.0074 of a logit and 0.0049 of a probability over the fixtures. Without `x64quantprecision`
+ * a reranker logit there was 0.10 off. The tokenisation is checked exactly, above each of these.
+ */
+const CROSS_CPU_LOGIT = 0.02;
+const CROSS_CPU_PROBABILITY = 0.01;
 const opened: { close(): Promise<void> }[] = [];
 afterAll(async () => {
   for (const m of opened) await m.close();
@@ -56,7 +67,7 @@ describe('models/quin-reranker in onnxruntime-node gives what it gave in PyTorch
     for (const c of cases) got.push(...(await ce.score(c.query, [c.passage])));
     const spread = Math.max(...cases.map((c) => c.torch)) - Math.min(...cases.map((c) => c.torch));
     cases.forEach((c, i) => {
-      expect(got[i]).toBeCloseTo(c.int8, 3);
+      expect(Math.abs(got[i]! - c.int8)).toBeLessThan(CROSS_CPU_LOGIT);
       expect(Math.abs(got[i]! - c.torch)).toBeLessThan(0.1 * spread);
     });
   });
@@ -105,7 +116,7 @@ describe('models/quin-nli in onnxruntime-node gives what it gave in PyTorch', ()
     cases.forEach((c, i) => {
       const p = [got[i]!.entailment, got[i]!.contradiction, got[i]!.neutral];
       p.forEach((x, k) => {
-        expect(x).toBeCloseTo(c.int8[k]!, 4);
+        expect(Math.abs(x - c.int8[k]!)).toBeLessThan(CROSS_CPU_PROBABILITY);
         drift += Math.abs(x - c.torch[k]!) / (3 * cases.length);
       });
       // Quantisation moves probabilities a little (int8 weights), never the decision on a clear case.

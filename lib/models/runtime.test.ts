@@ -113,6 +113,8 @@ describe('onnxruntime roles', () => {
   it('builds provider and thread options from config; cuda falls back to cpu in the provider list', async () => {
     expect(sessionOptions({ provider: 'cpu', threads: 0 }).executionProviders).toEqual(['cpu']);
     expect(sessionOptions({ provider: 'cuda', threads: 2 })).toMatchObject({ executionProviders: [{ name: 'cuda', deviceId: 0 }, 'cpu'], intraOpNumThreads: 2 });
+    // The exact int8 product on x86 CPUs without VNNI (own-models.test.ts says why).
+    expect(sessionOptions({ provider: 'cpu', threads: 0 }).extra).toMatchObject({ session: { x64quantprecision: '1' } });
     // This machine has no CUDA provider library: the failure must be a clear MODEL_UNAVAILABLE.
     if (!fs.existsSync(path.join(path.dirname(require.resolve('onnxruntime-node')), '..', 'bin', 'napi-v6', 'linux', 'x64', 'libonnxruntime_providers_cuda.so'))) {
       await expect(CrossEncoder.load(path.join(FIX, 'tiny-cross-encoder'), { provider: 'cuda' })).rejects.toThrow(/QUIN_ORT_PROVIDER=cpu/);
