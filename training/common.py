@@ -148,6 +148,18 @@ def export_int8(model, run_dir, out_dir):
     return int8
 
 
+def cpu_session(onnx_path, threads=None):
+    """An onnxruntime CPU session that reads int8 graphs as the product does (lib/models/ort-session.ts):
+    the exact int8 product on x86 CPUs without VNNI, where the fast one saturates (session.x64quantprecision)."""
+    import onnxruntime as ort
+    opts = ort.SessionOptions()
+    opts.add_session_config_entry('session.x64quantprecision', '1')
+    if threads:
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+    return ort.InferenceSession(onnx_path, opts, providers=['CPUExecutionProvider'])
+
+
 def state_from_int8_onnx(path):
     """The PyTorch state dict of a MiniLM classifier exported by export_int8: every initializer dequantised
     ((q − zero point) × scale, per output channel for the matrices) and put back under its parameter's

@@ -14,11 +14,10 @@ import sys
 import tempfile
 
 import numpy as np
-import onnxruntime as ort
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import MINILM_INIT, export_int8, minilm_classifier, pair_tensors, state_from_int8_onnx  # noqa: E402
+from common import MINILM_INIT, cpu_session, export_int8, minilm_classifier, pair_tensors, state_from_int8_onnx  # noqa: E402
 
 
 
@@ -41,7 +40,7 @@ def reexport(folder):
 def rescore(onnx_path, fixture):
     with open(fixture) as f:
         cases = json.load(f)
-    sess = ort.InferenceSession(onnx_path, providers=['CPUExecutionProvider'])
+    sess = cpu_session(onnx_path)
     moved = 0.0
     for c in cases:
         ids, mask, types = pair_tensors([c['ids']], 'cpu')

@@ -27,7 +27,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'reranker'))
-from common import (CACHE, MINILM_INIT, ROOT, bert_tokenizer, export_int8, minilm_classifier, pair_tensors,  # noqa: E402
+from common import (CACHE, MINILM_INIT, ROOT, bert_tokenizer, cpu_session, export_int8, minilm_classifier, pair_tensors,  # noqa: E402
                     seed_everything, write_folder)
 from passage import render  # noqa: E402
 
@@ -181,7 +181,6 @@ def train(args, tok, device):
 
 def parity_pairs(args, tok, model, int8):
     """Dev pairs (SciFact and Climate-FEVER candidates, both inputs) as PyTorch and the int8 graph score them."""
-    import onnxruntime as ort
     rs = random.Random(args.seed)
     pool = []
     for name in ('scifact', 'climate-fever'):
@@ -193,7 +192,7 @@ def parity_pairs(args, tok, model, int8):
             cand = {'title': cand['title'], 'sentences': cand['sentences'], 'text': cand['text'], 'scores': cand['sentenceScores']}
             for how in ('window', 'best'):
                 pool.append((c['claim'], render(cand, how, 320)))
-    sess = ort.InferenceSession(int8, providers=['CPUExecutionProvider'])
+    sess = cpu_session(int8)
     out = []
     with torch.no_grad():
         for query, passage in pool:

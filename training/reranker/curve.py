@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from common import CACHE, bert_tokenizer  # noqa: E402
+from common import CACHE, bert_tokenizer, cpu_session  # noqa: E402
 from passage import render  # noqa: E402
 
 DATA = os.path.join(CACHE, 'reranker')
@@ -90,12 +90,8 @@ def score_all(onnx_path, dev, how, chars, max_len, threads, cache):
     if os.path.exists(file):
         with open(file) as f:
             return json.load(f)
-    import onnxruntime as ort
     tok = bert_tokenizer(max_len)
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.inter_op_num_threads = 1
-    sess = ort.InferenceSession(onnx_path, opts, providers=['CPUExecutionProvider'])
+    sess = cpu_session(onnx_path, threads)
     pairs, where = [], []
     for name in DATASETS:
         for qi, r in enumerate(dev[name]):

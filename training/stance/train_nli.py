@@ -30,7 +30,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from common import CACHE, MINILM_INIT, ROOT, export_int8, macro_f1, minilm_classifier, pair_tensors, seed_everything, state_from_int8_onnx, write_folder  # noqa: E402
+from common import CACHE, MINILM_INIT, ROOT, cpu_session, export_int8, macro_f1, minilm_classifier, pair_tensors, seed_everything, state_from_int8_onnx, write_folder  # noqa: E402
 
 SEED = 20261127
 LABELS = ['entailment', 'contradiction', 'neutral']
@@ -235,7 +235,6 @@ def train(args, train_sets, held, device):
 
 def export(args, held, history):
     """The best checkpoint as an ONNX folder: fp32 graph → int8 (dynamic, per-channel weights), checked against PyTorch."""
-    import onnxruntime as ort
     model = minilm_classifier(args.init, args.layers, LABELS)
     state = torch.load(args.checkpoint or os.path.join(args.run, 'best.pt'), map_location='cpu', weights_only=False)
     model.load_state_dict(state['model'] if 'model' in state else state)
@@ -245,7 +244,7 @@ def export(args, held, history):
     rs = random.Random(args.seed)
     pool = [it for name in sorted(held) for it in rs.sample(held[name], min(2, len(held[name])))]
     parity = []
-    sess = ort.InferenceSession(int8, providers=['CPUExecutionProvider'])
+    sess = cpu_session(int8)
     with torch.no_grad():
         for ids, lab, evidence, claim in pool[:24]:
             t = tensors([(ids, lab)], 'cpu')
