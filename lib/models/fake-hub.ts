@@ -74,8 +74,9 @@ export async function startFakeHub(opts: FakeHubOptions): Promise<FakeHub> {
     });
     if (opts.cut && opts.cut.path === p && cutsLeft > 0) {
       cutsLeft--;
-      res.write(slice.subarray(0, opts.cut.afterBytes));
-      setTimeout(() => res.socket?.destroy(), 20);
+      // Cut once those bytes have left the process: destroyed on a timer alone, a socket on a busy
+      // machine dropped what was still queued (a client saw 65,313 of 100,000 bytes).
+      res.write(slice.subarray(0, opts.cut.afterBytes), () => setTimeout(() => res.socket?.destroy(), 20));
       return;
     }
     res.end(slice);
