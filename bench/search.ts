@@ -41,7 +41,7 @@ import { summarize } from './stats';
 
 const MARK = 'BENCH_RESULT ';
 
-function arg(name: string, fallback: string): string {
+export function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
 }

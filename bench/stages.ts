@@ -15,12 +15,7 @@ import { createDb } from '../lib/db/client';
 import { closeLoadedModels } from '../lib/models';
 import { openSearchContext } from '../ranking';
 import { benchConfig } from './build';
-import { benchQueries, timeQueries, type Mode } from './search';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-}
+import { arg, benchQueries, timeQueries, type Mode } from './search';
 
 const size = Number(arg('size', '1000000'));
 const root = arg('root', '/tmp/quin-bench');

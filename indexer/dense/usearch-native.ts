@@ -289,7 +289,7 @@ export class UsearchIndex {
         this.inFlight++;
         try {
           // An i8+f16 walk is scored again in the thread too: this thread, busy with BM25, reads no rows.
-          if (this.rows) return await thread.searchScoredAsync(int8Codes([query], this.dim), this.wide(want), query, want);
+          if (this.rows) return await thread.searchScoredAsync(this.probe(query) as Int8Array, this.wide(want), query, want);
           return this.hits(query, await thread.searchAsync(this.probe(query), this.wide(want)), want);
         } finally {
           if (--this.inFlight === 0 && this.closing) this.rows?.close();
