@@ -119,20 +119,51 @@ def plan_batches(items, tok, batch, seed, chunk=32):
     return out
 
 
+def optimiser(model, lr, warmup, total):
+    """AdamW over the trainable parameters (weight decay 0.01 on all but biases and LayerNorm), the learning
+    rate warmed up linearly over the first `warmup` share of `total` steps and decayed linearly after."""
+    trainable = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
+    plain = ('bias', 'LayerNorm')
+    decay = [p for n, p in trainable if not any(k in n for k in plain)]
+    rest = [p for n, p in trainable if any(k in n for k in plain)]
+    opt = torch.optim.AdamW([{'params': decay, 'weight_decay': 0.01}, {'params': rest, 'weight_decay': 0.0}], lr=lr)
+    warm = max(1, int(warmup * total))
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm))))
+    return [p for _, p in trainable], opt, sched
+
+
+def group_mean(batch, loss_of, *scores):
+    """The mean over a batch's groups of loss_of(each of `scores` cut to the group's rows)."""
+    loss, at = 0.0, 0
+    for _, g in batch:
+        loss = loss + loss_of(*(x[at:at + len(g)] for x in scores))
+        at += len(g)
+    return loss / len(batch)
+
+
+def listwise_ce(logits):
+    """Softmax cross-entropy of a group's logits with its relevant passage, the first."""
+    return torch.nn.functional.cross_entropy(logits.unsqueeze(0), torch.zeros(1, dtype=torch.long, device=logits.device))
+
+
+def update(loss, params, opt, sched):
+    """One optimiser step, the gradients clipped to norm 1."""
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(params, 1.0)
+    opt.step()
+    sched.step()
+    opt.zero_grad(set_to_none=True)
+
+
 def train(args, tok, device):
     os.makedirs(args.run, exist_ok=True)
     seed_everything(args.seed)
     model = minilm_classifier(args.init, args.layers, ['LABEL_0']).to(device)
-    params = [p for p in model.parameters() if p.requires_grad]
-    decay = [p for n, p in model.named_parameters() if p.requires_grad and not any(k in n for k in ('bias', 'LayerNorm'))]
-    rest = [p for n, p in model.named_parameters() if p.requires_grad and any(k in n for k in ('bias', 'LayerNorm'))]
-    opt = torch.optim.AdamW([{'params': decay, 'weight_decay': 0.01}, {'params': rest, 'weight_decay': 0.0}], lr=args.lr)
     by_set = read_lists(args.data)
     print('lists: ' + ', '.join(f'{s} {len(v)}' for s, v in sorted(by_set.items())), flush=True)
     plan = plan_batches(groups(by_set, args.lists, args.group, args.seed), tok, args.batch, args.seed)
     total = len(plan)
-    warm = max(1, int(args.warmup * total))
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm))))
+    params, opt, sched = optimiser(model, args.lr, args.warmup, total)
     state_file = os.path.join(args.run, 'state.pt')
     step, log = 0, []
     if os.path.exists(state_file):
@@ -150,17 +181,8 @@ def train(args, tok, device):
         rows = [r for _, g in batch for r in g]
         ids, mask, types = pair_tensors(rows, device)
         logits = model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits.view(-1)
-        loss, at = 0.0, 0
-        for _, g in batch:
-            # The relevant passage is first in its group.
-            loss = loss + torch.nn.functional.cross_entropy(logits[at:at + len(g)].unsqueeze(0), torch.zeros(1, dtype=torch.long, device=device))
-            at += len(g)
-        loss = loss / len(batch)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(params, 1.0)
-        opt.step()
-        sched.step()
-        opt.zero_grad(set_to_none=True)
+        loss = group_mean(batch, listwise_ce, logits)
+        update(loss, params, opt, sched)
         step += 1
         seen += len(rows)
         running.append(loss.item())

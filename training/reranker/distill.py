@@ -1,22 +1,24 @@
-"""Smaller rerankers distilled from the served one (models/quin-reranker, 6 layers): the layers axis of
-the quality/latency curve (docs/models.md). A student keeps some of the teacher's own fine-tuned layers
+"""Smaller rerankers distilled from the 6-layer one (train_reranker.py's, which run.sh writes to
+.cache/training/reranker/teacher): the layers axis of the quality/latency curve (docs/models.md) and the
+served reranker (4 layers). A student keeps some of the teacher's own fine-tuned layers
 (`--student NAME=LAYERS`, e.g. 3L=0,1,2 or 3Lskip=0,2,4) with its embeddings, pooler and head, and is
 trained on the reranker's own training groups (train_reranker.py's draw, rendering and batching) with
 loss = alpha · listwise cross-entropy on the relevant passage + (1 − alpha) · T² · KL(teacher ‖ student)
-over the group's softmax at temperature T. The teacher is the shipped int8 graph dequantised
-(common.state_from_int8_onnx), so nothing but the repository is needed: the fp32 weights it was
-exported from are not kept. Word embeddings stay frozen, as in train_reranker.py.
+over the group's softmax at temperature T. The teacher is read from its int8 graph, dequantised
+(common.state_from_int8_onnx), so a machine with a GPU needs only that folder and the data: the fp32
+weights it was exported from are not needed. Word embeddings stay frozen, as in train_reranker.py.
 
 Each student is then scored on our dev split exactly as curve.py scores a variant (its logits for the
 top 50 hybrid candidates of every SciFact and Climate-FEVER dev claim; the weight chosen by 5-fold
 cross-validation), in PyTorch fp32, beside the teacher read the same way. The students' weights come
-back without the word-embedding table (the teacher's, frozen) as STUDENT.pt; export.py joins them into
+back without the word-embedding table (the teacher's, frozen) as STUDENT.pt; export_student.py joins them into
 an int8 ONNX folder on the CPU machine, where curve.py and `quin eval` score the int8 graph.
 
     python3 training/reranker/distill.py --device cuda --out OUT --student 3L=0,1,2 [--student 2L=0,1]
         [--lists 12000] [--batch 8] [--lr 1e-4] [--alpha 0.5] [--temperature 2] [--budget 420]
 """
 import argparse
+import functools
 import json
 import os
 import sys
@@ -29,11 +31,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, '..'))
 import curve  # noqa: E402
-from common import ROOT, bert_tokenizer, pair_tensors, seed_everything, state_from_int8_onnx  # noqa: E402
+from common import bert_tokenizer, pair_tensors, seed_everything, state_from_int8_onnx  # noqa: E402
 from passage import render  # noqa: E402
-from train_reranker import DATA, SEED, groups, plan_batches, read_lists  # noqa: E402
+from train_reranker import DATA, SEED, group_mean, groups, listwise_ce, optimiser, plan_batches, read_lists, update  # noqa: E402
 
-TEACHER = os.path.join(ROOT, 'models', 'quin-reranker')
+# The 6-layer model run.sh trains: the served folder (models/quin-reranker) holds the student.
+TEACHER = os.path.join(DATA, 'teacher')
 INPUTS = [('window', 0), ('best', 320)]
 EVAL_DEPTHS = [10, 15, 20, 30, 40, 50]
 
@@ -96,19 +99,14 @@ def build(config_file, state, keep):
 
 def group_loss(s, t, alpha, temp):
     """Listwise CE on the relevant passage (first) mixed with the KL from the teacher's softened distribution."""
-    hard = torch.nn.functional.cross_entropy(s.unsqueeze(0), torch.zeros(1, dtype=torch.long, device=s.device))
+    hard = listwise_ce(s)
     soft = torch.nn.functional.kl_div(torch.log_softmax(s / temp, -1), torch.log_softmax(t / temp, -1), log_target=True, reduction='sum')
     return alpha * hard + (1 - alpha) * temp * temp * soft
 
 
 def train(model, teacher, plan, args, alpha, device):
-    params = [p for p in model.parameters() if p.requires_grad]
-    decay = [p for n, p in model.named_parameters() if p.requires_grad and not any(k in n for k in ('bias', 'LayerNorm'))]
-    rest = [p for n, p in model.named_parameters() if p.requires_grad and any(k in n for k in ('bias', 'LayerNorm'))]
-    opt = torch.optim.AdamW([{'params': decay, 'weight_decay': 0.01}, {'params': rest, 'weight_decay': 0.0}], lr=args.lr)
     total = len(plan)
-    warm = max(1, int(args.warmup * total))
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm))))
+    params, opt, sched = optimiser(model, args.lr, args.warmup, total)
     model.train()
     log, running = [], []
     for step, batch in enumerate(plan, 1):
@@ -117,16 +115,8 @@ def train(model, teacher, plan, args, alpha, device):
         with torch.no_grad():
             t_logits = teacher(input_ids=ids, attention_mask=mask, token_type_ids=types).logits.view(-1)
         s_logits = model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits.view(-1)
-        loss, at = 0.0, 0
-        for _, g in batch:
-            loss = loss + group_loss(s_logits[at:at + len(g)], t_logits[at:at + len(g)], alpha, args.temperature)
-            at += len(g)
-        loss = loss / len(batch)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(params, 1.0)
-        opt.step()
-        sched.step()
-        opt.zero_grad(set_to_none=True)
+        loss = group_mean(batch, functools.partial(group_loss, alpha=alpha, temp=args.temperature), s_logits, t_logits)
+        update(loss, params, opt, sched)
         running.append(loss.item())
         if step % 100 == 0 or step == total:
             log.append({'step': step, 'loss': round(float(np.mean(running[-100:])), 4)})
@@ -198,7 +188,12 @@ def main():
     state = state_from_int8_onnx(os.path.join(args.teacher, 'model.onnx'))
     config_file = os.path.join(args.teacher, 'config.json')
     seed_everything(args.seed)
-    teacher = build(config_file, state, list(range(6))).to(device).eval()
+    with open(config_file) as f:
+        depth = json.load(f)['num_hidden_layers']
+    wanted = max(k for spec in args.student for k in parse_student(spec, args.alpha)[1]) if args.student else -1
+    if wanted >= depth:
+        raise SystemExit(f'{args.teacher} has {depth} layers: a student cannot keep layer {wanted}')
+    teacher = build(config_file, state, list(range(depth))).to(device).eval()
     plan = plan_batches(groups(read_lists(args.data), args.lists, args.group, args.seed), tok, args.batch, args.seed)
     dev = curve.load_dev(args.dev_limit)
     pairs = dev_pairs(dev, tok)

@@ -4,7 +4,7 @@ word embeddings (dequantised from the teacher's int8 graph, as the student was t
 exported fp32 → int8 (dynamic, per-channel), with the parity pairs the model test reads back.
 
     .cache/nli-env/bin/python training/reranker/export_student.py --student OUT/3L.pt --layers 0,1,2 \
-        --out models/quin-reranker [--teacher models/quin-reranker] [--run .cache/training/reranker/student]
+        --out models/quin-reranker [--teacher .cache/training/reranker/teacher] [--run .cache/training/reranker/student]
 """
 import argparse
 import hashlib
