@@ -116,13 +116,24 @@ def score_all(onnx_path, dev, how, chars, max_len, threads, cache):
             types[j, sep + 1:len(e)] = 1
         logits[idx] = sess.run(['logits'], {'input_ids': ids, 'attention_mask': mask, 'token_type_ids': types})[0].reshape(-1)
     print(f'  scored {len(encs)} pairs in {time.time() - t0:.0f} s', flush=True)
-    out = {name: [[] for _ in dev[name]] for name in DATASETS}
-    for (name, qi, _), x in zip(where, logits.tolist()):
-        out[name][qi].append(x)
+    out = by_claim(dev, where, logits)
     os.makedirs(cache, exist_ok=True)
     with open(file, 'w') as f:
         json.dump(out, f)
     return out
+
+
+def by_claim(dev, where, logits):
+    """Scored pairs put back per dataset and claim, in candidate order; `where` names each pair's (dataset, claim, ...)."""
+    out = {name: [[] for _ in dev[name]] for name in DATASETS}
+    for (name, qi, *_), x in zip(where, logits.tolist()):
+        out[name][qi].append(x)
+    return out
+
+
+def cv_summary(held):
+    """Mean and sd of each dataset's held-out folds, as curve.json and distill.json keep them."""
+    return {n: {'mean': round(float(np.mean(held[n])), 4), 'sd': round(float(np.std(held[n])), 4)} for n in DATASETS}
 
 
 def minmax(xs):
@@ -200,7 +211,7 @@ def main():
                 held, weights = cross_validate(dev, per_claim, depth)
                 only = {n: float(np.mean(per_claim[n][depth][1.0])) for n in DATASETS}
                 row = {'variant': name, 'input': inp, 'depth': depth, 'weights': weights,
-                       'cv': {n: {'mean': round(float(np.mean(held[n])), 4), 'sd': round(float(np.std(held[n])), 4)} for n in DATASETS},
+                       'cv': cv_summary(held),
                        'model_alone': {n: round(v, 4) for n, v in only.items()}}
                 curve['settings'].append(row)
                 print(f"  depth {depth:>2}: " + '  '.join(f"{n} {row['cv'][n]['mean']:.4f} ± {row['cv'][n]['sd']:.4f}" for n in DATASETS)

@@ -148,10 +148,7 @@ def score(model, encs, where, dev, device, batch=256):
         idx = order[at:at + batch]
         ids, mask, types = pair_tensors([encs[i] for i in idx], device)
         logits[idx] = model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits.view(-1).float().cpu().numpy()
-    out = {name: [[] for _ in dev[name]] for name in curve.DATASETS}
-    for (name, qi), x in zip(where, logits.tolist()):
-        out[name][qi].append(x)
-    return out
+    return curve.by_claim(dev, where, logits)
 
 
 def evaluate(model, pairs, dev, device):
@@ -161,8 +158,7 @@ def evaluate(model, pairs, dev, device):
         per_claim = curve.table(dev, score(model, encs, where, dev, device))
         for depth in EVAL_DEPTHS:
             held, weights = curve.cross_validate(dev, per_claim, depth)
-            rows.append({'input': f'{how}@{chars}' if chars else how, 'depth': depth, 'weights': weights,
-                         'cv': {n: {'mean': round(float(np.mean(held[n])), 4), 'sd': round(float(np.std(held[n])), 4)} for n in curve.DATASETS}})
+            rows.append({'input': f'{how}@{chars}' if chars else how, 'depth': depth, 'weights': weights, 'cv': curve.cv_summary(held)})
     return rows
 
 
