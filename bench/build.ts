@@ -104,7 +104,7 @@ export interface BuiltBench {
   index: IndexRunStats;
 }
 
-/** The bench data dir's configuration (its own database; encoder and FAISS settings from `base`). */
+/** The bench data dir's configuration (its own database; encoder, FAISS and model settings from `base`). */
 export function benchConfig(dir: string, base: Config): Config {
   return loadConfig({
     env: {},
@@ -119,6 +119,10 @@ export function benchConfig(dir: string, base: Config): Config {
       elasticsearchUrl: base.elasticsearchUrl,
       elasticsearchIndex: base.elasticsearchIndex,
       elasticsearchDense: base.elasticsearchDense,
+      // The models as configured (QUIN_RERANKER_MODEL, QUIN_NLI_MODEL): what is timed is what serves.
+      rerankerModel: base.rerankerModel,
+      nliModel: base.nliModel,
+      modelsDir: base.modelsDir,
     },
     tuning: base.tuning,
   });

@@ -28,8 +28,7 @@ const full = modes.some((m) => m === 'rerank' || m === 'verdict');
 const n = Number(arg('queries', '200'));
 
 const base = loadConfig({ env: { ...process.env, DATABASE_URL: '', ELASTICSEARCH_URL: '' } });
-// The models as configured (benchConfig reads no environment): two rerankers compared on one build.
-const config = { ...benchConfig(path.join(root, `bench-${size}`), base), rerankerModel: base.rerankerModel, nliModel: base.nliModel };
+const config = benchConfig(path.join(root, `bench-${size}`), base);
 const db = createDb(config);
 const ctx = await openSearchContext(config, db, full ? {} : { rerank: false, verdict: false });
 const queries = benchQueries(n + 10);
