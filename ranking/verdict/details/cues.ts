@@ -152,13 +152,24 @@ export const UNIVERSALS = new Set([
  * Lemmas (wink-lemmatizer's verb / noun / adjective readings of a word are looked up).
  */
 export const DIRECTION: Record<string, 1 | -1> = Object.fromEntries([
-  ...'increase rise grow gain climb jump surge soar rally rebound recover boost raise lift hike expand widen strengthen improve accelerate up higher high more greater larger bigger top exceed outperform peak double triple quadruple growth upturn upswing'
+  ...'increase rise grow gain climb jump surge soar rally rebound recover boost raise lift hike expand widen strengthen improve accelerate up higher high more greater larger bigger top exceed outperform peak double triple quadruple growth upturn upswing skyrocket leap'
     .split(' ')
     .map((w) => [w, 1] as const),
-  ...'decrease fall drop decline shrink lose slip slide sink tumble plunge slump dip ease cut reduce lower lessen contract narrow weaken worsen deteriorate slow down low lower less fewer smaller reduction fall decline loss downturn halve'
+  ...'decrease fall drop decline shrink lose slip slide sink tumble plunge slump dip ease cut reduce lower lessen contract narrow weaken worsen deteriorate slow down low lower less fewer smaller reduction fall decline loss downturn halve retreat plummet dive sag shed dwindle diminish soften'
     .split(' ')
     .map((w) => [w, -1] as const),
 ]);
+
+/**
+ * Words that name a level, not a movement: "retreated from four-month highs", "high oil prices",
+ * "a record low". Beside a claim's "fell" or "rose" they say where something stands, not which way it
+ * went, so they neither confirm nor contradict it by direction (the sentence's own verb does); the
+ * same word still matches itself. Surface forms: "peaked" and "topped" move.
+ */
+export const LEVELS = new Set(['high', 'highs', 'low', 'lows', 'top', 'peak', 'peaks']);
+
+/** Comparatives that name a level when they qualify a noun after a determiner ("the higher prices"); "closed higher" moves. */
+export const COMPARATIVE_LEVELS = new Set(['higher', 'lower', 'greater', 'larger', 'bigger', 'smaller', 'more', 'less', 'fewer']);
 
 /**
  * Opposites WordNet lacks or buries in rare senses, both ways. Each group's words oppose every word of

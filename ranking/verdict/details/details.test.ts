@@ -178,6 +178,33 @@ describe('what a careful reader checks (cases the alignment cues caught before)'
     );
   });
 
+  it('a level is not a movement ("retreated from four-month highs" fell; "the higher prices" says nothing of which way); the word about the same thing decides', () => {
+    const opec =
+      "Oil prices retreated from four-month highs in early trading on Tuesday after producers' cartel Opec said it was unlikely to cut production.";
+    expect(prepareClaim('Oil prices fell after the OPEC meeting', lex).details.map((x) => `${x.kind}:${x.text}`)).toEqual([
+      'direction:fell',
+      'name:OPEC',
+    ]);
+    expect(status('Oil prices fell after the OPEC meeting', opec)['direction:fell']).toBe('confirmed (retreated)');
+    expect(status('Oil prices rose after the OPEC meeting', opec)['direction:rose']).toBe('contradicted (retreated)');
+    const forecast = 'Analysts expect the higher prices to continue until soon after the OPEC meeting.';
+    expect(status('Oil prices fell after the OPEC meeting', forecast)['direction:fell']).toBe('unmentioned');
+    expect(status('Oil shares rose on Monday', 'Oil shares closed lower on Monday.')['direction:rose']).toBe('contradicted (lower)');
+    expect(status('Oil shares rose on Monday', 'Oil shares hit record highs on Monday.')['direction:rose']).toBe('confirmed (highs)');
+    // The word of either direction about the same thing: fuel costs, not profits.
+    expect(
+      status("Soaring fuel costs cut British Airways' profits", 'British Airways has blamed high fuel prices for a 40% drop in profits.')[
+        'direction:Soaring'
+      ],
+    ).toBe('confirmed (high)');
+    expect(status('Oil prices fell on Monday', 'Oil prices rose on Monday as the dollar fell.')['direction:fell']).toBe(
+      'contradicted (rose)',
+    );
+    // Words of one direction that WordNet calls synonyms agree.
+    expect(status('Sales rose in May', 'Sales increased in May.')['direction:rose']).toBe('confirmed (increased)');
+    expect(prepareClaim('The firm is meeting its targets', lex).details.map((x) => `${x.kind}:${x.text}`)).toEqual(['direction:meeting']);
+  });
+
   it('an opposite wins over a rare WordNet sense; "one second" is an amount; the second largest is not the largest', () => {
     expect(
       reason(

@@ -77,11 +77,14 @@ export function outcomeAt(units: readonly Unit[], i: number): 1 | -1 | undefined
  * loose for a detail ("new"/"old"); comparatives and particles ("more", "up") and words of time or
  * place ("before", "above") qualify something else.
  */
-function hasOpposite(u: Unit): boolean {
+function hasOpposite(u: Unit, before: Unit | undefined): boolean {
+  if (NOUN_READINGS.has(u.lower) && !PASSIVE_AUX.has(before?.lower ?? '')) return false;
   // A phrase is read by its own lemma ("vote down"), not its particle ("snapped up" is no "up").
   const lemmas = u.lower.includes(' ') ? u.lemmas.filter((l) => l.includes(' ')) : u.lemmas;
   return lemmas.some((l) => !NOT_DETAILS.has(l) && (DIRECTION[l] !== undefined || REVIEWED_ANTONYMS.has(l)));
 }
+/** Words whose noun is far more common than the verb they share a lemma with: "the OPEC meeting" meets no target; "is meeting its target" does. */
+const NOUN_READINGS = new Set(['meeting', 'meetings']);
 const NOT_DETAILS = new Set(
   'up down high low top more less fewer greater higher lower larger bigger smaller before after earlier later above below over under first last best worst lead ahead trail behind warm warming heat cool cold present presence absent absence back'.split(
     ' ',
@@ -168,7 +171,7 @@ export function claimDetails(text: string, units: readonly Unit[], lex: Lexicon)
       !!units[k] && (units[k]!.digit || /^(a|an|half|one|two|three|four|five|six|seven|eight|nine|ten|\d.*)$/i.test(units[k]!.lower));
     if ((units[i + 1]?.lower === 'than' || units[i + 1]?.lower === 'to') && (amountAfter(i + 2) || amountAfter(i + 3))) return;
     const outcome = outcomeAt(units, i);
-    if (outcome || hasOpposite(u))
+    if (outcome || hasOpposite(u, units[i - 1]))
       out.push({ kind: 'direction', text: u.text, start: u.start, end: u.end, unit: u, outcome, context: contextOf(units, i, i, 3) });
   });
   const neg = units.findIndex(isNegation);
