@@ -5,11 +5,11 @@
  * polarity) or does not mention it; and how much of the claim the text is about at all (`topic`: a
  * sentence takes a stance only when it is on the claim's subject). Pure.
  */
-import { covered, type Alignment, type Unit } from './words';
+import { contextOf, covered, type Alignment, type Unit } from './words';
 import { HEDGES, NEGATIONS, NEGATIVE_VERBS } from './cues';
 import { EQUIVALENT, type Lexicon } from './lexicon';
 import { agreesAmount, amountsIn, comparableAmounts, type Amount } from './amounts';
-import { contextOf, datesIn, outcomeAt, type Detail } from './extract';
+import { datesIn, outcomeAt, type Detail } from './extract';
 import { compatible, mentioned, namesIn, sameName, type Name, type Slot } from './names';
 
 export type DetailStatus = 'confirmed' | 'contradicted' | 'unmentioned';

@@ -160,6 +160,9 @@ export const DIRECTION: Record<string, 1 | -1> = Object.fromEntries([
     .map((w) => [w, -1] as const),
 ]);
 
+/** The direction of a word by the first of its lemmas that has one (undefined: no direction). */
+export const directionOf = (lemmas: readonly string[]): 1 | -1 | undefined => lemmas.map((l) => DIRECTION[l]).find(Boolean);
+
 /**
  * Words that name a level, not a movement: "retreated from four-month highs", "high oil prices",
  * "a record low". Beside a claim's "fell" or "rose" they say where something stands, not which way it

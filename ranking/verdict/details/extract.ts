@@ -6,7 +6,7 @@
  * the coverage in exactly one of these. Pure: the claim's units (align.ts) in, details out.
  */
 import { DIRECTION, NEGATIONS, REVIEWED_ANTONYMS } from './cues';
-import type { Unit } from './words';
+import { contextOf, type Unit } from './words';
 import type { Lexicon } from './lexicon';
 import { amountsIn, type Amount } from './amounts';
 import { namesIn, type Name } from './names';
@@ -93,17 +93,6 @@ const NOT_DETAILS = new Set(
 
 /** A claim's own negation is said in so many words ("not", "never", "n't"); "halted" or "deferred" are checked as verbs. */
 const isNegation = (u: Pick<Unit, 'lower'>) => NEGATIONS.has(u.lower) || u.lower.endsWith("n't");
-
-/** Content lemmas of the units within `span` of index i (the detail's own units excluded). */
-export function contextOf(units: readonly Unit[], from: number, to: number, span: number): string[] {
-  const out: string[] = [];
-  for (let k = Math.max(0, from - span); k <= Math.min(units.length - 1, to + span); k++) {
-    const u = units[k]!;
-    if (k >= from && k <= to) continue;
-    if (!u.stop && !u.digit && /\p{L}/u.test(u.text)) out.push(...u.lemmas);
-  }
-  return out;
-}
 
 const unitRange = (units: readonly Unit[], start: number, end: number): [number, number] => {
   const inside = units.map((u, i) => (u.start < end && start < u.end ? i : -1)).filter((i) => i >= 0);

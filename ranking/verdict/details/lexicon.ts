@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { z } from 'zod';
 import { createError } from '../../../lib/errors';
-import { DIRECTION, NEGATING_PREFIXES, REVIEWED_ANTONYMS } from './cues';
+import { DIRECTION, directionOf, NEGATING_PREFIXES, REVIEWED_ANTONYMS } from './cues';
 
 // The tables hold ~150k entries: zod checks their shape (records of arrays), and the entries are
 // checked while they are copied into maps (a full zod parse of every entry takes ~15 s).
@@ -186,8 +186,8 @@ export class Lexicon {
       const cAncestors = this.wordAncestors(claim);
       if (es.some((s) => cAncestors.has(s))) return 'hyponym';
     }
-    const dc = claim.map((l) => DIRECTION[l]).find(Boolean);
-    const de = evidence.map((l) => DIRECTION[l]).find(Boolean);
+    const dc = directionOf(claim);
+    const de = directionOf(evidence);
     if (dc && de && dc === de) return 'direction';
     return null;
   }

@@ -5,7 +5,7 @@
  * a more specific word, the same direction — or marked as contradicted (an antonym), more specific than
  * the evidence, or missing. Numbers are compared as quantities (quantities.ts), not as words.
  */
-import { COMPARATIVE_LEVELS, DIRECTION, HEDGES, LEVELS, NEGATIONS, NEGATIVE_VERBS, UNIVERSALS } from './cues';
+import { COMPARATIVE_LEVELS, directionOf, HEDGES, LEVELS, NEGATIONS, NEGATIVE_VERBS, UNIVERSALS } from './cues';
 import { EQUIVALENT, type Lexicon, type Relation } from './lexicon';
 import { agrees, comparable, quantities, type Quantity } from './quantities';
 import { tokenize, type Token } from './tokens';
@@ -132,24 +132,28 @@ function inside(u: Unit, qs: readonly Quantity[]): boolean {
 const WEAK: ReadonlySet<Relation> = new Set(['synonym', 'hypernym', 'hyponym']);
 const BY_CONTEXT: ReadonlySet<Relation> = new Set(['exact', 'lemma', 'derived', 'direction', 'antonym']);
 
-function bestLink(c: Unit, near: ReadonlySet<string>, evidence: readonly Unit[], lex: Lexicon): Pick<Link, 'evidence' | 'relation'> {
+function bestLink(claim: readonly Unit[], ci: number, evidence: readonly Unit[], lex: Lexicon): Pick<Link, 'evidence' | 'relation'> {
+  const c = claim[ci]!;
   let best: Pick<Link, 'evidence' | 'relation'> = { evidence: null, relation: null };
   let bestShared = 0;
-  const directional = c.lemmas.some((l) => DIRECTION[l]);
+  const sign = directionOf(c.lemmas);
+  const directional = sign !== undefined;
+  // What the claim's direction word is about: its neighbours (only direction words are compared by them).
+  const near = directional ? new Set(contextOf(claim, ci, ci, NEAR)) : null;
   // A claim's movement ("fell"), not its level ("low"): "unemployment is low" / "is high" still disagree.
   const moves = directional && !LEVELS.has(c.lower) && !COMPARATIVE_LEVELS.has(c.lower);
   for (const [i, e] of evidence.entries()) {
     if (e.stop) continue;
     let r = lex.relate(c.lemmas, e.lemmas);
     // WordNet may call two words of one direction synonyms ("diminished", "decline"): that is a direction.
-    if (r && directional && WEAK.has(r)) r = signOf(c) !== undefined && signOf(c) === signOf(e) ? 'direction' : null;
+    if (r && directional && WEAK.has(r)) r = sign === directionOf(e.lemmas) ? 'direction' : null;
     // A level ("four-month highs", "the higher prices") may agree with a movement but never contradicts it.
     if (r === 'antonym' && moves && isLevel(evidence, i)) r = null;
     if (!r) continue;
     // Of the words of either direction (the claim's own included), the one about what the claim's word is
     // about comes first: "soaring fuel costs" meets "high fuel prices", not "a 40% drop in profits";
     // "oil prices fell" meets "oil prices rose", not "as the dollar fell".
-    const shared = directional && BY_CONTEXT.has(r) ? sharedContext(near, evidence, i) : 0;
+    const shared = near && BY_CONTEXT.has(r) ? [...new Set(contextOf(evidence, i, i, NEAR))].filter((l) => near.has(l)).length : 0;
     const byContext = best.relation !== null && BY_CONTEXT.has(r) && BY_CONTEXT.has(best.relation) && shared !== bestShared;
     if (best.relation === null || (byContext ? shared > bestShared : RANK[r] < RANK[best.relation])) {
       best = { evidence: e, relation: r };
@@ -160,23 +164,8 @@ function bestLink(c: Unit, near: ReadonlySet<string>, evidence: readonly Unit[],
   return best;
 }
 
-const signOf = (u: Unit) => u.lemmas.map((l) => DIRECTION[l]).find(Boolean);
-
+/** Words either side of a direction word that say what it is about. */
 const NEAR = 3;
-
-/** Content lemmas within NEAR units of unit i (its own excluded). */
-function nearLemmas(us: readonly Unit[], i: number): Set<string> {
-  const out = new Set<string>();
-  for (let k = Math.max(0, i - NEAR); k <= Math.min(us.length - 1, i + NEAR); k++)
-    if (k !== i && !us[k]!.stop && !us[k]!.digit) for (const l of us[k]!.lemmas) out.add(l);
-  return out;
-}
-
-function sharedContext(near: ReadonlySet<string>, evidence: readonly Unit[], i: number): number {
-  let n = 0;
-  for (const l of nearLemmas(evidence, i)) if (near.has(l)) n++;
-  return n;
-}
 
 const DETERMINERS = new Set('the a an its their his her our your this these those much even far'.split(' '));
 
@@ -192,6 +181,17 @@ function isLevel(evidence: readonly Unit[], i: number): boolean {
     !next.stop &&
     /^\p{L}/u.test(next.text)
   );
+}
+
+/** Content lemmas of the units within `span` of index i (the detail's own units excluded). */
+export function contextOf(units: readonly Unit[], from: number, to: number, span: number): string[] {
+  const out: string[] = [];
+  for (let k = Math.max(0, from - span); k <= Math.min(units.length - 1, to + span); k++) {
+    const u = units[k]!;
+    if (k >= from && k <= to) continue;
+    if (!u.stop && !u.digit && /\p{L}/u.test(u.text)) out.push(...u.lemmas);
+  }
+  return out;
 }
 
 function linkQuantities(claim: readonly Quantity[], evidence: readonly Quantity[]): QuantityLink[] {
@@ -250,7 +250,7 @@ export function align(claimText: string, evidenceText: string, lex: Lexicon): Al
   for (const [ci, c] of claim.entries()) {
     // Negations, hedges and quantifiers are read as cues (features.ts), not as words to find.
     if (c.stop || inside(c, cq) || isCue(c)) continue;
-    links.push({ claim: c, ...bestLink(c, nearLemmas(claim, ci), evidence, lex), idf: lex.idf(c.lower) });
+    links.push({ claim: c, ...bestLink(claim, ci, evidence, lex), idf: lex.idf(c.lower) });
   }
   return { claimText, evidenceText, claim, evidence, links, quantities: linkQuantities(cq, eq) };
 }
