@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../testing/db';
 import { readPositionMap } from './dense/dense-index';
-import { commitDenseCheckpoint, readState } from './state';
+import { commitDenseCheckpoint, forEachDenseEntry, readState } from './state';
 import { addArticle, TOPICS } from './test-corpus';
 
 // The position map's writes, on the test database (SQLite, or PostgreSQL under QUIN_TEST_DB=postgres).
@@ -63,5 +63,19 @@ describe('readPositionMap', () => {
     expect([...positions]).toEqual([-1, ...live, -1]);
     expect(tombstones).toBe(2);
     await expect(readPositionMap(t.db, live.length)).rejects.toMatchObject({ code: 'INDEX_CORRUPT' });
+  });
+});
+
+describe('forEachDenseEntry', () => {
+  it('visits every entry once, in position order, across pages of any size', async () => {
+    // Positions with gaps (tombstones), so a page's last position is not its count.
+    const cp = live.map((snippetId, i) => ({ position: 3 * i + 2, snippetId }));
+    await commitDenseCheckpoint(t.db, { fromVersion: 5, state: state(3 * live.length + 2), entries: cp, replace: true });
+    const want = cp.map((e) => [e.position, e.snippetId]);
+    for (const pageSize of [1, 2, live.length, live.length + 1]) {
+      const seen: [number, number][] = [];
+      await forEachDenseEntry(t.db, (position, snippetId) => seen.push([position, snippetId]), pageSize);
+      expect(seen, `pages of ${pageSize}`).toEqual(want);
+    }
   });
 });

@@ -3,7 +3,8 @@
  * (dense_entries), the Elasticsearch ledger (es_entries), and the snippets to index. Works on SQLite
  * and PostgreSQL through the one Prisma client.
  */
-import { isSqliteDb, type Db } from '../lib/db/client';
+import { isSqliteDb, sqliteReader, type Db } from '../lib/db/client';
+import { yieldToEventLoop } from './event-loop';
 import { isBusyError, withDbRetry, writeTransaction } from '../lib/db/retry';
 import { createError } from '../lib/errors';
 
@@ -84,18 +85,52 @@ const ENTRY_PAGE = 50_000;
 export async function forEachDenseEntryPage(
   db: Db,
   visit: (page: readonly { position: number; snippetId: number }[]) => void,
+  pageSize = ENTRY_PAGE,
 ): Promise<void> {
   let after = -1;
   for (;;) {
     const page = await db.denseEntry.findMany({
       where: { position: { gt: after } },
       orderBy: { position: 'asc' },
-      take: ENTRY_PAGE,
+      take: pageSize,
       select: { position: true, snippetId: true },
     });
     visit(page);
-    if (page.length < ENTRY_PAGE) return;
+    if (page.length < pageSize) return;
     after = page[page.length - 1]!.position;
+  }
+}
+
+/**
+ * Each entry of the dense map in position order, as two numbers: what a reader builds its position
+ * map from. On SQLite through the direct reader, rows as arrays a page at a time (a turn of the event
+ * loop between pages): through the client, the 1M entries of a 1M index left ~195 MB of garbage in
+ * the heap at the moment it was opened and raised the process's high-water mark by ~340 MB, which a
+ * web server kept as RSS. Elsewhere, the client's pages.
+ */
+export async function forEachDenseEntry(
+  db: Db,
+  visit: (position: number, snippetId: number) => void,
+  pageSize = ENTRY_PAGE,
+): Promise<void> {
+  const reader = sqliteReader(db);
+  if (!reader) {
+    await forEachDenseEntryPage(
+      db,
+      (page) => {
+        for (const e of page) visit(e.position, e.snippetId);
+      },
+      pageSize,
+    );
+    return;
+  }
+  const page = reader.prepare('SELECT position, snippet_id FROM dense_entries WHERE position > ? ORDER BY position LIMIT ?').raw();
+  for (let after = -1; ;) {
+    const rows = page.all(after, pageSize) as [number, number][];
+    for (const [position, snippetId] of rows) visit(position, snippetId);
+    if (rows.length < pageSize) return;
+    after = rows[rows.length - 1]![0];
+    await yieldToEventLoop();
   }
 }
 

@@ -9,7 +9,7 @@ import type { Db } from '../../lib/db/client';
 import { createError } from '../../lib/errors';
 import { createLogger } from '../../lib/log';
 import { indexesDir } from '../files';
-import { forEachDenseEntryPage, readState, type IndexStateRow } from '../state';
+import { forEachDenseEntry, readState, type IndexStateRow } from '../state';
 import type { DenseIndex, DenseThresholds, Hit } from '../types';
 import type { SearchOut } from './faiss-native';
 import { readVectorIndex, type VectorIndex } from './vector-index';
@@ -32,13 +32,11 @@ export interface LoadedDense {
 export async function readPositionMap(db: Db, ntotal: number): Promise<{ positions: Int32Array; tombstones: number }> {
   const positions = new Int32Array(ntotal).fill(-1);
   let live = 0;
-  await forEachDenseEntryPage(db, (page) => {
-    for (const e of page) {
-      if (e.position < 0 || e.position >= ntotal)
-        throw createError('INDEX_CORRUPT', `dense map names position ${e.position}, the FAISS file holds ${ntotal}`);
-      if (positions[e.position] === -1) live += 1;
-      positions[e.position] = e.snippetId;
-    }
+  await forEachDenseEntry(db, (position, snippetId) => {
+    if (position < 0 || position >= ntotal)
+      throw createError('INDEX_CORRUPT', `dense map names position ${position}, the FAISS file holds ${ntotal}`);
+    if (positions[position] === -1) live += 1;
+    positions[position] = snippetId;
   });
   return { positions, tombstones: ntotal - live };
 }
