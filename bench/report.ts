@@ -42,6 +42,8 @@ export interface BenchServe {
   };
   /** Peak RSS of the serving process before the live update (which indexes in the same process). */
   peakRssMB: number;
+  /** The serving process's V8 heap limit (it runs with the web server's flags, lib/web/node-flags.ts); absent in runs before 2026-11-30. */
+  heapLimitMB?: number;
   loadAverage: number[];
 }
 
@@ -77,7 +79,8 @@ export function formatBenchMarkdown(results: readonly BenchResult[], meta: { mac
   }
   lines.push(
     '',
-    'Search latency in ms through the product pipeline (`search()` on indexes opened as the web server opens them: top 500 per index, score fusion, time decay, evidence sentences, one result per article, k = 10), **each query embedded by the encoder first**; after 10 warm-up queries; queries are SciFact and Climate-FEVER claims. Reranking (100 candidates) and the verdict on fewer queries (60).',
+    'Search latency in ms through the product pipeline (`search()` on indexes opened as the web server opens them: top 500 per index, score fusion, time decay, evidence sentences, one result per article, k = 10), **each query embedded by the encoder first**; after 10 warm-up queries; queries are SciFact and Climate-FEVER claims. Reranking (100 candidates) and the verdict on fewer queries (60).' +
+      heapNote(results),
     '',
   );
   lines.push(
@@ -147,4 +150,12 @@ export function formatBenchMarkdown(results: readonly BenchResult[], meta: { mac
     "Everything is real: the texts, the import, FTS5, the encoder (its vectors for every snippet and every query), FAISS, the pipeline and the models. The corpora (Reuters-21578, BBC News, HuffPost, SciFact) hold about 141k snippets when cut with stride 1 (windows of 5 sentences starting at every sentence; the product uses stride 3, so that the snippets have the product's length); **beyond that the corpus is synthetic articles of 20 real sentences drawn at random from them** (seeded), dated over 2018–2024.",
   );
   return lines.join('\n');
+}
+
+/** What V8 heap limit the serving processes ran with (from 2026-11-30 the web server's own flags, lib/web/node-flags.ts). */
+function heapNote(results: readonly { serve: BenchServe }[]): string {
+  const limits = [...new Set(results.flatMap((r) => (r.serve.heapLimitMB ? [r.serve.heapLimitMB] : [])))];
+  return limits.length
+    ? ` The serving process runs with the web server's Node flags (lib/web/node-flags.ts): V8 heap limit ${limits.map(int).join(' / ')} MB.`
+    : '';
 }

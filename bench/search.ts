@@ -19,6 +19,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { storeArticles, type ArticleInput } from '../crawler';
 import { closeSearchIndexes, indexStatus, runIndex, type Encoder } from '../indexer';
 import { DenseReader } from '../indexer/dense/dense-index';
@@ -28,6 +29,7 @@ import { sentenceTexts } from '../lib/text/sentences';
 import { loadConfig, type Config } from '../lib/config';
 import { createDb } from '../lib/db/client';
 import { closeLoadedModels } from '../lib/models';
+import { webNodeFlags } from '../lib/web/node-flags';
 import { projectRoot, sharedDataDir } from '../lib/paths';
 import { openSearchContext, RETRIEVE_K, search, type SearchContext } from '../ranking';
 import { exactDenseTop } from './exact-dense';
@@ -203,6 +205,7 @@ async function servePhase(size: number, root: string, nQueries: number, sample: 
     live,
     pruning,
     peakRssMB: servingPeak,
+    heapLimitMB: Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20),
     loadAverage: loadAverage(),
   };
   await closeSearchIndexes();
@@ -288,8 +291,9 @@ const round = (x: number) => Math.round(x * 10) / 10;
 const peakRssMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
 const loadAverage = () => os.loadavg().map((v) => Math.round(v * 10) / 10);
 
-function runChild(args: string[]): unknown {
-  const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, '--child', ...args], {
+/** A phase in a child process of its own; `nodeFlags`: the serving phase runs with the web server's (lib/web/node-flags.ts). */
+function runChild(args: string[], nodeFlags: string[] = []): unknown {
+  const r = spawnSync(process.execPath, [...process.execArgv, ...nodeFlags, process.argv[1]!, '--child', ...args], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 64 * 1024 * 1024,
@@ -334,21 +338,24 @@ async function main() {
     const build = runChild(['--phase', 'build', '--size', String(size), '--root', root, ...esArgs]) as BenchBuild;
     const esBuild = node ? await esNodeStats(node.url, benchIndex(size)) : null;
     process.stderr.write(`bench:search: built ${JSON.stringify(build)}\nbench:search: searching ${size} snippets …\n`);
-    const serve = runChild([
-      '--phase',
-      'serve',
-      '--size',
-      String(size),
-      '--root',
-      root,
-      '--queries',
-      String(queries),
-      '--sample',
-      String(sample),
-      '--identity-queries',
-      arg('identity-queries', '1000'),
-      ...esArgs,
-    ]) as BenchServe;
+    const serve = runChild(
+      [
+        '--phase',
+        'serve',
+        '--size',
+        String(size),
+        '--root',
+        root,
+        '--queries',
+        String(queries),
+        '--sample',
+        String(sample),
+        '--identity-queries',
+        arg('identity-queries', '1000'),
+        ...esArgs,
+      ],
+      webNodeFlags(),
+    ) as BenchServe;
     if (node && esBuild) results.push({ build, serve, es: { build: esBuild, serve: await esNodeStats(node.url, benchIndex(size)) } });
     else results.push({ build, serve });
     if (!process.argv.includes('--keep')) fs.rmSync(path.join(root, `bench-${size}`), { recursive: true, force: true });

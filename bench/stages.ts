@@ -6,20 +6,33 @@
  *
  * Modes: bm25, dense, hybrid, and `rerank` / `verdict` (hybrid + rerank, hybrid + rerank + verdict, on the
  * first 70 queries as bench:search runs them), with the reranker and NLI model configured
- * (QUIN_RERANKER_MODEL / QUIN_NLI_MODEL), for comparing two models on one build.
+ * (QUIN_RERANKER_MODEL / QUIN_NLI_MODEL), for comparing two models on one build. Runs with the web
+ * server's Node flags (lib/web/node-flags.ts), as bench:search's serving phase does; the heap limit
+ * is printed with the peak RSS.
  *
  *   npx tsx bench/stages.ts [--size 1000000] [--root /tmp/quin-bench] [--modes hybrid,bm25,rerank,verdict] [--queries 200]
  */
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { closeSearchIndexes } from '../indexer';
 import { loadConfig } from '../lib/config';
 import { sharedDataDir } from '../lib/paths';
 import { createDb } from '../lib/db/client';
 import { closeLoadedModels } from '../lib/models';
+import { webNodeFlags } from '../lib/web/node-flags';
 import { openSearchContext } from '../ranking';
 import { benchConfig } from './build';
 import { arg, benchQueries, timeQueries, type Mode } from './search';
+
+// Served as the web server serves: with its Node flags (lib/web/node-flags.ts), run again with them
+// unless this process was started with a heap size of its own (for comparing one with another).
+const flags = webNodeFlags(process.env, process.execArgv);
+if (flags.length) {
+  const again = spawnSync(process.execPath, [...process.execArgv, ...flags, ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(again.status ?? 1);
+}
 
 const size = Number(arg('size', '1000000'));
 const root = arg('root', '/tmp/quin-bench');
@@ -48,7 +61,7 @@ for (const mode of modes) {
   console.log(`  ${stages.map((k) => `${k} ${f(r.stagesP50[k])} / ${f(r.stagesP95[k])}`).join(' · ')}`);
 }
 console.log(
-  `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB · load ${os
+  `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB · heap limit ${Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)} MB · load ${os
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' / ')}`,

@@ -73,6 +73,7 @@ const { getConfig } = await import(pathToFileURL(path.join(root, 'lib/config.ts'
 const { prepare, adminPasswordLines } = await import(pathToFileURL(path.join(root, 'scripts/start/prepare.ts')).href);
 const { describeError } = await import(pathToFileURL(path.join(root, 'lib/errors.ts')).href);
 const { Supervisor } = await import(pathToFileURL(path.join(root, 'scripts/start/supervisor.ts')).href);
+const { webNodeFlags } = await import(pathToFileURL(path.join(root, 'lib/web/node-flags.ts')).href);
 
 let info;
 try {
@@ -142,6 +143,8 @@ let announced = false;
 supervisor.add({
   name: 'web',
   module: path.join(root, 'scripts/start/web-server.mjs'),
+  // The heap's growth held in check (lib/web/node-flags.ts); an operator's NODE_OPTIONS heap size wins.
+  execArgv: webNodeFlags(env),
   env,
   // 98: the port is taken, 13: no permission for it, 99: HOST is not an address here (web-server.mjs).
   fatalExitCodes: [98, 13, 99],

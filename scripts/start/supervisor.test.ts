@@ -48,6 +48,24 @@ describe('Supervisor', () => {
     expect(sup.restarts('web')).toBe(0);
   });
 
+  it("starts a module with the Node flags of its spec, not the parent's", async () => {
+    sup = new Supervisor({ log: () => undefined });
+    const child = script(
+      'flags.cjs',
+      `process.send({ execArgv: process.execArgv, limit: require('v8').getHeapStatistics().heap_size_limit }); setInterval(() => {}, 1000); process.on('SIGTERM', () => process.exit(0));`,
+    );
+    const got: { name: string; execArgv: string[]; limit: number }[] = [];
+    const seen = (name: string) => (m: unknown) => got.push({ name, ...(m as { execArgv: string[]; limit: number }) });
+    sup.add({ name: 'sized', module: child, stdio: 'ignore', execArgv: ['--max-old-space-size=300'], onMessage: seen('sized') });
+    sup.add({ name: 'plain', module: child, stdio: 'ignore', onMessage: seen('plain') });
+    for (const deadline = Date.now() + 20_000; got.length < 2 && Date.now() < deadline;) await wait(50);
+    const sized = got.find((g) => g.name === 'sized')!;
+    const plain = got.find((g) => g.name === 'plain')!;
+    expect(sized.execArgv).toEqual(['--max-old-space-size=300']);
+    expect(sized.limit / 2 ** 20).toBeLessThan(400);
+    expect(plain.execArgv).toEqual([]);
+  });
+
   it('stops every child with SIGTERM and restarts nothing afterwards', async () => {
     sup = new Supervisor({ log: () => undefined, initialDelayMs: 50 });
     const marker = path.join(dir, 'terminated');

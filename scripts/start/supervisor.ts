@@ -20,6 +20,8 @@ export interface ChildSpec {
   /** Or a command, spawned. */
   command?: string;
   args?: string[];
+  /** Node flags of a forked module (default none: not the parent's). */
+  execArgv?: string[];
   env?: NodeJS.ProcessEnv;
   onMessage?: (msg: unknown) => void;
   /** Default inherit; tests capture or ignore output. */
@@ -144,7 +146,7 @@ export class Supervisor {
       ? fork(spec.module, spec.args ?? [], {
           env: spec.env ?? process.env,
           stdio: [out, out, out, 'ipc'],
-          execArgv: [],
+          execArgv: spec.execArgv ?? [],
           detached: true,
         })
       : spawn(spec.command!, spec.args ?? [], { env: spec.env ?? process.env, stdio: ['ignore', out, out], detached: true });
