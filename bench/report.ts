@@ -27,7 +27,8 @@ export interface BenchServe {
   };
   stagesP50: Record<string, Record<string, number | null>>;
   stagesP95: Record<string, Record<string, number | null>>;
-  models: { reranker: string | null; nli: string | null };
+  /** rerankDepth: candidates the reranker reads (absent in runs before 2026-11-30). */
+  models: { reranker: string | null; rerankDepth?: number | null; nli: string | null };
   encoder: { id: string; sentences: number; seconds: number; sentencesPerSecond: number };
   /** A 5-story import while serving, `runIndex`, and when BM25 and dense search found every story (seconds after runIndex ended). */
   live?: {
@@ -79,7 +80,9 @@ export function formatBenchMarkdown(results: readonly BenchResult[], meta: { mac
   }
   lines.push(
     '',
-    'Search latency in ms through the product pipeline (`search()` on indexes opened as the web server opens them: top 500 per index, score fusion, time decay, evidence sentences, one result per article, k = 10), **each query embedded by the encoder first**; after 10 warm-up queries; queries are SciFact and Climate-FEVER claims. Reranking (100 candidates) and the verdict on fewer queries (60).' +
+    'Search latency in ms through the product pipeline (`search()` on indexes opened as the web server opens them: top 500 per index, score fusion, time decay, evidence sentences, one result per article, k = 10), **each query embedded by the encoder first**; after 10 warm-up queries; queries are SciFact and Climate-FEVER claims. Reranking' +
+      rerankDepths(results) +
+      ' and the verdict on fewer queries (60).' +
       heapNote(results),
     '',
   );
@@ -158,4 +161,10 @@ function heapNote(results: readonly { serve: BenchServe }[]): string {
   return limits.length
     ? ` The serving process runs with the web server's Node flags (lib/web/node-flags.ts): V8 heap limit ${limits.map(int).join(' / ')} MB.`
     : '';
+}
+
+/** How many candidates the reranker read, when the run recorded it. */
+function rerankDepths(results: readonly { serve: BenchServe }[]): string {
+  const depths = [...new Set(results.flatMap((r) => (r.serve.models.rerankDepth ? [r.serve.models.rerankDepth] : [])))];
+  return depths.length ? ` (${depths.join(' / ')} candidates)` : '';
 }

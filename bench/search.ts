@@ -200,7 +200,7 @@ async function servePhase(size: number, root: string, nQueries: number, sample: 
       ...(rerank ? { rerank: rerank.stagesP95 } : {}),
       ...(verdict ? { verdict: verdict.stagesP95 } : {}),
     },
-    models: { reranker: ctx.reranker?.id ?? null, nli: ctx.verdict?.id ?? null },
+    models: { reranker: ctx.reranker?.id ?? null, rerankDepth: ctx.reranker?.depth ?? null, nli: ctx.verdict?.id ?? null },
     encoder: { id: encoder.id, ...enc },
     live,
     pruning,
