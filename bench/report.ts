@@ -155,9 +155,14 @@ export function formatBenchMarkdown(results: readonly BenchResult[], meta: { mac
   return lines.join('\n');
 }
 
+/** The distinct values the runs recorded (runs before 2026-11-30 recorded neither of these). */
+function recorded(results: readonly { serve: BenchServe }[], pick: (s: BenchServe) => number | null | undefined): number[] {
+  return [...new Set(results.flatMap((r) => pick(r.serve) || []))];
+}
+
 /** What V8 heap limit the serving processes ran with (from 2026-11-30 the web server's own flags, lib/web/node-flags.ts). */
 function heapNote(results: readonly { serve: BenchServe }[]): string {
-  const limits = [...new Set(results.flatMap((r) => (r.serve.heapLimitMB ? [r.serve.heapLimitMB] : [])))];
+  const limits = recorded(results, (s) => s.heapLimitMB);
   return limits.length
     ? ` The serving process runs with the web server's Node flags (lib/web/node-flags.ts): V8 heap limit ${limits.map(int).join(' / ')} MB.`
     : '';
@@ -165,6 +170,6 @@ function heapNote(results: readonly { serve: BenchServe }[]): string {
 
 /** How many candidates the reranker read, when the run recorded it. */
 function rerankDepths(results: readonly { serve: BenchServe }[]): string {
-  const depths = [...new Set(results.flatMap((r) => (r.serve.models.rerankDepth ? [r.serve.models.rerankDepth] : [])))];
+  const depths = recorded(results, (s) => s.models.rerankDepth);
   return depths.length ? ` (${depths.join(' / ')} candidates)` : '';
 }

@@ -19,7 +19,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import v8 from 'node:v8';
 import { storeArticles, type ArticleInput } from '../crawler';
 import { closeSearchIndexes, indexStatus, runIndex, type Encoder } from '../indexer';
 import { DenseReader } from '../indexer/dense/dense-index';
@@ -29,7 +28,7 @@ import { sentenceTexts } from '../lib/text/sentences';
 import { loadConfig, type Config } from '../lib/config';
 import { createDb } from '../lib/db/client';
 import { closeLoadedModels } from '../lib/models';
-import { webNodeFlags } from '../lib/web/node-flags';
+import { heapLimitMB, webNodeFlags } from '../lib/web/node-flags';
 import { projectRoot, sharedDataDir } from '../lib/paths';
 import { openSearchContext, RETRIEVE_K, search, type SearchContext } from '../ranking';
 import { exactDenseTop } from './exact-dense';
@@ -205,7 +204,7 @@ async function servePhase(size: number, root: string, nQueries: number, sample: 
     live,
     pruning,
     peakRssMB: servingPeak,
-    heapLimitMB: Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20),
+    heapLimitMB: heapLimitMB(),
     loadAverage: loadAverage(),
   };
   await closeSearchIndexes();

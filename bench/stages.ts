@@ -15,13 +15,12 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import v8 from 'node:v8';
 import { closeSearchIndexes } from '../indexer';
 import { loadConfig } from '../lib/config';
 import { sharedDataDir } from '../lib/paths';
 import { createDb } from '../lib/db/client';
 import { closeLoadedModels } from '../lib/models';
-import { webNodeFlags } from '../lib/web/node-flags';
+import { heapLimitMB, webNodeFlags } from '../lib/web/node-flags';
 import { openSearchContext } from '../ranking';
 import { benchConfig } from './build';
 import { arg, benchQueries, timeQueries, type Mode } from './search';
@@ -61,7 +60,7 @@ for (const mode of modes) {
   console.log(`  ${stages.map((k) => `${k} ${f(r.stagesP50[k])} / ${f(r.stagesP95[k])}`).join(' · ')}`);
 }
 console.log(
-  `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB · heap limit ${Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)} MB · load ${os
+  `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB · heap limit ${heapLimitMB()} MB · load ${os
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' / ')}`,

@@ -77,56 +77,41 @@ export async function snippetRows(db: Db, ids: readonly number[]): Promise<Snipp
 /** FAISS position → snippet id, as the database has it. */
 const ENTRY_PAGE = 50_000;
 
-/**
- * The dense map's entries in position order, a page at a time: a reader builds its position map
- * from them without holding every entry as an object at once (a million of them, with the client's
- * own copies, were ~100 MB of garbage at the moment a 1M index was opened).
- */
-export async function forEachDenseEntryPage(
-  db: Db,
-  visit: (page: readonly { position: number; snippetId: number }[]) => void,
-  pageSize = ENTRY_PAGE,
-): Promise<void> {
-  let after = -1;
-  for (;;) {
-    const page = await db.denseEntry.findMany({
-      where: { position: { gt: after } },
-      orderBy: { position: 'asc' },
-      take: pageSize,
-      select: { position: true, snippetId: true },
-    });
-    visit(page);
-    if (page.length < pageSize) return;
-    after = page[page.length - 1]!.position;
+type EntryPage = (after: number, size: number) => Promise<(readonly [position: number, snippetId: number])[]>;
+
+/** A page of the dense map after a position, through the direct reader on SQLite (rows as arrays), else the client. */
+function entryPages(db: Db): EntryPage {
+  const reader = sqliteReader(db);
+  if (reader) {
+    const stmt = reader.prepare('SELECT position, snippet_id FROM dense_entries WHERE position > ? ORDER BY position LIMIT ?').raw();
+    return async (after, size) => stmt.all(after, size) as [number, number][];
   }
+  return async (after, size) =>
+    (
+      await db.denseEntry.findMany({
+        where: { position: { gt: after } },
+        orderBy: { position: 'asc' },
+        take: size,
+        select: { position: true, snippetId: true },
+      })
+    ).map((e) => [e.position, e.snippetId] as const);
 }
 
 /**
- * Each entry of the dense map in position order, as two numbers: what a reader builds its position
- * map from. On SQLite through the direct reader, rows as arrays a page at a time (a turn of the event
- * loop between pages): through the client, the 1M entries of a 1M index left ~195 MB of garbage in
- * the heap at the moment it was opened and raised the process's high-water mark by ~340 MB, which a
- * web server kept as RSS. Elsewhere, the client's pages.
+ * Each entry of the dense map in position order, as two numbers, a page at a time with a turn of the
+ * event loop between pages: what a reader builds its position map from. Read through the client as
+ * objects, the 1M entries of a 1M index left ~195 MB of garbage in the heap at the moment it was
+ * opened and raised the process's high-water mark by ~340 MB, which a web server kept as RSS; on
+ * SQLite they are now rows of the direct reader.
  */
 export async function forEachDenseEntry(
   db: Db,
   visit: (position: number, snippetId: number) => void,
   pageSize = ENTRY_PAGE,
 ): Promise<void> {
-  const reader = sqliteReader(db);
-  if (!reader) {
-    await forEachDenseEntryPage(
-      db,
-      (page) => {
-        for (const e of page) visit(e.position, e.snippetId);
-      },
-      pageSize,
-    );
-    return;
-  }
-  const page = reader.prepare('SELECT position, snippet_id FROM dense_entries WHERE position > ? ORDER BY position LIMIT ?').raw();
+  const page = entryPages(db);
   for (let after = -1; ;) {
-    const rows = page.all(after, pageSize) as [number, number][];
+    const rows = await page(after, pageSize);
     for (const [position, snippetId] of rows) visit(position, snippetId);
     if (rows.length < pageSize) return;
     after = rows[rows.length - 1]![0];
@@ -136,9 +121,7 @@ export async function forEachDenseEntry(
 
 export async function denseEntries(db: Db): Promise<{ position: number; snippetId: number }[]> {
   const out: { position: number; snippetId: number }[] = [];
-  await forEachDenseEntryPage(db, (page) => {
-    for (const e of page) out.push(e);
-  });
+  await forEachDenseEntry(db, (position, snippetId) => out.push({ position, snippetId }));
   return out;
 }
 

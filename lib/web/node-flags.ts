@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+
 /**
  * The V8 flags the web server runs with (scripts/start.mjs forks it with them; bench/search.ts's
  * serving phase and bench/stages.ts run with them, so that they measure what serves).
@@ -24,3 +26,6 @@ export function webNodeFlags(env: Readonly<Record<string, string | undefined>> =
   const sized = HEAP_FLAG.test(env.NODE_OPTIONS ?? '') || execArgv.some((f) => HEAP_FLAG.test(f));
   return sized ? [] : [`--max-old-space-size=${WEB_OLD_SPACE_MB}`];
 }
+
+/** This process's V8 heap limit in MB (what the flags above set, plus the young generation), for the benchmarks' reports. */
+export const heapLimitMB = (): number => Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20);
