@@ -19,7 +19,8 @@ import type { Bm25Backend, Bm25Status, Bm25SyncOptions, Bm25SyncStats, Bm25Verif
 import { syncFtsFile } from './fts-file-sync';
 import { buildMatchExpression, rankExpression, usableTerms } from './fts5-query';
 import { fileBytes, removeStrayFiles } from '../files';
-import type { ImpactIndex } from './impact';
+import { ImpactIndex } from './impact';
+import { LiveImpact } from './impact-live';
 import {
   BUMP_GENERATION,
   fingerprintReader,
@@ -29,6 +30,7 @@ import {
   readImpact,
   readImpactFile,
   readImpactFingerprint,
+  readLiveDelta,
   RENEW_EPOCH,
   sqliteLog,
   updateImpact,
@@ -107,10 +109,13 @@ export class Fts5Index implements Bm25Backend {
   private readonly db: Database.Database;
   readonly impactFile: string;
   private impact: { fingerprint: string; index: ImpactIndex; mtimeMs: number } | null = null;
+  /** The copy brought to the live generation (content mode, between two index runs). */
+  private live: LiveImpact | null = null;
   private impactCheckedAt = 0;
   private tokenizer: QueryTokenizer | undefined;
   /** Which path answered the last search (for tests and the benchmark). */
-  lastPath: 'impact' | 'fts5' = 'fts5';
+  lastPath: 'impact' | 'impact+live' | 'fts5' = 'fts5';
+  private impactPath: 'impact' | 'impact+live' = 'impact';
 
   constructor(
     readonly file: string,
@@ -142,19 +147,40 @@ export class Fts5Index implements Bm25Backend {
     if (this.fingerprint) this.db.exec(renewEpoch ? RENEW_EPOCH : BUMP_GENERATION);
   }
 
-  /** The accelerator when its copy matches the live FTS5 index (reloading a newer file at most every 2 s). */
-  private freshImpact(): ImpactIndex | null {
+  /**
+   * The accelerator for the live FTS5 index: its copy while that is the live generation; else, in
+   * content mode, the copy with the rows written since (bm25/impact-live.ts; built once per
+   * generation); null when neither can answer (FTS5 does). A newer copy on disk is looked for at most
+   * every 2 s while the one held is behind.
+   */
+  private freshImpact(): ImpactIndex | LiveImpact | null {
     const live = this.fingerprint?.();
     if (!live) return null;
-    if (this.impact?.fingerprint === live) return this.impact.index;
+    this.reloadImpact(live);
+    const copy = this.impact;
+    if (!copy) return null;
+    if (copy.fingerprint === live) return copy.index;
+    if (this.mode !== 'content') return null;
+    if (this.live?.base !== copy.index || this.live.fingerprint !== live) {
+      const since = this.live?.base === copy.index ? this.live.delta : null;
+      const delta = readLiveDelta(this.db, { fingerprint: copy.fingerprint, docIds: copy.index.blocks.docIds }, FTS_TOKENIZER, since);
+      this.live = delta ? new LiveImpact(copy.index, delta) : null;
+    }
+    return this.live?.base === copy.index && this.live.fingerprint === live ? this.live : null;
+  }
+
+  /** Reads the accelerator file again when the copy held is behind the live index and the file changed. */
+  private reloadImpact(live: string): void {
+    if (this.impact?.fingerprint === live) return;
     const now = Date.now();
-    if (now - this.impactCheckedAt < IMPACT_RECHECK_MS && this.impactCheckedAt > 0) return null;
+    if (now - this.impactCheckedAt < IMPACT_RECHECK_MS && this.impactCheckedAt > 0) return;
     this.impactCheckedAt = now;
     const mtimeMs = fs.existsSync(this.impactFile) ? fs.statSync(this.impactFile).mtimeMs : -1;
-    if (mtimeMs < 0 || mtimeMs === this.impact?.mtimeMs) return null;
+    // The file removed (the index shrank below BM25_IMPACT_MIN, or holds rows a copy cannot represent): no copy.
+    if (mtimeMs < 0) this.impact = this.live = null;
+    if (mtimeMs < 0 || mtimeMs === this.impact?.mtimeMs) return;
     const loaded = readImpactFile(this.impactFile, sqliteLog(this.db));
     this.impact = loaded ? { ...loaded, mtimeMs } : null;
-    return this.impact?.fingerprint === live ? this.impact.index : null;
   }
 
   /**
@@ -165,6 +191,7 @@ export class Fts5Index implements Bm25Backend {
   searchImpact(terms: readonly unknown[], k: number, exhaustive = false): Hit[] | null {
     const index = this.freshImpact();
     if (!index) return null;
+    this.impactPath = index instanceof LiveImpact ? 'impact+live' : 'impact';
     this.tokenizer ??= new QueryTokenizer(this.db, FTS_TOKENIZER);
     const phrases = this.tokenizer.tokenize(usableTerms(terms));
     if (!phrases) return null;
@@ -175,7 +202,8 @@ export class Fts5Index implements Bm25Backend {
 
   /** The accelerator while it matches the FTS5 index (the benchmark reads its size), else null. */
   accelerator(): ImpactIndex | null {
-    return this.freshImpact();
+    const index = this.freshImpact();
+    return index instanceof ImpactIndex ? index : null;
   }
 
   /**
@@ -231,7 +259,7 @@ export class Fts5Index implements Bm25Backend {
       try {
         const hits = this.searchImpact(query.terms, Math.min(Math.floor(k), 100_000));
         if (hits) {
-          this.lastPath = 'impact';
+          this.lastPath = this.impactPath;
           return hits;
         }
       } catch {

@@ -46,12 +46,14 @@ function accumulate(
   let nTouched = 0;
   for (const t of terms) {
     if (t < 0) continue;
-    const idf = m.idf(bl.termStart[t + 1]! - bl.termStart[t]!);
+    const idf = m.termIdf(t);
+    const removed = m.removed;
     for (let b = bl.termBlock[t]!; b < bl.termBlock[t + 1]!; b++) {
       const count = blockCount(bl, t, b);
       decodeBlock(bl, b, count, blockPrev(bl, t, b), docs, tf0s, tf1s, 0);
       for (let j = 0; j < count; j++) {
         const d = docs[j]!;
+        if (removed !== null && removed[d] === 1) continue;
         let f = sum0[tf0s[j]!]!;
         for (let n = tf1s[j]!; n > 0; n--) f += w1;
         if (!seen[d]) {

@@ -42,8 +42,10 @@ export interface Bm25Model {
   readonly avgdl: number;
   /** k1 · (1 − b + b · |D| / avgdl) per document. */
   readonly norm: Float64Array;
-  /** idf as FTS5 computes it (never below 1e-6). */
-  idf(df: number): number;
+  /** Per document: 1 when it is no longer in the index (bm25/impact-live.ts); null when every one is. */
+  readonly removed: Uint8Array | null;
+  /** Term t's idf as FTS5 computes it over the index it answers for (never below 1e-6). */
+  termIdf(t: number): number;
   /** Repeated sums of the title weight (FTS5 adds a column's weight once per occurrence). */
   titleSums(w0: number): Float64Array;
 }
@@ -167,7 +169,7 @@ export class MaxScoreSearch {
     let at = 0;
     for (const [t, slot] of slotOf) {
       s.term[slot] = t;
-      s.idf[slot] = m.idf(bl.termStart[t + 1]! - bl.termStart[t]!);
+      s.idf[slot] = m.termIdf(t);
       s.boundAt[slot] = at - bl.termBlock[t]!;
       at = this.blockBounds(slot, t, weights, at);
       s.blk[slot] = bl.termBlock[t]!;
@@ -287,6 +289,7 @@ export class MaxScoreSearch {
   /** The window's candidates in row order: probed, scored exactly when they may enter, offered to the heap. */
   private candidates(width: number, firstEss: number, heap: Heap): void {
     const { acc, bits } = this;
+    const removed = this.m.removed;
     const nonEssential = firstEss > 0 ? this.s.prefix[firstEss - 1]! : 0;
     for (let w = 0; w < (width + 31) >> 5; w++) {
       let word = bits[w]!;
@@ -297,6 +300,7 @@ export class MaxScoreSearch {
         const i = (w << 5) + 31 - Math.clz32(low);
         const partial = acc[i]!;
         acc[i] = 0;
+        if (removed !== null && removed[this.lo + i] === 1) continue;
         // Most candidates stop here: what they have and all the non-essential lists could give is not enough.
         if (partial + nonEssential <= this.thetaS || !this.probe(i, firstEss, partial)) continue;
         const score = this.exactScore(i);

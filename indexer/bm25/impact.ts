@@ -153,6 +153,10 @@ export class ImpactIndex implements Bm25Model {
   readonly norm: Float64Array;
   readonly nRow: number;
   readonly avgdl: number;
+  /** Every row of the copy is in the index it answers for (bm25/impact-live.ts masks the ones removed since). */
+  readonly removed = null;
+  /** Tokens over all rows (FTS5's total size of the columns). */
+  readonly nToken: number;
   private sums: { w: number; sums: Float64Array } | null = null;
   private readonly pruned = new MaxScoreSearch(this);
   private readonly exhaustive = new ExhaustiveSearch(this);
@@ -166,15 +170,15 @@ export class ImpactIndex implements Bm25Model {
    */
   constructor(
     readonly blocks: ImpactBlocks,
-    private readonly log: (x: number) => number = Math.log,
+    readonly log: (x: number) => number = Math.log,
   ) {
     this.termIds = new Map(blocks.terms.map((t, i) => [t, i]));
     this.nRow = blocks.docIds.length;
     let nToken = 0;
     for (const len of blocks.docLen) nToken += len;
+    this.nToken = nToken;
     this.avgdl = nToken / this.nRow;
-    this.norm = new Float64Array(this.nRow);
-    for (let d = 0; d < this.nRow; d++) this.norm[d] = K1 * (1 - B + (B * blocks.docLen[d]!) / this.avgdl);
+    this.norm = lengthNorms(blocks.docLen, this.avgdl);
   }
 
   static fromArrays(a: ImpactArrays, log?: (x: number) => number): ImpactIndex {
@@ -193,12 +197,25 @@ export class ImpactIndex implements Bm25Model {
   idf(nHit: number): number {
     let idf = this.idfs.get(nHit);
     if (idf === undefined) {
-      idf = this.log((this.nRow - nHit + 0.5) / (nHit + 0.5));
-      if (!(idf > 0)) idf = 1e-6;
+      idf = bm25Idf(this.log, this.nRow, nHit);
       if (this.idfs.size > 100_000) this.idfs.clear();
       this.idfs.set(nHit, idf);
     }
     return idf;
+  }
+
+  termIdf(t: number): number {
+    return this.idf(this.df(t));
+  }
+
+  /** Rows holding term t. */
+  df(t: number): number {
+    return this.blocks.termStart[t + 1]! - this.blocks.termStart[t]!;
+  }
+
+  /** The term's id in this copy, or −1. */
+  termId(token: string): number {
+    return this.termIds.get(token) ?? -1;
   }
 
   /** Sums up to the largest frequency a posting can hold, kept for the last weight asked for. */
@@ -223,13 +240,27 @@ export class ImpactIndex implements Bm25Model {
     return this.exhaustive.search(this.termsOf(phrases), k, weights);
   }
 
-  private termsOf(phrases: readonly string[]): number[] {
+  /** Term ids of the phrases, in their order (−1: not in the copy). */
+  termsOf(phrases: readonly string[]): number[] {
     return phrases.map((p) => this.termIds.get(p) ?? -1);
   }
 }
 
+/** FTS5's idf: ln((N − n + 0.5) / (n + 0.5)) for n of N rows, never below 1e-6. */
+export function bm25Idf(log: (x: number) => number, nRow: number, nHit: number): number {
+  const idf = log((nRow - nHit + 0.5) / (nHit + 0.5));
+  return idf > 0 ? idf : 1e-6;
+}
+
+/** k1 · (1 − b + b · |D| / avgdl) per row, as FTS5's bm25() computes it. */
+export function lengthNorms(docLen: Uint32Array, avgdl: number): Float64Array {
+  const norm = new Float64Array(docLen.length);
+  for (let d = 0; d < docLen.length; d++) norm[d] = K1 * (1 - B + (B * docLen[d]!) / avgdl);
+  return norm;
+}
+
 /** Heap entries as hits: score descending, rowid ascending among equals. */
-function sortHits(docs: Int32Array, scores: Float64Array, docIds: Int32Array): ImpactHit[] {
+export function sortHits(docs: Int32Array, scores: Float64Array, docIds: Int32Array): ImpactHit[] {
   const order = Array.from({ length: docs.length }, (_, i) => i);
   order.sort((a, b) => scores[b]! - scores[a]! || docs[a]! - docs[b]!);
   return order.map((i) => ({ snippetId: docIds[docs[i]!]!, score: scores[i]! }));

@@ -1,0 +1,117 @@
+/**
+ * The accelerator between two index runs (bm25/impact-live.ts): the crawler writes snippets while
+ * the copy was built for an earlier generation, and BM25 must answer as FTS5 does over the live
+ * index — the same rows, the same doubles — without waiting for `quin index`.
+ */
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sqlitePath } from '../../lib/config';
+import { mulberry32 as rng } from '../../lib/random';
+import { createTestDb, type TestDb } from '../../testing/db';
+import { addArticle, changeArticle, type TestArticle } from '../test-corpus';
+import { FTS_TOKENIZER, Fts5Index } from './fts5';
+import { readImpactFile, readLiveDelta } from './impact-store';
+
+const WORDS = `study patients cancer risk increase vaccine climate warming ocean protein gene trial effect
+  reduce mortality heart disease blood pressure insulin diabetes café naïve policy market rates`
+  .split(/\s+/)
+  .filter(Boolean);
+
+/** Articles of skewed random words, so that some terms are common and pruning has work to do. */
+function articles(seed: number, n: number, prefix: string, extra = ''): TestArticle[] {
+  const r = rng(seed);
+  const word = () => WORDS[Math.floor(r() ** 2 * WORDS.length)]!;
+  const sentence = () => `${Array.from({ length: 4 + Math.floor(r() * 14) }, word).join(' ')}${extra}.`;
+  return Array.from({ length: n }, (_, i) => ({
+    key: `${prefix}-${i}`,
+    title: Array.from({ length: 1 + Math.floor(r() * 4) }, word).join(' '),
+    sentences: Array.from({ length: 3 + Math.floor(r() * 6) }, sentence),
+  }));
+}
+
+const QUERIES: string[][] = [
+  ['study'],
+  ['cancer', 'risk', 'increase', 'mortality', 'heart', 'blood'],
+  ['study', 'patients', 'study'], // a repeated term counts twice
+  ['Café', 'naive', 'policy'],
+  ['zeppelin', 'market'], // a term only the rows added since hold
+  ['absentword', 'ocean'],
+];
+
+describe.skipIf(process.env.QUIN_TEST_DB === 'postgres')('BM25 accelerator between index runs', () => {
+  let t: TestDb;
+  let fts: Fts5Index;
+  let plain: Fts5Index;
+  beforeEach(async () => {
+    t = await createTestDb();
+    for (const a of articles(1, 60, 'base')) await addArticle(t.db, a);
+    fts = new Fts5Index(sqlitePath(t.config), 'content', { titleWeight: 1.5 });
+    plain = new Fts5Index(sqlitePath(t.config), 'content', { titleWeight: 1.5, impactFile: '' });
+    expect(fts.refreshImpact(0).built).toBe(true);
+  });
+  afterEach(async () => {
+    await fts.close();
+    await plain.close();
+    await t.cleanup();
+  });
+
+  /** Every query, pruned and exhaustive, at two depths: FTS5's own answer, from the copy and the difference. */
+  async function expectFts5Answers(): Promise<void> {
+    for (const terms of QUERIES) {
+      for (const k of [5, 200]) {
+        const want = await plain.search({ text: '', terms }, k);
+        expect(plain.lastPath).toBe('fts5');
+        expect(await fts.search({ text: '', terms }, k)).toEqual(want);
+        expect(fts.lastPath).toBe('impact+live');
+        expect(fts.searchImpact(terms, k, true)).toEqual(want);
+      }
+    }
+  }
+
+  it('answers as FTS5 does through added, removed and changed articles, generation after generation', async () => {
+    const added = [];
+    for (const a of articles(2, 3, 'late', ' zeppelin market')) added.push(await addArticle(t.db, a));
+    await expectFts5Answers();
+    // Removed from the copy and from the rows added since; an article changed as the crawler changes one (new snippet ids).
+    await t.db.$executeRawUnsafe(`DELETE FROM snippets WHERE article_id = (SELECT min(id) FROM articles)`);
+    await t.db.$executeRawUnsafe(`DELETE FROM snippets WHERE id = ?`, added[0]!.snippetIds[0]!);
+    await changeArticle(t.db, added[1]!.articleId, articles(3, 1, 'changed', ' zeppelin')[0]!);
+    await expectFts5Answers();
+    for (const a of articles(4, 2, 'later')) await addArticle(t.db, a);
+    await expectFts5Answers();
+    // The indexer's copy catches up; the live difference of the old copy is no longer needed.
+    expect(fts.refreshImpact(0).incremental).toBeDefined();
+    const terms = ['zeppelin', 'cancer'];
+    expect(await fts.search({ text: '', terms }, 20)).toEqual(await plain.search({ text: '', terms }, 20));
+  });
+
+  it('takes only the rows added since the last difference, carrying its removals', async () => {
+    const db = new Database(sqlitePath(t.config));
+    try {
+      const copy = readImpactFile(fts.impactFile)!;
+      const of = { fingerprint: copy.fingerprint, docIds: copy.index.blocks.docIds };
+      await addArticle(t.db, articles(5, 1, 'one')[0]!);
+      await t.db.$executeRawUnsafe(`DELETE FROM snippets WHERE article_id = (SELECT min(id) FROM articles)`);
+      const first = readLiveDelta(db, of, FTS_TOKENIZER)!;
+      expect(first.removed?.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      const two = await addArticle(t.db, articles(6, 1, 'two')[0]!);
+      const second = readLiveDelta(db, of, FTS_TOKENIZER, first)!;
+      expect(second.removed).toEqual(first.removed);
+      expect([...second.added.docIds]).toEqual([...first.added.docIds, ...two.snippetIds]);
+      // Beyond the rows it may take, no difference: FTS5 answers.
+      expect(readLiveDelta(db, of, FTS_TOKENIZER, null, 1)).toBeNull();
+    } finally {
+      db.close();
+    }
+  });
+
+  it('leaves the answer to FTS5 after an in-place update (a new epoch)', async () => {
+    await addArticle(t.db, articles(7, 1, 'x')[0]!);
+    await fts.search({ text: '', terms: ['study'] }, 10);
+    expect(fts.lastPath).toBe('impact+live');
+    await t.db.$executeRawUnsafe(`UPDATE snippets SET text = 'rewritten in place' WHERE id = (SELECT min(id) FROM snippets)`);
+    const terms = ['rewritten', 'study'];
+    expect(await fts.search({ text: '', terms }, 10)).toEqual(await plain.search({ text: '', terms }, 10));
+    expect(fts.lastPath).toBe('fts5');
+  });
+});
