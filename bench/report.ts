@@ -40,6 +40,8 @@ export interface BenchServe {
     visibleAfterSeconds: { bm25: number | null; dense: number | null };
     /** Most stories each mode returned in its top 10 in one round. */
     found?: { bm25: number; dense: number };
+    /** Stored, before `runIndex`: BM25's latency on 50 claims and the stories it found (absent in runs before 2026-11-30). */
+    behind?: { bm25: LatencySummary; found: number };
   };
   /** Peak RSS of the serving process before the live update (which indexes in the same process). */
   peakRssMB: number;
@@ -124,11 +126,13 @@ export function formatBenchMarkdown(results: readonly BenchResult[], meta: { mac
   if (results.some((r) => r.serve.live)) {
     lines.push(
       '',
-      'Live update while serving: 5 new stories stored, then `runIndex` (as `quin index`: the BM25 accelerator brought up to date by the difference, the new snippets encoded and added to FAISS), then each looked for by its title and first sentence every 250 ms until BM25 and dense search both return all five in their top 10 (else how many they found within 30 s):',
+      "Live update while serving: 5 new stories stored; BM25 timed on 50 claims and the stories looked for while the accelerator's copy is behind the database (as between a crawl's writes and the next index run: the copy answers with the rows written since, bm25/impact-live.ts); then `runIndex` (as `quin index`: the BM25 accelerator brought up to date by the difference, the new snippets encoded and added to FAISS), then each looked for by its title and first sentence every 250 ms until BM25 and dense search both return all five in their top 10 (else how many they found within 30 s):",
       '',
-      '| snippets | store | `runIndex` (BM25 accelerator, dense) | BM25 finds them after | dense finds them after |',
-      '| ---: | ---: | ---: | ---: | ---: |',
+      '| snippets | store | BM25 before `runIndex`: p50 / p95 ms, stories found | `runIndex` (BM25 accelerator, dense) | BM25 finds them after | dense finds them after |',
+      '| ---: | ---: | ---: | ---: | ---: | ---: |',
     );
+    const before = (l: NonNullable<BenchServe['live']>) =>
+      l.behind ? `${ms(l.behind.bm25.p50)} / ${ms(l.behind.bm25.p95)}, ${l.behind.found} of ${l.articles}` : '–';
     const sec = (x: number | null) => (x === null ? '–' : `${x.toFixed(1)} s`);
     const after = (x: number | null, n: number | undefined, of: number) =>
       x !== null ? `${x.toFixed(1)} s` : `${n ?? '?'} of ${of} within 30 s`;
@@ -136,7 +140,7 @@ export function formatBenchMarkdown(results: readonly BenchResult[], meta: { mac
       const l = s.live;
       if (!l) continue;
       lines.push(
-        `| ${int(b.snippets)} | ${sec(l.importSeconds)} | ${sec(l.indexSeconds)} (${sec(l.bm25Seconds)}, ${sec(l.denseSeconds)}) | ${after(l.visibleAfterSeconds.bm25, l.found?.bm25, l.articles)} | ${after(l.visibleAfterSeconds.dense, l.found?.dense, l.articles)} |`,
+        `| ${int(b.snippets)} | ${sec(l.importSeconds)} | ${before(l)} | ${sec(l.indexSeconds)} (${sec(l.bm25Seconds)}, ${sec(l.denseSeconds)}) | ${after(l.visibleAfterSeconds.bm25, l.found?.bm25, l.articles)} | ${after(l.visibleAfterSeconds.dense, l.found?.dense, l.articles)} |`,
       );
     }
   }
