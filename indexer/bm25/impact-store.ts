@@ -128,7 +128,7 @@ export const LIVE_MAX_ADDED = 20_000;
  * What changed in the live index since a copy of an earlier generation of its epoch, for
  * bm25/impact-live.ts: the rows added (rowids above the copy's last: AUTOINCREMENT never reuses one)
  * with their postings, and the copy's rows removed — found only when the live row count says some
- * were (a scan of the rowids, ~0.3 s at 1M). `since`: the difference read for an earlier generation
+ * were (a read of the rowids, ~0.3 s at 1M). `since`: the difference read for an earlier generation
  * of the same copy, so that only the rows added after it are tokenized (FTS5's tokenizer through a
  * temporary table, ~0.2 ms a row). Read in one read transaction. Null when the copy is of another
  * epoch, more than `maxAdded` rows were added, or a row cannot be represented (FTS5 answers).
@@ -163,10 +163,9 @@ export function readLiveDelta(
     const rows = ids.map((id) => read.get(id) as { id: number; title: string | null; text: string | null });
     // Unchanged count: nothing removed since the earlier difference (its removals carried over).
     if (count === copy.docIds.length - removedBefore + had.length + rows.length) return { fingerprint, rows, gone: null };
-    const gone = goneRows(
-      db.prepare(`SELECT rowid FROM "${table}_docsize" WHERE rowid <= ? ORDER BY rowid`).pluck().iterate(last) as Iterable<number>,
-      [copy.docIds, had],
-    );
+    // All at once: iterating 1M rowids one by one took three times as long (~1 s).
+    const liveIds = db.prepare(`SELECT rowid FROM "${table}_docsize" WHERE rowid <= ? ORDER BY rowid`).pluck().all(last) as number[];
+    const gone = goneRows(liveIds, [copy.docIds, had]);
     return gone && { fingerprint, rows, gone };
   })();
   if (!snapshot) return null;
@@ -182,7 +181,7 @@ export function readLiveDelta(
  * hold: a mask over the first, a set of the second's. Null when a live rowid is in neither (a row
  * added below the copy's last: not a difference this can take).
  */
-function goneRows(liveIds: Iterable<number>, [copyIds, addedIds]: [Int32Array, Int32Array]): [Uint8Array, Set<number>] | null {
+function goneRows(liveIds: readonly number[], [copyIds, addedIds]: [Int32Array, Int32Array]): [Uint8Array, Set<number>] | null {
   const mask = new Uint8Array(copyIds.length).fill(1);
   const kept = new Set<number>();
   let d = 0;
