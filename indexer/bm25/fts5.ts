@@ -20,12 +20,14 @@ import { syncFtsFile } from './fts-file-sync';
 import { buildMatchExpression, rankExpression, usableTerms } from './fts5-query';
 import { fileBytes, removeStrayFiles } from '../files';
 import { ImpactIndex } from './impact';
+import { inflatePostings } from './impact-blocks';
 import { LiveImpact } from './impact-live';
 import {
   BUMP_GENERATION,
   fingerprintReader,
   GENERATION_DDL,
-  decodeImpact,
+  appendImpact,
+  decodeImpactBlocks,
   QueryTokenizer,
   readImpact,
   readImpactFile,
@@ -34,6 +36,7 @@ import {
   RENEW_EPOCH,
   sqliteLog,
   updateImpact,
+  writeImpactBlocks,
   writeImpactFile,
 } from './impact-store';
 
@@ -230,7 +233,13 @@ export class Fts5Index implements Bm25Backend {
     // A copy of an earlier generation of the same epoch: brought up to date by the difference.
     if (savedFingerprint) {
       try {
-        const updated = updateImpact(this.db, decodeImpact(fs.readFileSync(this.impactFile)), FTS_TOKENIZER);
+        const saved = decodeImpactBlocks(fs.readFileSync(this.impactFile));
+        const appended = this.mode === 'content' ? appendImpact(this.db, saved, FTS_TOKENIZER) : null;
+        if (appended) {
+          writeImpactBlocks(this.impactFile, appended.fingerprint, appended.blocks);
+          return { ...done(true, `updated: ${appended.added} rows added, 0 removed`), incremental: { added: appended.added, removed: 0 } };
+        }
+        const updated = updateImpact(this.db, { fingerprint: saved.fingerprint, arrays: inflatePostings(saved.blocks) }, FTS_TOKENIZER);
         if (updated) {
           writeImpactFile(this.impactFile, updated.built);
           return {

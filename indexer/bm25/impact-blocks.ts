@@ -50,7 +50,7 @@ function putVarint(out: Uint8Array, at: number, x: number): number {
   return at;
 }
 
-function postingBytes(gap: number, tf0: number, tf1: number): number {
+export function postingBytes(gap: number, tf0: number, tf1: number): number {
   return varintBytes(gap) + varintBytes(tf1 * 8 + Math.min(tf0, 7)) + (tf0 >= 7 ? varintBytes(tf0 - 7) : 0);
 }
 
@@ -100,7 +100,15 @@ export function compressPostings(a: ImpactArrays): ImpactBlocks {
 }
 
 /** Postings [from, to) as block b, whose first gap is from `prev`; returns the next free byte. */
-function encodeBlock(a: ImpactArrays, from: number, to: number, prev: number, out: ImpactBlocks, b: number, at: number): number {
+export function encodeBlock(
+  a: Pick<ImpactArrays, 'postDoc' | 'postTf0' | 'postTf1' | 'docLen'>,
+  from: number,
+  to: number,
+  prev: number,
+  out: Pick<ImpactBlocks, 'bytes' | 'blockLast' | 'blockMaxTf0' | 'blockMaxTf1' | 'blockMinLen'>,
+  b: number,
+  at: number,
+): number {
   let max0 = 0;
   let max1 = 0;
   let minLen = 0xffffffff;

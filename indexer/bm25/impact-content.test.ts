@@ -3,12 +3,16 @@
  * freshness comes from the bm25_generation row that migration 0007's triggers bump with every
  * snippet write, so a copy built before a write is not used alone after it.
  */
+import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sqlitePath } from '../../lib/config';
 import { createTestDb, type TestDb } from '../../testing/db';
 import { addArticle, TOPICS } from '../test-corpus';
 import { Fts5Index } from './fts5';
+import { compressPostings } from './impact-blocks';
+import { decodeImpactBlocks, fingerprintReader, readImpact } from './impact-store';
 
 describe.skipIf(process.env.QUIN_TEST_DB === 'postgres')('BM25 accelerator in content mode', () => {
   let t: TestDb;
@@ -55,9 +59,21 @@ describe.skipIf(process.env.QUIN_TEST_DB === 'postgres')('BM25 accelerator in co
 
   it('follows new snippets by the difference, and starts over after an in-place update (migration 0009)', async () => {
     expect(fts.refreshImpact(0)).toMatchObject({ built: true, reason: 'rebuilt' });
+    // What the file holds after an update is what a full build of the live index gives, block for block.
+    const db = new Database(sqlitePath(t.config), { readonly: true });
+    const saved = () => decodeImpactBlocks(fs.readFileSync(fts.impactFile));
+    const full = () => ({ fingerprint: fingerprintReader(db)!()!, blocks: compressPostings(readImpact(db)!.arrays) });
     await addArticle(t.db, { key: 'later', title: 'Vitamin sales', sentences: ['Vitamin sales rose this spring across the region.'] });
     const r = fts.refreshImpact(0);
     expect(r.incremental?.added).toBeGreaterThan(0);
+    expect(saved()).toEqual(full());
+    // Rows removed: the whole copy merged again (updateImpact), the same result.
+    await t.db.$executeRawUnsafe(`DELETE FROM snippets WHERE article_id = (SELECT min(id) FROM articles)`);
+    await addArticle(t.db, { key: 'latest', title: 'Solar sales', sentences: ['Solar panel sales doubled this year.'] });
+    expect(fts.refreshImpact(0).incremental?.removed).toBeGreaterThan(0);
+    expect(fts.refreshImpact(0).reason).toBe('up to date');
+    expect(saved()).toEqual(full());
+    db.close();
     await t.db.$executeRawUnsafe(`UPDATE snippets SET text = 'rewritten in place' WHERE id = (SELECT min(id) FROM snippets)`);
     const again = fts.refreshImpact(0);
     expect(again).toMatchObject({ built: true, reason: 'rebuilt' });

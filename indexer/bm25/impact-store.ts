@@ -18,6 +18,7 @@ import { writeFileAtomic } from '../files';
 import { ImpactBuilder, ImpactIndex, mergeImpact, type ImpactArrays } from './impact';
 import { compressPostings, inflatePostings, type ImpactBlocks } from './impact-blocks';
 import type { LiveDelta } from './impact-live';
+import { appendRows } from './impact-append';
 
 /** Version 2: postings in blocks (version 1 files, flat arrays, are rebuilt by the next `quin index`). */
 const MAGIC = 'QUINBM25IMPACT2\n';
@@ -115,6 +116,26 @@ export function updateImpact(
   const arrays = mergeImpact(saved.arrays, snapshot.removed, add);
   if (!arrays) return null;
   return { built: { fingerprint: snapshot.fingerprint, arrays }, added: snapshot.rows.length, removed: snapshot.removed.size };
+}
+
+/**
+ * The crawler's common case for the indexer: rows were only added since the saved copy. Their
+ * postings are appended to the copy's blocks (bm25/impact-append.ts) instead of the whole copy being
+ * inflated, merged and compressed again (updateImpact: ~15 s at 1M on this machine). Null when rows
+ * were removed, the copy is of another epoch, or more than a quarter of the rows are new (the caller
+ * goes by updateImpact or a full build).
+ */
+export function appendImpact(
+  db: Database.Database,
+  saved: { fingerprint: string; blocks: ImpactBlocks },
+  tokenizer: string,
+): { fingerprint: string; blocks: ImpactBlocks; added: number } | null {
+  const copy = { fingerprint: saved.fingerprint, docIds: saved.blocks.docIds };
+  const maxAdded = Math.max(100, Math.floor(INCREMENTAL_MAX_SHARE * saved.blocks.docIds.length));
+  const delta = readLiveDelta(db, copy, tokenizer, null, maxAdded);
+  if (!delta || delta.removed) return null;
+  const blocks = appendRows(saved.blocks, delta.added);
+  return blocks && { fingerprint: delta.fingerprint, blocks, added: delta.added.docIds.length };
 }
 
 /**
@@ -276,16 +297,15 @@ const pad8 = (n: number) => (8 - (n % 8)) % 8;
 
 /** Layout: magic, header length (u32 LE), header JSON, zero padding to 8, the blocks' arrays (bm25/impact-blocks.ts), the terms. */
 export function encodeImpact(b: BuiltImpact): Buffer {
-  return Buffer.concat(impactFileParts(b));
+  return Buffer.concat(impactFileParts(b.fingerprint, compressPostings(b.arrays)));
 }
 
 /** The file's pieces in order, the arrays as views of the blocks (not copied). */
-function impactFileParts(b: BuiltImpact): Buffer[] {
-  const blocks = compressPostings(b.arrays);
+function impactFileParts(fingerprint: string, blocks: ImpactBlocks): Buffer[] {
   const terms = Buffer.from(blocks.terms.join('\n'), 'utf8');
   const header = Buffer.from(
     JSON.stringify({
-      fingerprint: b.fingerprint,
+      fingerprint,
       nTerms: blocks.terms.length,
       termsBytes: terms.length,
       lengths: FILE_ARRAYS.map(([n]) => [n, blocks[n].byteLength]),
@@ -378,7 +398,11 @@ export function readImpactFingerprint(file: string): string | null {
 }
 
 export function writeImpactFile(file: string, b: BuiltImpact): void {
-  writeFileAtomic(file, impactFileParts(b));
+  writeImpactBlocks(file, b.fingerprint, compressPostings(b.arrays));
+}
+
+export function writeImpactBlocks(file: string, fingerprint: string, blocks: ImpactBlocks): void {
+  writeFileAtomic(file, impactFileParts(fingerprint, blocks));
 }
 
 /**
