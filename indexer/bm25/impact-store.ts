@@ -423,9 +423,25 @@ export function sqliteLog(db: Database.Database): (x: number) => number {
 export function readImpactFile(file: string, log?: (x: number) => number): { fingerprint: string; index: ImpactIndex } | null {
   if (!fs.existsSync(file)) return null;
   try {
-    const b = decodeImpactBlocks(fs.readFileSync(file));
-    return { fingerprint: b.fingerprint, index: new ImpactIndex(b.blocks, log) };
+    return impactOf(fs.readFileSync(file), log);
   } catch {
     return null;
   }
+}
+
+/** As readImpactFile, the file read without holding the thread (~0.2 s for 175 MB at 1M). */
+export async function readImpactFileAsync(
+  file: string,
+  log?: (x: number) => number,
+): Promise<{ fingerprint: string; index: ImpactIndex } | null> {
+  try {
+    return impactOf(await fs.promises.readFile(file), log);
+  } catch {
+    return null;
+  }
+}
+
+function impactOf(buf: Buffer, log?: (x: number) => number): { fingerprint: string; index: ImpactIndex } {
+  const b = decodeImpactBlocks(buf);
+  return { fingerprint: b.fingerprint, index: new ImpactIndex(b.blocks, log) };
 }
