@@ -144,6 +144,23 @@ describe.skipIf(!faissAvailable())('runIndex → verify → search, incrementall
     expect(st.bm25.pending).toBe(0);
   }, 120_000);
 
+  it('a serving reader answers from its checkpoint while a newer one loads, then serves the newer', async () => {
+    const ix = await fresh();
+    const before = ix.dense!.size();
+    const comet = await addArticle(t.db, {
+      key: 'comet',
+      title: 'Comet passes close to Earth',
+      sentences: ['A bright comet passed close to Earth on Sunday night.', 'Astronomers photographed its long tail.'],
+    });
+    await runIndex(t.db, t.config, quiet);
+    await new Promise((r) => setTimeout(r, 3100)); // a reader looks for a new checkpoint every 3 s
+    // The search that finds the new checkpoint does not wait for it to load (~1.5 s at 1M).
+    await ix.dense!.refresh!();
+    expect(ix.dense!.size()).toBe(before);
+    await expect.poll(() => ix.dense!.size(), { timeout: 10_000 }).toBe(before + comet.snippetIds.length);
+    expect(await articleOf((await denseTop(ix, 'comet tail photographed by astronomers'))[0]!)).toBe(comet.articleId);
+  }, 120_000);
+
   it('compacts tombstones past the ratio, and verify still agrees', async () => {
     const stats = await runIndex(t.db, { ...t.config, tuning: { ...t.config.tuning, faissCompactRatio: 0.01 } }, quiet);
     expect('rebuilt' in stats.dense && stats.dense.rebuilt).toMatch(/compaction/);
