@@ -25,6 +25,7 @@ import { createDb, type Db } from '../../lib/db/client';
 import { createError, describeError, fromWire, toWire, type WireError } from '../../lib/errors';
 import { createLogger } from '../../lib/log';
 import { projectRoot } from '../../lib/paths';
+import { lowerPriority } from '../../lib/priority';
 import type { WorkerTask } from './worker';
 
 type ToChild = { type: 'start'; config: Config } | { type: 'run' } | { type: 'stop' };
@@ -113,6 +114,8 @@ export async function connect(config: Config): Promise<Db> {
 export async function runIndexChild(makeTask: (db: Db, config: Config) => WorkerTask): Promise<void> {
   const log = createLogger('worker:index');
   if (!process.send) throw createError('INVALID_INPUT', '--index-child is started by `quin worker` over IPC, not by hand');
+  // Before any thread is started: searches on the same cores come first (lib/priority.ts).
+  if (!lowerPriority()) log.warn('could not lower the indexing process priority; searches share the cores with it evenly');
   // With a callback, a message the closing channel cannot take (EPIPE when the parent is gone) is
   // dropped, not an unhandled 'error' that kills the process mid-checkpoint with a stack trace.
   const send = (m: ToParent) => {
