@@ -17,6 +17,7 @@ import { Fts5Index } from '../indexer/bm25/fts5';
 import type { Hit } from '../indexer/types';
 import { analyzeQuery } from '../ranking/query';
 import { arg, benchQueries } from './search';
+import { loadText } from './serving';
 import { summarize } from './stats';
 
 const size = Number(arg('size', '1000000'));
@@ -74,12 +75,7 @@ try {
   console.log(
     `FTS5 (${ref.path}), what answered in this state before: ${f(ref.latency)} on ${check.length} claims; accelerator identical on ${same} of ${check.length}`,
   );
-  console.log(
-    `load ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' / ')}`,
-  );
+  console.log(`load ${loadText()}`);
   await fts.close();
   await plain.close();
 } finally {

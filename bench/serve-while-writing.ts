@@ -19,15 +19,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { closeSearchIndexes, runIndex } from '../indexer';
+import { runIndex } from '../indexer';
 import { loadConfig, type Config } from '../lib/config';
 import { createDb } from '../lib/db/client';
-import { closeLoadedModels } from '../lib/models';
 import { INDEXER_NICE, lowerPriority } from '../lib/priority';
-import { heapLimitMB, webNodeFlags } from '../lib/web/node-flags';
+import { heapLimitMB } from '../lib/web/node-flags';
 import { openSearchContext, search } from '../ranking';
 import { benchConfig } from './build';
 import { arg, benchQueries } from './search';
+import { closeServing, loadText, serveAsWebServer } from './serving';
 import { summarize } from './stats';
 
 const size = Number(arg('size', '1000000'));
@@ -136,15 +136,8 @@ async function main(): Promise<void> {
         .map(([k, v]) => `${k} ${Math.round(v)}`)
         .join(', ');
     for (const s of slowest) console.log(`  slow: ${s.mode} ${s.ms} ms (${stages(s.stages)})`);
-    console.log(
-      `  heap limit ${heapLimitMB()} MB · load ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' / ')}`,
-    );
-    await closeSearchIndexes();
-    await closeLoadedModels();
-    await db.$disconnect();
+    console.log(`  heap limit ${heapLimitMB()} MB · load ${loadText()}`);
+    await closeServing(db);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -153,11 +146,6 @@ async function main(): Promise<void> {
 const at = process.argv.indexOf('--worker');
 if (at >= 0) await worker(process.argv[at + 1]!, process.argv[at + 2]!);
 else {
-  // Served as the web server serves (lib/web/node-flags.ts), unless given a heap size of its own.
-  const flags = webNodeFlags(process.env, process.execArgv);
-  if (flags.length) {
-    const again = spawnSync(process.execPath, [...process.execArgv, ...flags, ...process.argv.slice(1)], { stdio: 'inherit' });
-    process.exit(again.status ?? 1);
-  }
+  serveAsWebServer();
   await main();
 }

@@ -12,26 +12,17 @@
  *
  *   npx tsx bench/stages.ts [--size 1000000] [--root /tmp/quin-bench] [--modes hybrid,bm25,rerank,verdict] [--queries 200]
  */
-import { spawnSync } from 'node:child_process';
-import os from 'node:os';
 import path from 'node:path';
-import { closeSearchIndexes } from '../indexer';
 import { loadConfig } from '../lib/config';
 import { sharedDataDir } from '../lib/paths';
 import { createDb } from '../lib/db/client';
-import { closeLoadedModels } from '../lib/models';
-import { heapLimitMB, webNodeFlags } from '../lib/web/node-flags';
+import { heapLimitMB } from '../lib/web/node-flags';
 import { openSearchContext } from '../ranking';
 import { benchConfig } from './build';
 import { arg, benchQueries, timeQueries, type Mode } from './search';
+import { closeServing, loadText, serveAsWebServer } from './serving';
 
-// Served as the web server serves: with its Node flags (lib/web/node-flags.ts), run again with them
-// unless this process was started with a heap size of its own (for comparing one with another).
-const flags = webNodeFlags(process.env, process.execArgv);
-if (flags.length) {
-  const again = spawnSync(process.execPath, [...process.execArgv, ...flags, ...process.argv.slice(1)], { stdio: 'inherit' });
-  process.exit(again.status ?? 1);
-}
+serveAsWebServer();
 
 const size = Number(arg('size', '1000000'));
 const root = arg('root', '/tmp/quin-bench');
@@ -59,12 +50,5 @@ for (const mode of modes) {
   console.log(`${size} ${mode}: p50 ${f(r.latency.p50)} / p95 ${f(r.latency.p95)} ms (${r.latency.n} queries)`);
   console.log(`  ${stages.map((k) => `${k} ${f(r.stagesP50[k])} / ${f(r.stagesP95[k])}`).join(' · ')}`);
 }
-console.log(
-  `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB · heap limit ${heapLimitMB()} MB · load ${os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' / ')}`,
-);
-await closeSearchIndexes();
-await closeLoadedModels();
-await db.$disconnect();
+console.log(`peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB · heap limit ${heapLimitMB()} MB · load ${loadText()}`);
+await closeServing(db);

@@ -115,6 +115,8 @@ export class Fts5Index implements Bm25Backend {
   private impact: { fingerprint: string; index: ImpactIndex; mtimeMs: number } | null = null;
   /** The copy brought to the live generation (content mode, between two index runs). */
   private live: LiveImpact | null = null;
+  /** The last generation the difference could not take from the copy held. */
+  private liveMiss: string | null = null;
   private impactCheckedAt = 0;
   /** The modification time of the accelerator file being read in the background, if one is. */
   private loading: number | null = null;
@@ -166,11 +168,13 @@ export class Fts5Index implements Bm25Backend {
     const copy = this.impact;
     if (!copy) return null;
     if (copy.fingerprint === live) return copy.index;
-    if (this.mode !== 'content') return null;
+    // A generation the difference cannot take (too many rows, another epoch) is not tried again on every search.
+    if (this.mode !== 'content' || this.liveMiss === live) return null;
     if (this.live?.base !== copy.index || this.live.fingerprint !== live) {
       const since = this.live?.base === copy.index ? this.live.delta : null;
       const delta = readLiveDelta(this.db, { fingerprint: copy.fingerprint, docIds: copy.index.blocks.docIds }, FTS_TOKENIZER, since);
       this.live = delta ? new LiveImpact(copy.index, delta) : null;
+      if (!delta) this.liveMiss = live;
     }
     return this.live?.base === copy.index && this.live.fingerprint === live ? this.live : null;
   }
@@ -192,6 +196,7 @@ export class Fts5Index implements Bm25Backend {
       // Nothing to answer with meanwhile: read now (the first search after a start pays for it).
       const loaded = readImpactFile(this.impactFile, sqliteLog(this.db));
       this.impact = loaded ? { ...loaded, mtimeMs } : null;
+      this.liveMiss = null;
       return;
     }
     // A newer copy (after an index run) is read in the background, ~0.4 s at 1M that no search waits
@@ -200,7 +205,9 @@ export class Fts5Index implements Bm25Backend {
     void readImpactFileAsync(this.impactFile, sqliteLog(this.db)).then((loaded) => {
       if (this.loading !== mtimeMs) return;
       this.loading = null;
-      if (loaded) this.impact = { ...loaded, mtimeMs };
+      if (!loaded) return;
+      this.impact = { ...loaded, mtimeMs };
+      this.liveMiss = null;
     });
   }
 

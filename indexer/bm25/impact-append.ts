@@ -8,7 +8,17 @@
  * `compressPostings(mergeImpact(inflatePostings(blocks), ∅, added))` gives, array for array
  * (bm25/impact-append.test.ts). Pure.
  */
-import { BLOCK, blockCount, blockPrev, blocksOf, decodeBlock, encodeBlock, postingBytes, type ImpactBlocks } from './impact-blocks';
+import {
+  BLOCK,
+  blockArrays,
+  blockCount,
+  blockPrev,
+  blocksOf,
+  decodeBlock,
+  encodeBlock,
+  postingBytes,
+  type ImpactBlocks,
+} from './impact-blocks';
 import { compareTerms } from './impact';
 import type { ImpactArrays } from './impact-types';
 
@@ -24,15 +34,7 @@ interface TermPlan {
 }
 
 /** Postings encoded as blocks of their own, to be copied in after the kept ones. */
-interface Tail {
-  postings: number;
-  bytes: Uint8Array;
-  blockLast: Uint32Array;
-  blockByte: Uint32Array;
-  blockMaxTf0: Uint16Array;
-  blockMaxTf1: Uint16Array;
-  blockMinLen: Uint32Array;
-}
+type Tail = { postings: number } & ReturnType<typeof blockArrays>;
 
 /** The blocks with `added`'s rows after the copy's; null when a row of `added` is not above the copy's last. */
 export function appendRows(bl: ImpactBlocks, added: ImpactArrays): ImpactBlocks | null {
@@ -55,12 +57,7 @@ export function appendRows(bl: ImpactBlocks, added: ImpactArrays): ImpactBlocks 
     terms: plans.map((p) => p.term),
     termStart: new Uint32Array(plans.length + 1),
     termBlock: new Uint32Array(plans.length + 1),
-    blockLast: new Uint32Array(nBlocks),
-    blockByte: new Uint32Array(nBlocks + 1),
-    blockMaxTf0: new Uint16Array(nBlocks),
-    blockMaxTf1: new Uint16Array(nBlocks),
-    blockMinLen: new Uint32Array(nBlocks),
-    bytes: new Uint8Array(nBytes),
+    ...blockArrays(nBlocks, nBytes),
     docIds,
     docLen,
   };
@@ -142,15 +139,7 @@ function encodeTail(bl: ImpactBlocks, t: number, added: ImpactArrays, u: number,
   let nBytes = 0;
   for (let i = 0, p = prev; i < n; p = postDoc[i++]!) nBytes += postingBytes(postDoc[i]! - p - 1, postTf0[i]!, postTf1[i]!);
   const nBlocks = blocksOf(n);
-  const tail: Tail = {
-    postings: n,
-    bytes: new Uint8Array(nBytes),
-    blockLast: new Uint32Array(nBlocks),
-    blockByte: new Uint32Array(nBlocks),
-    blockMaxTf0: new Uint16Array(nBlocks),
-    blockMaxTf1: new Uint16Array(nBlocks),
-    blockMinLen: new Uint32Array(nBlocks),
-  };
+  const tail: Tail = { postings: n, ...blockArrays(nBlocks, nBytes) };
   const src = { postDoc, postTf0, postTf1, docLen };
   let at = 0;
   for (let j = 0, b = 0, p = prev; j < n; j += BLOCK, b++) {

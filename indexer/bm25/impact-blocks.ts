@@ -77,12 +77,7 @@ export function compressPostings(a: ImpactArrays): ImpactBlocks {
     terms: a.terms,
     termStart: a.termStart,
     termBlock,
-    blockLast: new Uint32Array(nBlocks),
-    blockByte: new Uint32Array(nBlocks + 1),
-    blockMaxTf0: new Uint16Array(nBlocks),
-    blockMaxTf1: new Uint16Array(nBlocks),
-    blockMinLen: new Uint32Array(nBlocks),
-    bytes: new Uint8Array(nBytes),
+    ...blockArrays(nBlocks, nBytes),
     docIds: a.docIds,
     docLen: a.docLen,
   };
@@ -97,6 +92,18 @@ export function compressPostings(a: ImpactArrays): ImpactBlocks {
   }
   out.blockByte[nBlocks] = at;
   return out;
+}
+
+/** The per-block arrays (blockByte with its end) and the byte stream of `nBlocks` blocks in `nBytes`, zeroed. */
+export function blockArrays(nBlocks: number, nBytes: number) {
+  return {
+    blockLast: new Uint32Array(nBlocks),
+    blockByte: new Uint32Array(nBlocks + 1),
+    blockMaxTf0: new Uint16Array(nBlocks),
+    blockMaxTf1: new Uint16Array(nBlocks),
+    blockMinLen: new Uint32Array(nBlocks),
+    bytes: new Uint8Array(nBytes),
+  };
 }
 
 /** Postings [from, to) as block b, whose first gap is from `prev`; returns the next free byte. */
