@@ -158,6 +158,22 @@ describe('USearch HNSW layout', () => {
     writable.close();
   });
 
+  it('answers from a checkpoint whose files the indexer removed, as a reader does while the next one loads', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-usearch-'));
+    const xs = random(2000, 32, 31);
+    const ix = UsearchIndex.create(32, 'usearch:HNSW16,i8+f16');
+    ix.add(xs);
+    const file = path.join(dir, 'dense-v1.usearch');
+    ix.writeFile(file);
+    const served = readVectorIndex(file, 32, 'usearch:HNSW16,i8+f16');
+    // Not searched yet when the next checkpoint's write removes this one's graph and rows.
+    removeStrayFiles(dir, 'dense-', 'dense-v2.usearch');
+    expect(fs.readdirSync(dir)).toEqual([]);
+    expect((await served.searchAsync(xs[7]!, 5)).labels[0]).toBe(7);
+    expect(served.search(xs[8]!, 5).labels[0]).toBe(8);
+    served.close();
+  });
+
   it('refuses an i8+f16 graph without its vectors, or with vectors of another size', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-usearch-'));
     const ix = UsearchIndex.create(16, 'usearch:HNSW16,i8+f16');

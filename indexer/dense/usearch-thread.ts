@@ -45,10 +45,9 @@ const f16Cosines = ${f16Cosines.toString()};
 const bestOf = ${bestOf.toString()};
 const F16 = f16Table();
 const views = new Map();
-// A view's f16 rows, read a row at a time from their file (opened at its first search).
+// A view's f16 rows, read a row at a time from their file (opened with the view).
 function rowReader(v, dim) {
-  if (v.fd === null) {
-    v.fd = fs.openSync(v.rows, 'r');
+  if (v.buf === null) {
     v.buf = Buffer.alloc(dim * 2);
     v.bits = new Uint16Array(v.buf.buffer, v.buf.byteOffset, dim);
   }
@@ -62,7 +61,11 @@ function handle(m) {
   if (m.op === 'open') {
     const ix = new Index(m.config);
     ix.view(m.file);
-    views.set(m.handle, { ix, rows: m.rows || null, fd: null });
+    // The rows file is opened with the view, as the graph is mapped with it: the indexer deletes a
+    // replaced checkpoint's files, and a reader still answering from it while the next one loads
+    // reads them through what it holds (opened at the first search, it was gone: ENOENT).
+    const fd = m.rows ? fs.openSync(m.rows, 'r') : null;
+    views.set(m.handle, { ix, rows: m.rows || null, fd, buf: null, bits: null });
     return { size: ix.size() };
   }
   if (m.op === 'close') {
