@@ -16,6 +16,17 @@ afterEach(() => {
   dir = undefined;
 });
 
+/** `n` random vectors in a graph of the layout, written as checkpoint 1 in a fresh directory. */
+function written(n: number, dim: number, factory: string, seed: number) {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-usearch-'));
+  const xs = random(n, dim, seed);
+  const built = UsearchIndex.create(dim, factory);
+  built.add(xs);
+  const file = path.join(dir, 'dense-v1.usearch');
+  built.writeFile(file);
+  return { xs, built, file };
+}
+
 describe('USearch HNSW layout', () => {
   it('finds what exact search finds, with positions as labels and cosines as scores', () => {
     const xs = random(3000, 32);
@@ -65,12 +76,7 @@ describe('USearch HNSW layout', () => {
   });
 
   it('searches a served index in its own thread, and in the process once that thread is gone', async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-usearch-'));
-    const xs = random(2000, 16, 5);
-    const built = UsearchIndex.create(16, 'usearch:HNSW16,f16');
-    built.add(xs);
-    const file = path.join(dir, 'dense-v1.usearch');
-    built.writeFile(file);
+    const { xs, built, file } = written(2000, 16, 'usearch:HNSW16,f16', 5);
     const served = UsearchIndex.read(file, 16, 'usearch:HNSW16,f16');
     const queries = random(20, 16, 9);
     const inline = queries.map((q) => built.search(q, 50));
@@ -159,16 +165,11 @@ describe('USearch HNSW layout', () => {
   });
 
   it('answers from a checkpoint whose files the indexer removed, as a reader does while the next one loads', async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quin-usearch-'));
-    const xs = random(2000, 32, 31);
-    const ix = UsearchIndex.create(32, 'usearch:HNSW16,i8+f16');
-    ix.add(xs);
-    const file = path.join(dir, 'dense-v1.usearch');
-    ix.writeFile(file);
+    const { xs, file } = written(2000, 32, 'usearch:HNSW16,i8+f16', 31);
     const served = readVectorIndex(file, 32, 'usearch:HNSW16,i8+f16');
     // Not searched yet when the next checkpoint's write removes this one's graph and rows.
-    removeStrayFiles(dir, 'dense-', 'dense-v2.usearch');
-    expect(fs.readdirSync(dir)).toEqual([]);
+    removeStrayFiles(dir!, 'dense-', 'dense-v2.usearch');
+    expect(fs.readdirSync(dir!)).toEqual([]);
     expect((await served.searchAsync(xs[7]!, 5)).labels[0]).toBe(7);
     expect(served.search(xs[8]!, 5).labels[0]).toBe(8);
     served.close();
