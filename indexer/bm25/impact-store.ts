@@ -140,7 +140,7 @@ export function appendImpact(
 
 /**
  * Rows a serving copy takes in by the difference before FTS5 answers instead (bm25/impact-live.ts):
- * their postings are read on the request path, ~1 ms per 100 rows. A crawl adds far fewer between two
+ * their postings are read on the request path, ~0.2 ms a row. A crawl adds far fewer between two
  * index runs; a large import waits for the indexer.
  */
 export const LIVE_MAX_ADDED = 20_000;
