@@ -108,8 +108,11 @@ export function compare(claim: PreparedClaim, evidence: string, lex: Lexicon): C
   // Passives ("Y was beaten by X") and headlines in Title Case give names in no reliable order.
   const swapped = isTitleCase(a.claim) || PASSIVE.test(claim.text) || PASSIVE.test(evidence) ? null : roleSwap(a);
   // Two parties the other way round; a place or a competition is no party ("Lazio … in the Uefa Cup").
-  const party = (u: { start: number }) =>
-    claim.details.some((d) => d.kind === 'name' && d.name!.slot !== 'other' && u.start >= d.start && u.start < d.end);
+  // The claim's first word is a party when the sentence writes it as a name ("Sprint has agreed to buy
+  // T-Mobile" / "… to buy Sprint"): the claim alone could not tell "Sprint" from a word.
+  const party = (u: { start: number; index: number; cap: boolean }) =>
+    claim.details.some((d) => d.kind === 'name' && d.name!.slot !== 'other' && u.start >= d.start && u.start < d.end) ||
+    (u.index === 0 && u.cap && !claim.details.some((d) => u.start >= d.start && u.start < d.end));
   const roles =
     swapped && party(swapped[0].claim) && party(swapped[1].claim) ? `${swapped[1].evidence!.text} … ${swapped[0].evidence!.text}` : null;
   const { checks, topic, predicate, hedgeEvidence } = checkDetails(claim.details, a, ev, claim.names, roles);

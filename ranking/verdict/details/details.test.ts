@@ -152,6 +152,9 @@ describe('what a careful reader checks (cases the alignment cues caught before)'
       'Carlton said it had purchased a 20 pct stake in Central from Ladbroke.',
     );
     expect(reasonFor('refutes', bought)).toMatch(/roles the other way round/);
+    // A first word the claim alone cannot tell from a word ("sprint"), written as a name by the sentence.
+    expect(contradicted('Sprint has agreed to buy T-Mobile', 'T-Mobile has agreed to buy Sprint for $26 billion.')).toContain('roles');
+    expect(contradicted('Sprint has agreed to buy T-Mobile', 'Sprint has agreed to buy T-Mobile for $26 billion.')).toEqual([]);
     expect(contradicted('Chelsea drew with Arsenal', 'Arsenal drew with Chelsea on Saturday.')).toEqual([]);
     expect(contradicted('Britain and France signed the treaty', 'France and Britain signed the treaty.')).toEqual([]);
     expect(contradicted('Carlton sold the stake to Ladbroke', 'Ladbroke bought the stake from Carlton.')).toEqual([]);
