@@ -19,6 +19,7 @@ import { ImpactBuilder, ImpactIndex, mergeImpact, type ImpactArrays } from './im
 import { compressPostings, inflatePostings, type ImpactBlocks } from './impact-blocks';
 import type { LiveDelta } from './impact-live';
 import { appendRows } from './impact-append';
+import { addInstances } from './impact-instances';
 
 /** Version 2: postings in blocks (version 1 files, flat arrays, are rebuilt by the next `quin index`). */
 const MAGIC = 'QUINBM25IMPACT2\n';
@@ -61,18 +62,18 @@ export function readImpact(db: Database.Database, table = 'snippets_fts'): Built
   const live = fingerprintReader(db);
   if (!live) return null;
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.quin_impact_instances USING fts5vocab(main, '${table}', 'instance')`);
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.quin_impact_terms USING fts5vocab(main, '${table}', 'row')`);
   return db.transaction((): BuiltImpact | null => {
     const fingerprint = live();
     if (!fingerprint) return null;
     // Every row, tokens or not (external content: FTS5 reads the rowids from the content table).
     const builder = new ImpactBuilder(db.prepare(`SELECT rowid FROM "${table}"`).pluck().iterate() as Iterable<number>);
-    const it = db.prepare(`SELECT term, doc, col FROM temp.quin_impact_instances`).raw().iterate() as Iterable<[string, number, string]>;
-    const cols = new Map<string, number>();
+    const columns = new Map<string, number>();
     db.prepare(`SELECT cid, name FROM pragma_table_info(?)`)
       .raw()
       .all(table)
-      .forEach((r) => cols.set(String((r as unknown[])[1]), Number((r as unknown[])[0])));
-    for (const [term, doc, col] of it) if (!builder.add(term, doc, cols.get(col) ?? -1)) return null;
+      .forEach((r) => columns.set(String((r as unknown[])[1]), Number((r as unknown[])[0])));
+    if (!addInstances(db, { vocab: 'quin_impact_instances', rows: 'quin_impact_terms', columns }, builder)) return null;
     return { fingerprint, arrays: builder.finish() };
   })();
 }
@@ -217,6 +218,11 @@ function goneRows(liveIds: readonly number[], [copyIds, addedIds]: [Int32Array, 
   return [mask, new Set([...addedIds].filter((id) => !kept.has(id)))];
 }
 
+const DELTA_COLUMNS: ReadonlyMap<string, number> = new Map([
+  ['title', 0],
+  ['text', 1],
+]);
+
 /** Postings of rows (title, text) as FTS5 tokenizes them: a temporary FTS5 table with the same tokenizer, read through fts5vocab. */
 function tokenizeRows(
   db: Database.Database,
@@ -225,14 +231,13 @@ function tokenizeRows(
 ): ImpactArrays | null {
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.quin_impact_delta USING fts5(title, text, tokenize='${tokenizer}')`);
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.quin_impact_delta_v USING fts5vocab(temp, 'quin_impact_delta', 'instance')`);
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.quin_impact_delta_r USING fts5vocab(temp, 'quin_impact_delta', 'row')`);
   try {
     const ins = db.prepare(`INSERT INTO temp.quin_impact_delta (rowid, title, text) VALUES (?, ?, ?)`);
     db.transaction(() => rows.forEach((r) => ins.run(r.id, r.title, r.text)))();
     const builder = new ImpactBuilder(rows.map((r) => r.id));
-    const cols: Record<string, number> = { title: 0, text: 1 };
-    const it = db.prepare(`SELECT term, doc, col FROM temp.quin_impact_delta_v`).raw().iterate() as Iterable<[string, number, string]>;
-    for (const [term, doc, col] of it) if (!builder.add(term, doc, cols[col] ?? -1)) return null;
-    return builder.finish();
+    const src = { vocab: 'quin_impact_delta_v', rows: 'quin_impact_delta_r', columns: DELTA_COLUMNS };
+    return addInstances(db, src, builder) ? builder.finish() : null;
   } finally {
     db.exec(`DELETE FROM temp.quin_impact_delta`);
   }
