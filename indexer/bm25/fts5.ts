@@ -172,7 +172,7 @@ export class Fts5Index implements Bm25Backend {
     if (this.mode !== 'content' || this.liveMiss === live) return null;
     if (this.live?.base !== copy.index || this.live.fingerprint !== live) {
       const since = this.live?.base === copy.index ? this.live.delta : null;
-      const delta = readLiveDelta(this.db, { fingerprint: copy.fingerprint, docIds: copy.index.blocks.docIds }, FTS_TOKENIZER, since);
+      const delta = readLiveDelta(this.db, { fingerprint: copy.fingerprint, docIds: copy.index.blocks.docIds }, FTS_TOKENIZER, { since });
       this.live = delta ? new LiveImpact(copy.index, delta) : null;
       if (!delta) this.liveMiss = live;
     }

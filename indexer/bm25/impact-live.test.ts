@@ -90,16 +90,20 @@ describe.skipIf(process.env.QUIN_TEST_DB === 'postgres')('BM25 accelerator betwe
     try {
       const copy = readImpactFile(fts.impactFile)!;
       const of = { fingerprint: copy.fingerprint, docIds: copy.index.blocks.docIds };
-      await addArticle(t.db, articles(5, 1, 'one')[0]!);
+      const one = await addArticle(t.db, articles(5, 1, 'one')[0]!);
+      // Rows only added: the indexer's append takes them.
+      expect([...readLiveDelta(db, of, FTS_TOKENIZER, { addedOnly: true })!.added.docIds]).toEqual(one.snippetIds);
       await t.db.$executeRawUnsafe(`DELETE FROM snippets WHERE article_id = (SELECT min(id) FROM articles)`);
+      // Rows removed too: the append stops there, before reading which.
+      expect(readLiveDelta(db, of, FTS_TOKENIZER, { addedOnly: true })).toBeNull();
       const first = readLiveDelta(db, of, FTS_TOKENIZER)!;
       expect(first.removed?.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
       const two = await addArticle(t.db, articles(6, 1, 'two')[0]!);
-      const second = readLiveDelta(db, of, FTS_TOKENIZER, first)!;
+      const second = readLiveDelta(db, of, FTS_TOKENIZER, { since: first })!;
       expect(second.removed).toEqual(first.removed);
       expect([...second.added.docIds]).toEqual([...first.added.docIds, ...two.snippetIds]);
       // Beyond the rows it may take, no difference: FTS5 answers.
-      expect(readLiveDelta(db, of, FTS_TOKENIZER, null, 1)).toBeNull();
+      expect(readLiveDelta(db, of, FTS_TOKENIZER, { maxAdded: 1 })).toBeNull();
     } finally {
       db.close();
     }

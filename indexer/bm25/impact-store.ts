@@ -133,7 +133,8 @@ export function appendImpact(
 ): { fingerprint: string; blocks: ImpactBlocks; added: number } | null {
   const copy = { fingerprint: saved.fingerprint, docIds: saved.blocks.docIds };
   const maxAdded = Math.max(100, Math.floor(INCREMENTAL_MAX_SHARE * saved.blocks.docIds.length));
-  const delta = readLiveDelta(db, copy, tokenizer, null, maxAdded);
+  // Rows removed: null before the live rowids are read and the new rows tokenized (updateImpact reads both).
+  const delta = readLiveDelta(db, copy, tokenizer, { maxAdded, addedOnly: true });
   if (!delta || delta.removed) return null;
   const blocks = appendRows(saved.blocks, delta.added);
   return blocks && { fingerprint: delta.fingerprint, blocks, added: delta.added.docIds.length };
@@ -145,6 +146,15 @@ export function appendImpact(
  * index runs; a large import waits for the indexer.
  */
 export const LIVE_MAX_ADDED = 20_000;
+
+export interface LiveDeltaOptions {
+  /** The difference read for an earlier generation of the same copy: only the rows added after it are tokenized. */
+  since?: LiveDelta | null;
+  maxAdded?: number;
+  /** Null as soon as the row count says rows were removed, before reading which (the indexer's append then merges instead). */
+  addedOnly?: boolean;
+  table?: string;
+}
 
 /**
  * What changed in the live index since a copy of an earlier generation of its epoch, for
@@ -159,9 +169,7 @@ export function readLiveDelta(
   db: Database.Database,
   copy: { fingerprint: string; docIds: Int32Array },
   tokenizer: string,
-  since: LiveDelta | null = null,
-  maxAdded = LIVE_MAX_ADDED,
-  table = 'snippets_fts',
+  { since = null, maxAdded = LIVE_MAX_ADDED, addedOnly = false, table = 'snippets_fts' }: LiveDeltaOptions = {},
 ): LiveDelta | null {
   const live = fingerprintReader(db);
   if (!live) return null;
@@ -185,6 +193,7 @@ export function readLiveDelta(
     const rows = ids.map((id) => read.get(id) as { id: number; title: string | null; text: string | null });
     // Unchanged count: nothing removed since the earlier difference (its removals carried over).
     if (count === copy.docIds.length - removedBefore + had.length + rows.length) return { fingerprint, rows, gone: null };
+    if (addedOnly) return null;
     // All at once: iterating 1M rowids one by one took three times as long (~1 s).
     const liveIds = db.prepare(`SELECT rowid FROM "${table}_docsize" WHERE rowid <= ? ORDER BY rowid`).pluck().all(last) as number[];
     const gone = goneRows(liveIds, [copy.docIds, had]);
