@@ -173,7 +173,11 @@ export class Fts5Index implements Bm25Backend {
     if (this.live?.base !== copy.index || this.live.fingerprint !== live) {
       const since = this.live?.base === copy.index ? this.live.delta : null;
       const delta = readLiveDelta(this.db, { fingerprint: copy.fingerprint, docIds: copy.index.blocks.docIds }, FTS_TOKENIZER, { since });
-      this.live = delta ? new LiveImpact(copy.index, delta) : null;
+      // Searches run to completion on this thread (searchImpact is synchronous): nothing reads the
+      // generation replaced again, and it is let go before the next one writes over its norms.
+      const replaced = this.live;
+      this.live = null;
+      this.live = delta ? new LiveImpact(copy.index, delta, replaced) : null;
       if (!delta) this.liveMiss = live;
     }
     return this.live?.base === copy.index && this.live.fingerprint === live ? this.live : null;

@@ -41,9 +41,10 @@ class LivePart implements Bm25Model {
     readonly removed: Uint8Array | null,
     private readonly idfOf: (t: number) => number,
     private readonly base: ImpactIndex,
+    reuse?: Float64Array,
   ) {
     this.nRow = blocks.docIds.length;
-    this.norm = lengthNorms(blocks.docLen, avgdl);
+    this.norm = lengthNorms(blocks.docLen, avgdl, reuse);
   }
 
   termIdf(t: number): number {
@@ -73,6 +74,8 @@ export class LiveImpact {
     readonly base: ImpactIndex,
     /** What it was built from (the next generation's difference starts from it). */
     readonly delta: LiveDelta,
+    /** The generation it replaces, over the same copy: its length norms' array is written over, and it must not answer again. */
+    replaces?: LiveImpact | null,
   ) {
     this.fingerprint = delta.fingerprint;
     const { added, removed } = delta;
@@ -90,7 +93,8 @@ export class LiveImpact {
     const avgdl = nToken / this.nRow;
     this.addedTerms = new Map(added.terms.map((t, i) => [t, i]));
     const addedBlocks = compressPostings(added);
-    this.copy = new LivePart(base.blocks, avgdl, nRemoved ? removed : null, (t) => this.idf(base.blocks.terms[t]!, t), base);
+    const reuse = replaces?.base === base ? replaces.copy.norm : undefined;
+    this.copy = new LivePart(base.blocks, avgdl, nRemoved ? removed : null, (t) => this.idf(base.blocks.terms[t]!, t), base, reuse);
     this.added = new LivePart(addedBlocks, avgdl, null, (t) => this.idf(added.terms[t]!, base.termId(added.terms[t]!)), base);
     this.pruned = new MaxScoreSearch(this.copy);
     this.copyAll = new ExhaustiveSearch(this.copy);

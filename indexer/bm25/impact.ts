@@ -280,8 +280,9 @@ export function bm25Idf(log: (x: number) => number, nRow: number, nHit: number):
 }
 
 /** k1 · (1 − b + b · |D| / avgdl) per row, as FTS5's bm25() computes it. */
-export function lengthNorms(docLen: Uint32Array, avgdl: number): Float64Array {
-  const norm = new Float64Array(docLen.length);
+export function lengthNorms(docLen: Uint32Array, avgdl: number, into?: Float64Array): Float64Array {
+  // A fresh 8 MB array at 1M rows cost ~12 ms in page faults alone here; `into` is written over instead.
+  const norm = into?.length === docLen.length ? into : new Float64Array(docLen.length);
   for (let d = 0; d < docLen.length; d++) norm[d] = K1 * (1 - B + (B * docLen[d]!) / avgdl);
   return norm;
 }
