@@ -34,6 +34,7 @@ import {
   readImpactFileAsync,
   readImpactFingerprint,
   readLiveDelta,
+  trimRemovedLog,
   RENEW_EPOCH,
   sqliteLog,
   updateImpact,
@@ -266,11 +267,13 @@ export class Fts5Index implements Bm25Backend {
         const appended = this.mode === 'content' ? appendImpact(this.db, saved, FTS_TOKENIZER) : null;
         if (appended) {
           writeImpactBlocks(this.impactFile, appended.fingerprint, appended.blocks);
+          this.trimLog(savedFingerprint);
           return { ...done(true, `updated: ${appended.added} rows added, 0 removed`), incremental: { added: appended.added, removed: 0 } };
         }
         const updated = updateImpact(this.db, { fingerprint: saved.fingerprint, arrays: inflatePostings(saved.blocks) }, FTS_TOKENIZER);
         if (updated) {
           writeImpactFile(this.impactFile, updated.built);
+          this.trimLog(savedFingerprint);
           return {
             ...done(true, `updated: ${updated.added} rows added, ${updated.removed} removed`),
             incremental: { added: updated.added, removed: updated.removed },
@@ -286,7 +289,18 @@ export class Fts5Index implements Bm25Backend {
       return done(false, 'the FTS5 index holds rows the accelerator cannot represent');
     }
     writeImpactFile(this.impactFile, built);
+    if (savedFingerprint) this.trimLog(savedFingerprint);
     return done(true, 'rebuilt');
+  }
+
+  /** The removals the replaced copy held let go of (impact-store.ts trimRemovedLog); a failure only leaves the log longer. */
+  private trimLog(replaced: string): void {
+    if (this.mode !== 'content') return;
+    try {
+      trimRemovedLog(this.db, replaced);
+    } catch (e) {
+      log.warn('BM25 accelerator: the log of removed rows was not trimmed', { error: (e as Error).message });
+    }
   }
 
   async search(query: SparseQuery, k: number, filter?: IndexFilter): Promise<Hit[]> {

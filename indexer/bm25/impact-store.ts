@@ -194,6 +194,8 @@ export function readLiveDelta(
     // Unchanged count: nothing removed since the earlier difference (its removals carried over).
     if (count === copy.docIds.length - removedBefore + had.length + rows.length) return { fingerprint, rows, gone: null };
     if (addedOnly) return null;
+    const logged = loggedGone(db, copy, had, count - rows.length);
+    if (logged) return { fingerprint, rows, gone: logged };
     // All at once: iterating 1M rowids one by one took three times as long (~1 s).
     const liveIds = db.prepare(`SELECT rowid FROM "${table}_docsize" WHERE rowid <= ? ORDER BY rowid`).pluck().all(last) as number[];
     const gone = goneRows(liveIds, [copy.docIds, had]);
@@ -205,6 +207,61 @@ export function readLiveDelta(
   const [removed, removedAdded] = snapshot.gone ?? [since?.removed ?? null, new Set<number>()];
   const added = since ? mergeImpact(since.added, removedAdded, fresh) : fresh;
   return added && { fingerprint: snapshot.fingerprint, added, removed: removed?.includes(1) ? removed : null };
+}
+
+/** The log of removed rows (migration 0010; SQLite, content mode). */
+const REMOVED_LOG = 'bm25_removed';
+const generationOf = (fingerprint: string) => Number(fingerprint.slice(fingerprint.lastIndexOf(':') + 1));
+
+function hasRemovedLog(db: Database.Database): boolean {
+  return db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(REMOVED_LOG) !== undefined;
+}
+
+/**
+ * What goneRows gives, from the log of removed rows instead of every live rowid: the rows removed
+ * since the copy's generation that the copy or the rows added since hold. Null when there is no log,
+ * or when what it holds does not account for the `live` rows of the copy and the added ones (rows
+ * removed before the log existed, or entries let go since): the rowids are read then.
+ */
+function loggedGone(
+  db: Database.Database,
+  copy: { fingerprint: string; docIds: Int32Array },
+  had: Int32Array,
+  live: number,
+): [Uint8Array, Set<number>] | null {
+  if (!hasRemovedLog(db)) return null;
+  const ids = db.prepare(`SELECT rowid FROM ${REMOVED_LOG} WHERE generation > ?`).pluck().all(generationOf(copy.fingerprint)) as number[];
+  const mask = new Uint8Array(copy.docIds.length);
+  const gone = new Set<number>();
+  let inCopy = 0;
+  for (const id of ids) {
+    const d = sortedIndexOf(copy.docIds, id);
+    if (d >= 0 && mask[d] === 0) {
+      mask[d] = 1;
+      inCopy++;
+    } else if (d < 0 && sortedIndexOf(had, id) >= 0) gone.add(id);
+  }
+  return live === copy.docIds.length - inCopy + had.length - gone.size ? [mask, gone] : null;
+}
+
+function sortedIndexOf(ids: Int32Array, id: number): number {
+  let [lo, hi] = [0, ids.length - 1];
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid]! === id) return mid;
+    if (ids[mid]! < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/**
+ * Lets go of the removals a copy replaced by a newer one already holds (its generation and below):
+ * a reader still on that copy reloads the newer within seconds, and one that has not finds the log
+ * short and reads the rowids. Keeps the log to the removals of about one index run.
+ */
+export function trimRemovedLog(db: Database.Database, replacedFingerprint: string): void {
+  if (hasRemovedLog(db)) db.prepare(`DELETE FROM ${REMOVED_LOG} WHERE generation <= ?`).run(generationOf(replacedFingerprint));
 }
 
 /**
