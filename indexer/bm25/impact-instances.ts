@@ -21,14 +21,14 @@ export const MAX_TERM_INSTANCES = 20_000_000;
 export interface InstanceSource {
   /** The fts5vocab 'instance' table, in the temp schema. */
   vocab: string;
-  /** The fts5vocab 'row' table over the same FTS5 table (term, rows, occurrences); null to skip the length check. */
-  rows: string | null;
+  /** The fts5vocab 'row' table over the same FTS5 table (term, rows, occurrences): the longest list, before it is read. */
+  rows: string;
   columns: ReadonlyMap<string, number>;
 }
 
 /** Adds every instance to `builder`; false as soon as the builder cannot take one (then nothing of it is usable). */
 export function addInstances(db: Database.Database, src: InstanceSource, builder: ImpactBuilder, maxPerTerm = MAX_TERM_INSTANCES): boolean {
-  const longest = src.rows === null ? 0 : ((db.prepare(`SELECT max(cnt) FROM temp.${src.rows}`).pluck().get() as number | null) ?? 0);
+  const longest = (db.prepare(`SELECT max(cnt) FROM temp.${src.rows}`).pluck().get() as number | null) ?? 0;
   return longest > maxPerTerm ? addRowByRow(db, src, builder) : addByTerm(db, src, builder);
 }
 

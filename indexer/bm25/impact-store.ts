@@ -40,11 +40,14 @@ export const BUMP_GENERATION = `UPDATE ${GENERATION_TABLE} SET value = value + 1
 export const RENEW_EPOCH = `UPDATE ${GENERATION_TABLE} SET epoch = lower(hex(randomblob(8))), value = value + 1 WHERE id = 1`;
 
 const epochOf = (fingerprint: string) => fingerprint.slice(0, fingerprint.lastIndexOf(':'));
+const generationOf = (fingerprint: string) => Number(fingerprint.slice(fingerprint.lastIndexOf(':') + 1));
+
+const hasTable = (db: Database.Database, name: string) =>
+  db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(name) !== undefined;
 
 /** A reader of the live fingerprint (epoch:counter), or null when the database has no generation table. */
 export function fingerprintReader(db: Database.Database): (() => string | null) | null {
-  const has = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(GENERATION_TABLE);
-  if (!has) return null;
+  if (!hasTable(db, GENERATION_TABLE)) return null;
   const stmt = db.prepare(`SELECT epoch || ':' || value FROM ${GENERATION_TABLE} WHERE id = 1`).pluck();
   return () => (stmt.get() as string | undefined) ?? null;
 }
@@ -211,11 +214,6 @@ export function readLiveDelta(
 
 /** The log of removed rows (migration 0010; SQLite, content mode). */
 const REMOVED_LOG = 'bm25_removed';
-const generationOf = (fingerprint: string) => Number(fingerprint.slice(fingerprint.lastIndexOf(':') + 1));
-
-function hasRemovedLog(db: Database.Database): boolean {
-  return db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(REMOVED_LOG) !== undefined;
-}
 
 /**
  * What goneRows gives, from the log of removed rows instead of every live rowid: the rows removed
@@ -229,7 +227,7 @@ function loggedGone(
   had: Int32Array,
   live: number,
 ): [Uint8Array, Set<number>] | null {
-  if (!hasRemovedLog(db)) return null;
+  if (!hasTable(db, REMOVED_LOG)) return null;
   const ids = db.prepare(`SELECT rowid FROM ${REMOVED_LOG} WHERE generation > ?`).pluck().all(generationOf(copy.fingerprint)) as number[];
   const mask = new Uint8Array(copy.docIds.length);
   const gone = new Set<number>();
@@ -261,7 +259,7 @@ function sortedIndexOf(ids: Int32Array, id: number): number {
  * short and reads the rowids. Keeps the log to the removals of about one index run.
  */
 export function trimRemovedLog(db: Database.Database, replacedFingerprint: string): void {
-  if (hasRemovedLog(db)) db.prepare(`DELETE FROM ${REMOVED_LOG} WHERE generation <= ?`).run(generationOf(replacedFingerprint));
+  if (hasTable(db, REMOVED_LOG)) db.prepare(`DELETE FROM ${REMOVED_LOG} WHERE generation <= ?`).run(generationOf(replacedFingerprint));
 }
 
 /**
