@@ -26,7 +26,7 @@ import {
   BUMP_GENERATION,
   fingerprintReader,
   GENERATION_DDL,
-  appendImpact,
+  rewriteImpact,
   decodeImpactBlocks,
   QueryTokenizer,
   readImpact,
@@ -264,11 +264,12 @@ export class Fts5Index implements Bm25Backend {
     if (savedFingerprint) {
       try {
         const saved = decodeImpactBlocks(fs.readFileSync(this.impactFile));
-        const appended = this.mode === 'content' ? appendImpact(this.db, saved, FTS_TOKENIZER) : null;
-        if (appended) {
-          writeImpactBlocks(this.impactFile, appended.fingerprint, appended.blocks);
+        const rewritten = this.mode === 'content' ? rewriteImpact(this.db, saved, FTS_TOKENIZER) : null;
+        if (rewritten) {
+          writeImpactBlocks(this.impactFile, rewritten.fingerprint, rewritten.blocks);
           this.trimLog(savedFingerprint);
-          return { ...done(true, `updated: ${appended.added} rows added, 0 removed`), incremental: { added: appended.added, removed: 0 } };
+          const { added, removed } = rewritten;
+          return { ...done(true, `updated: ${added} rows added, ${removed} removed`), incremental: { added, removed } };
         }
         const updated = updateImpact(this.db, { fingerprint: saved.fingerprint, arrays: inflatePostings(saved.blocks) }, FTS_TOKENIZER);
         if (updated) {

@@ -10,9 +10,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sqlitePath } from '../../lib/config';
 import { createTestDb, type TestDb } from '../../testing/db';
 import { addArticle, TOPICS } from '../test-corpus';
-import { Fts5Index } from './fts5';
+import { Fts5Index, FTS_TOKENIZER } from './fts5';
 import { compressPostings } from './impact-blocks';
-import { decodeImpactBlocks, fingerprintReader, readImpact } from './impact-store';
+import { decodeImpactBlocks, fingerprintReader, readImpact, rewriteImpact } from './impact-store';
 
 describe.skipIf(process.env.QUIN_TEST_DB === 'postgres')('BM25 accelerator in content mode', () => {
   let t: TestDb;
@@ -74,9 +74,13 @@ describe.skipIf(process.env.QUIN_TEST_DB === 'postgres')('BM25 accelerator in co
     const r = fts.refreshImpact(0);
     expect(r.incremental?.added).toBeGreaterThan(0);
     expect(saved()).toEqual(full());
-    // Rows removed: the whole copy merged again (updateImpact), the same result.
+    // Rows removed: written into the copy's blocks (impact-rewrite.ts), the same result.
     await t.db.$executeRawUnsafe(`DELETE FROM snippets WHERE article_id = (SELECT min(id) FROM articles)`);
     await addArticle(t.db, { key: 'latest', title: 'Solar sales', sentences: ['Solar panel sales doubled this year.'] });
+    // By the blocks' rewrite, not by the merge of the flat arrays it replaces.
+    const rewritten = rewriteImpact(db, saved(), FTS_TOKENIZER);
+    expect(rewritten?.added).toBe(1);
+    expect(rewritten?.removed).toBeGreaterThan(0);
     expect(fts.refreshImpact(0).incremental?.removed).toBeGreaterThan(0);
     expect(fts.refreshImpact(0).reason).toBe('up to date');
     expect(saved()).toEqual(full());

@@ -18,7 +18,7 @@ import { writeFileAtomic } from '../files';
 import { ImpactBuilder, ImpactIndex, mergeImpact, type ImpactArrays } from './impact';
 import { compressPostings, inflatePostings, type ImpactBlocks } from './impact-blocks';
 import type { LiveDelta } from './impact-live';
-import { appendRows } from './impact-append';
+import { rewriteRows } from './impact-rewrite';
 import { addInstances } from './impact-instances';
 
 /** Version 2: postings in blocks (version 1 files, flat arrays, are rebuilt by the next `quin index`). */
@@ -123,24 +123,28 @@ export function updateImpact(
 }
 
 /**
- * The crawler's common case for the indexer: rows were only added since the saved copy. Their
- * postings are appended to the copy's blocks (bm25/impact-append.ts) instead of the whole copy being
- * inflated, merged and compressed again (updateImpact: ~15 s at 1M on this machine). Null when rows
- * were removed, the copy is of another epoch, or more than a quarter of the rows are new (the caller
- * goes by updateImpact or a full build).
+ * The indexer's update for the crawler's writes (SQLite, content mode): the rows added since the saved
+ * copy and the rows removed, as the live difference reads them (readLiveDelta: the removals from
+ * their log), written into the copy's blocks (bm25/impact-rewrite.ts) instead of the whole copy being
+ * inflated, merged and compressed again (updateImpact: ~17 s at 1M on this machine). Null when the
+ * copy is of another epoch, more than a quarter of the rows changed, or a row was added below the
+ * copy's last (the caller goes by updateImpact or a full build).
  */
-export function appendImpact(
+export function rewriteImpact(
   db: Database.Database,
   saved: { fingerprint: string; blocks: ImpactBlocks },
   tokenizer: string,
-): { fingerprint: string; blocks: ImpactBlocks; added: number } | null {
+): { fingerprint: string; blocks: ImpactBlocks; added: number; removed: number } | null {
   const copy = { fingerprint: saved.fingerprint, docIds: saved.blocks.docIds };
-  const maxAdded = Math.max(100, Math.floor(INCREMENTAL_MAX_SHARE * saved.blocks.docIds.length));
-  // Rows removed: null before the live rowids are read and the new rows tokenized (updateImpact reads both).
-  const delta = readLiveDelta(db, copy, tokenizer, { maxAdded, addedOnly: true });
-  if (!delta || delta.removed) return null;
-  const blocks = appendRows(saved.blocks, delta.added);
-  return blocks && { fingerprint: delta.fingerprint, blocks, added: delta.added.docIds.length };
+  const maxChanged = Math.max(100, Math.floor(INCREMENTAL_MAX_SHARE * saved.blocks.docIds.length));
+  const delta = readLiveDelta(db, copy, tokenizer, { maxAdded: maxChanged });
+  if (!delta) return null;
+  let removed = 0;
+  for (const r of delta.removed ?? []) removed += r;
+  const added = delta.added.docIds.length;
+  if (added + removed > maxChanged) return null;
+  const blocks = rewriteRows(saved.blocks, delta.removed, delta.added);
+  return blocks && { fingerprint: delta.fingerprint, blocks, added, removed };
 }
 
 /**
@@ -154,8 +158,6 @@ export interface LiveDeltaOptions {
   /** The difference read for an earlier generation of the same copy: only the rows added after it are tokenized. */
   since?: LiveDelta | null;
   maxAdded?: number;
-  /** Null as soon as the row count says rows were removed, before reading which (the indexer's append then merges instead). */
-  addedOnly?: boolean;
   table?: string;
 }
 
@@ -172,7 +174,7 @@ export function readLiveDelta(
   db: Database.Database,
   copy: { fingerprint: string; docIds: Int32Array },
   tokenizer: string,
-  { since = null, maxAdded = LIVE_MAX_ADDED, addedOnly = false, table = 'snippets_fts' }: LiveDeltaOptions = {},
+  { since = null, maxAdded = LIVE_MAX_ADDED, table = 'snippets_fts' }: LiveDeltaOptions = {},
 ): LiveDelta | null {
   const live = fingerprintReader(db);
   if (!live) return null;
@@ -196,7 +198,6 @@ export function readLiveDelta(
     const rows = ids.map((id) => read.get(id) as { id: number; title: string | null; text: string | null });
     // Unchanged count: nothing removed since the earlier difference (its removals carried over).
     if (count === copy.docIds.length - removedBefore + had.length + rows.length) return { fingerprint, rows, gone: null };
-    if (addedOnly) return null;
     const logged = loggedGone(db, copy, had, count - rows.length);
     if (logged) return { fingerprint, rows, gone: logged };
     // All at once: iterating 1M rowids one by one took three times as long (~1 s).
