@@ -6,7 +6,7 @@
 import { yieldToEventLoop } from '../indexer/event-loop';
 import type { SearchContext } from './context';
 import { decayed, ageDays, recencyOf, referenceAge, type Recency } from './decay';
-import { sameStoryOf, shingled, wordHashes, type Shingled } from './duplicates';
+import { sameStoryOf, shingled, shingledText, type Shingled } from './duplicates';
 import { denseThresholds, matching, termMatcher, type TermMatcher } from './floor';
 import type { FusedCandidate } from './fusion';
 import type { ResolvedRequest } from './request';
@@ -72,7 +72,7 @@ type Rows = { meta: Map<number, SnippetMeta>; texts: Map<number, PassageText> };
 
 const coverageIn = (t: PassageText, terms: TermMatcher) =>
   (t.coverage ??= terms.count ? terms.shared(`${t.title}\n${t.text}`) / terms.count : 0);
-const shinglesOf = (t: PassageText) => (t.shingled ??= shingled(wordHashes(t.text)));
+const shinglesOf = (t: PassageText) => (t.shingled ??= shingledText(t.text));
 /** Passages read ahead between two looks at whether to stop (each a few microseconds). */
 const PREPARE_SLICE = 64;
 

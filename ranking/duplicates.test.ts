@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jaccard, sameStory, shingles, wordHashes } from './duplicates';
+import { jaccard, sameStory, shingled, shingledText, shingles, wordHashes } from './duplicates';
 
 const PS2 =
   "Sony PlayStation 2's slimmer shape has proved popular with UK gamers, with 50,000 sold in its first week on sale. Sales have tripled since launch, outstripping Microsoft's Xbox, said market analysts Chart-Track. The numbers were also boosted by the release of the PS2-only game Grand Theft Auto: San Andreas.";
@@ -25,5 +25,22 @@ describe('one story, once', () => {
   it('handles short and empty texts', () => {
     expect(sameStory(['', 'a', 'A', 'b c'].map(wordHashes))).toEqual([-1, -1, 1, -1]);
     expect(wordHashes('Hello  World\n')).toEqual(wordHashes('hello world'));
+  });
+
+  it('shingles a text in one pass as word hashes then shingles do', () => {
+    const texts = [
+      PS2,
+      SINGAPORE + ' ' + SINGAPORE,
+      '',
+      '   ',
+      'one',
+      'two words',
+      'Exactly three words',
+      '\tTabs,\u00a0no-break spaces\r\nand  doubled   spaces ',
+      'ÄRGER über İstanbul, ÉTÉ à Paris — “quoted” ß ǅ',
+      'la la la la la la la',
+      Array.from({ length: 1500 }, (_, i) => `word${i}`).join(' '),
+    ];
+    for (const t of texts) expect(shingledText(t), JSON.stringify(t.slice(0, 30))).toEqual(shingled(wordHashes(t)));
   });
 });
