@@ -288,13 +288,18 @@ const DELTA_COLUMNS: ReadonlyMap<string, number> = new Map([
   ['text', 1],
 ]);
 
-/** Postings of rows (title, text) as FTS5 tokenizes them: a temporary FTS5 table with the same tokenizer, read through fts5vocab. */
+/**
+ * Postings of rows (title, text) as FTS5 tokenizes them: a temporary FTS5 table with the same
+ * tokenizer, read through fts5vocab. Contentless (its index is all that is read): FTS5 clears it at
+ * once with 'delete-all', where a table with content deletes row by row (~4 ms for 100 rows, at
+ * every difference a search reads after a write).
+ */
 function tokenizeRows(
   db: Database.Database,
   rows: readonly { id: number; title: string | null; text: string | null }[],
   tokenizer: string,
 ): ImpactArrays | null {
-  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.quin_impact_delta USING fts5(title, text, tokenize='${tokenizer}')`);
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.quin_impact_delta USING fts5(title, text, tokenize='${tokenizer}', content='')`);
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.quin_impact_delta_v USING fts5vocab(temp, 'quin_impact_delta', 'instance')`);
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.quin_impact_delta_r USING fts5vocab(temp, 'quin_impact_delta', 'row')`);
   try {
@@ -304,7 +309,7 @@ function tokenizeRows(
     const src = { vocab: 'quin_impact_delta_v', rows: 'quin_impact_delta_r', columns: DELTA_COLUMNS };
     return addInstances(db, src, builder) ? builder.finish() : null;
   } finally {
-    db.exec(`DELETE FROM temp.quin_impact_delta`);
+    db.exec(`INSERT INTO temp.quin_impact_delta (quin_impact_delta) VALUES ('delete-all')`);
   }
 }
 
