@@ -19,7 +19,7 @@ import {
   postingBytes,
   type ImpactBlocks,
 } from './impact-blocks';
-import { compareTerms } from './impact';
+import { forEachTermOf } from './impact';
 import type { ImpactArrays } from './impact-types';
 
 /** One term of the result: its blocks kept from the copy, and its tail encoded again (with the new postings). */
@@ -102,21 +102,16 @@ export function appendRows(bl: ImpactBlocks, added: ImpactArrays): ImpactBlocks 
 /** The terms of the result in FTS5's order, each with what it keeps and its tail encoded. */
 function planTerms(bl: ImpactBlocks, added: ImpactArrays, docLen: Uint32Array): TermPlan[] {
   const plans: TermPlan[] = [];
-  const nT = bl.terms.length;
-  const nU = added.terms.length;
-  for (let t = 0, u = 0; t < nT || u < nU;) {
-    const c = t >= nT ? 1 : u >= nU ? -1 : compareTerms(bl.terms[t]!, added.terms[u]!);
-    const inCopy = c <= 0 ? t++ : -1;
-    const inAdded = c >= 0 ? u++ : -1;
+  forEachTermOf(bl.terms, added.terms, (inCopy, inAdded) => {
     const term = inCopy >= 0 ? bl.terms[inCopy]! : added.terms[inAdded]!;
     if (inAdded < 0) {
       plans.push({ term, t: inCopy, u: -1, keepEnd: bl.termBlock[inCopy + 1]!, tail: null });
-      continue;
+      return;
     }
     // The copy's last block is encoded again with the new postings after it.
     const keepEnd = inCopy >= 0 ? bl.termBlock[inCopy + 1]! - 1 : 0;
     plans.push({ term, t: inCopy, u: inAdded, keepEnd, tail: encodeTail(bl, inCopy, added, inAdded, docLen) });
-  }
+  });
   return plans;
 }
 

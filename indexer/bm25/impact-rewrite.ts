@@ -11,7 +11,7 @@
  */
 import { appendRows } from './impact-append';
 import { BLOCK, blockArrays, blockCount, blockPrev, decodeBlock, encodeBlock, postingBytes, type ImpactBlocks } from './impact-blocks';
-import { compareTerms } from './impact';
+import { forEachTermOf } from './impact';
 import type { ImpactArrays } from './impact-types';
 
 /**
@@ -25,19 +25,14 @@ export function rewriteRows(bl: ImpactBlocks, removed: Uint8Array | null, added:
   const rows = renumber(bl, removed, added);
   const out = new Output(bl, added, rows.docLen.length);
   const stream = new Stream(rows.docLen);
-  const nT = bl.terms.length;
-  const nU = added.terms.length;
-  for (let t = 0, u = 0; t < nT || u < nU;) {
-    const c = t >= nT ? 1 : u >= nU ? -1 : compareTerms(bl.terms[t]!, added.terms[u]!);
-    const inCopy = c <= 0 ? t++ : -1;
-    const inAdded = c >= 0 ? u++ : -1;
+  forEachTermOf(bl.terms, added.terms, (inCopy, inAdded) => {
     out.beginTerm();
     stream.begin();
     if (inCopy >= 0) copyTerm(bl, inCopy, inAdded >= 0, rows, stream, out);
     if (inAdded >= 0) stream.addPostings(added, inAdded, rows.nLive, out);
     stream.flush(out);
     out.endTerm(inCopy >= 0 ? bl.terms[inCopy]! : added.terms[inAdded]!);
-  }
+  });
   return out.finish(rows);
 }
 

@@ -305,6 +305,17 @@ export function compareTerms(a: string, b: string): number {
 const SURROGATE = /[\uD800-\uDFFF]/;
 
 /**
+ * The union of two term lists in FTS5's order, each term visited once with its index in either list
+ * (−1 where that list lacks it): how a copy's terms and the added rows' are walked together.
+ */
+export function forEachTermOf(a: readonly string[], b: readonly string[], visit: (inA: number, inB: number) => void): void {
+  for (let i = 0, j = 0; i < a.length || j < b.length;) {
+    const c = i >= a.length ? 1 : j >= b.length ? -1 : compareTerms(a[i]!, b[j]!);
+    visit(c <= 0 ? i++ : -1, c >= 0 ? j++ : -1);
+  }
+}
+
+/**
  * The copy after a change, without reading the whole FTS5 index again: `base` without the rows
  * `remove`, plus `add` (the postings of the new rows, built the same way from FTS5's own tokenizer).
  * The result is what a full build over the changed index gives, array for array: rows in rowid
