@@ -68,6 +68,10 @@ export class LiveImpact {
   private readonly addedAll: ExhaustiveSearch;
   /** Per term of the copy: how many of its rows were removed (counted when a query first needs it). */
   private readonly removedDf = new Map<number, number>();
+  /** The copy's removed rows, ascending. */
+  private readonly removedRows: Int32Array;
+  /** A decoded block while removed rows are counted. */
+  private readonly scratch = { docs: new Int32Array(BLOCK), tf: new Uint16Array(BLOCK) };
   private readonly idfs = new Map<number, number>();
 
   constructor(
@@ -79,15 +83,17 @@ export class LiveImpact {
   ) {
     this.fingerprint = delta.fingerprint;
     const { added, removed } = delta;
-    let nRemoved = 0;
+    const gone: number[] = [];
     let nToken = base.nToken;
     if (removed) {
       for (let d = 0; d < removed.length; d++) {
         if (removed[d] !== 1) continue;
-        nRemoved++;
+        gone.push(d);
         nToken -= base.blocks.docLen[d]!;
       }
     }
+    const nRemoved = gone.length;
+    this.removedRows = Int32Array.from(gone);
     for (const len of added.docLen) nToken += len;
     this.nRow = base.nRow - nRemoved + added.docIds.length;
     const avgdl = nToken / this.nRow;
@@ -134,22 +140,59 @@ export class LiveImpact {
     return idf;
   }
 
-  /** Removed rows among term t's rows in the copy: its postings walked once. */
+  /**
+   * Removed rows among term t's rows in the copy, counted once per term: its postings walked, or,
+   * when fewer rows were removed than the term has blocks (a common term after a crawler replaced
+   * a few articles: thousands of blocks against tens of rows), each removed row looked up in the one
+   * block that may hold it.
+   */
   private removedOf(t: number): number {
     const removed = this.copy.removed;
     if (!removed) return 0;
     let n = this.removedDf.get(t);
     if (n !== undefined) return n;
-    n = 0;
     const bl = this.base.blocks;
-    const docs = new Int32Array(BLOCK);
-    const tf = new Uint16Array(BLOCK);
+    const blocks = bl.termBlock[t + 1]! - bl.termBlock[t]!;
+    n = this.removedRows.length < blocks ? this.lookUpRemoved(t) : this.walkRemoved(t, removed);
+    this.removedDf.set(t, n);
+    return n;
+  }
+
+  private walkRemoved(t: number, removed: Uint8Array): number {
+    const bl = this.base.blocks;
+    const { docs, tf } = this.scratch;
+    let n = 0;
     for (let b = bl.termBlock[t]!; b < bl.termBlock[t + 1]!; b++) {
       const count = blockCount(bl, t, b);
       decodeBlock(bl, b, count, blockPrev(bl, t, b), docs, tf, tf, 0);
       for (let j = 0; j < count; j++) n += removed[docs[j]!]!;
     }
-    this.removedDf.set(t, n);
+    return n;
+  }
+
+  private lookUpRemoved(t: number): number {
+    const bl = this.base.blocks;
+    const { docs, tf } = this.scratch;
+    const end = bl.termBlock[t + 1]!;
+    let n = 0;
+    let decoded = -1;
+    let count = 0;
+    for (const d of this.removedRows) {
+      // The first block whose last row is at or after d (the rows ascend, and so do the blocks' last rows).
+      let [lo, hi] = [Math.max(bl.termBlock[t]!, decoded), end];
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (bl.blockLast[mid]! < d) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo === end) break;
+      if (lo !== decoded) {
+        count = blockCount(bl, t, lo);
+        decodeBlock(bl, lo, count, blockPrev(bl, t, lo), docs, tf, tf, 0);
+        decoded = lo;
+      }
+      for (let j = 0; j < count && docs[j]! <= d; j++) if (docs[j] === d) n++;
+    }
     return n;
   }
 }

@@ -80,11 +80,13 @@ describe('rewriteRows', () => {
     expect(out.blockLast[2]).toBe(bl.blockLast[2]! - 1);
   });
 
-  it('removes every row', () => {
+  it('removes every row, with and without new ones', () => {
     const out = rewriteRows(copy, mask(n, range(0, n)), postings(5, [], ['w0']))!;
     expect(out.terms).toEqual([]);
     expect(out.docIds.length).toBe(0);
     expect(out.bytes.length).toBe(0);
+    const all = mask(n, range(0, n));
+    expect(plain(rewriteRows(copy, all, added)!)).toEqual(plain(merged(copy, all, added)));
   });
 
   it('appends when nothing is removed, and refuses a row that is not above the copy', () => {
