@@ -20,7 +20,6 @@ import { syncFtsFile } from './fts-file-sync';
 import { buildMatchExpression, rankExpression, usableTerms } from './fts5-query';
 import { fileBytes, removeStrayFiles } from '../files';
 import { ImpactIndex } from './impact';
-import { inflatePostings } from './impact-blocks';
 import { LiveImpact } from './impact-live';
 import {
   BUMP_GENERATION,
@@ -271,9 +270,9 @@ export class Fts5Index implements Bm25Backend {
           const { added, removed } = rewritten;
           return { ...done(true, `updated: ${added} rows added, ${removed} removed`), incremental: { added, removed } };
         }
-        const updated = updateImpact(this.db, { fingerprint: saved.fingerprint, arrays: inflatePostings(saved.blocks) }, FTS_TOKENIZER);
+        const updated = updateImpact(this.db, saved, FTS_TOKENIZER);
         if (updated) {
-          writeImpactFile(this.impactFile, updated.built);
+          writeImpactBlocks(this.impactFile, updated.fingerprint, updated.blocks);
           this.trimLog(savedFingerprint);
           return {
             ...done(true, `updated: ${updated.added} rows added, ${updated.removed} removed`),

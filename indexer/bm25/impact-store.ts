@@ -89,26 +89,30 @@ export const INCREMENTAL_MAX_SHARE = 0.25;
  * article's snippets get new ids; an in-place update renews the epoch), so the rows added since are
  * the live rowids the copy lacks and the rows removed are those it holds that are gone. The new rows'
  * postings come from FTS5's own tokenizer (a temporary FTS5 table with the same tokenizer, read
- * through fts5vocab as the full build reads the index), so the result equals a full build.
- * Reads the fingerprint, the rowids and the new rows in one read transaction. Null when the copy is
- * of another epoch, the change is too large, or the rows cannot be represented: build from scratch.
+ * through fts5vocab as the full build reads the index), so the result equals a full build. Written
+ * into the copy's blocks (bm25/impact-rewrite.ts) when the new rows are above the copy's last, else
+ * merged through the flat arrays. Reads the fingerprint, the rowids and the new rows in one read
+ * transaction. Null when the copy is of another epoch, the change is too large, or the rows cannot
+ * be represented: build from scratch. (SQLite's content mode goes by rewriteImpact, which finds the
+ * removed rows in their log; this is the FTS5 file's way, and the fallback.)
  */
 export function updateImpact(
   db: Database.Database,
-  saved: BuiltImpact,
+  saved: { fingerprint: string; blocks: ImpactBlocks },
   tokenizer: string,
   table = 'snippets_fts',
-): { built: BuiltImpact; added: number; removed: number } | null {
+): { fingerprint: string; blocks: ImpactBlocks; added: number; removed: number } | null {
   const live = fingerprintReader(db);
   if (!live) return null;
+  const copyIds = saved.blocks.docIds;
   const snapshot = db.transaction(() => {
     const fingerprint = live();
     if (!fingerprint || epochOf(fingerprint) !== epochOf(saved.fingerprint)) return null;
     const rowids = db.prepare(`SELECT rowid FROM "${table}"`).pluck().all() as number[];
-    const had = new Set(saved.arrays.docIds);
+    const had = new Set(copyIds);
     const now = new Set(rowids);
     const added = rowids.filter((id) => !had.has(id)).sort((a, b) => a - b);
-    const removed = new Set([...saved.arrays.docIds].filter((id) => !now.has(id)));
+    const removed = new Set([...copyIds].filter((id) => !now.has(id)));
     if (added.length + removed.size > Math.max(100, INCREMENTAL_MAX_SHARE * rowids.length)) return null;
     const read = db.prepare(`SELECT rowid AS id, title, text FROM "${table}" WHERE rowid = ?`);
     const rows = added.map((id) => read.get(id) as { id: number; title: string | null; text: string | null });
@@ -117,9 +121,15 @@ export function updateImpact(
   if (!snapshot) return null;
   const add = tokenizeRows(db, snapshot.rows, tokenizer);
   if (!add) return null;
-  const arrays = mergeImpact(saved.arrays, snapshot.removed, add);
-  if (!arrays) return null;
-  return { built: { fingerprint: snapshot.fingerprint, arrays }, added: snapshot.rows.length, removed: snapshot.removed.size };
+  const mask = Uint8Array.from(copyIds, (id) => (snapshot.removed.has(id) ? 1 : 0));
+  const blocks = rewriteRows(saved.blocks, mask, add) ?? mergedBlocks(saved.blocks, snapshot.removed, add);
+  return blocks && { fingerprint: snapshot.fingerprint, blocks, added: snapshot.rows.length, removed: snapshot.removed.size };
+}
+
+/** The copy less `removed` (rowids) with `add` merged in through the flat arrays, for rows added anywhere. */
+function mergedBlocks(bl: ImpactBlocks, removed: ReadonlySet<number>, add: ImpactArrays): ImpactBlocks | null {
+  const arrays = mergeImpact(inflatePostings(bl), removed, add);
+  return arrays && compressPostings(arrays);
 }
 
 /**
