@@ -43,6 +43,10 @@ const isSpace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13 || c 
 /** The character code c at text[i], lower-cased: ASCII inline, other letters through toLowerCase (rare in the hot path). */
 const foldedAt = (text: string, i: number, c: number) => (c >= 65 && c <= 90 ? c + 32 : c < 128 ? c : text[i]!.toLowerCase().charCodeAt(0));
 
+/** A shingle's hash: SHINGLE_SEED mixed with each of its words' hashes in turn (`shingles` and `shingledText` alike). */
+const SHINGLE_SEED = 0x9e3779b9;
+const mixShingle = (x: number, word: number) => Math.imul(x ^ word, 0x85ebca6b) >>> 0;
+
 /**
  * Hashed word n-shingles of a text's word hashes (a text shorter than n words is one shingle), sorted
  * and unique: a typed array rather than a Set, as ~1,000 of them are made per search.
@@ -52,8 +56,8 @@ export function shingles(words: readonly number[], n = SHINGLE): Uint32Array {
   if (width === 0) return new Uint32Array(0);
   const out = new Uint32Array(words.length - width + 1);
   for (let i = 0; i < out.length; i++) {
-    let x = 0x9e3779b9;
-    for (let j = 0; j < width; j++) x = Math.imul(x ^ words[i + j]!, 0x85ebca6b) >>> 0;
+    let x = SHINGLE_SEED;
+    for (let j = 0; j < width; j++) x = mixShingle(x, words[i + j]!);
     out[i] = x;
   }
   return sortedUnique(out);
@@ -133,9 +137,7 @@ export function shingledText(text: string): Shingled {
         const w = h >>> 0;
         // The hash `shingles` gives the three words ending here (SHINGLE is 3).
         if (++words >= SHINGLE) {
-          let x = Math.imul(0x9e3779b9 ^ w0, 0x85ebca6b) >>> 0;
-          x = Math.imul(x ^ w1, 0x85ebca6b) >>> 0;
-          scratch[n++] = Math.imul(x ^ w, 0x85ebca6b) >>> 0;
+          scratch[n++] = mixShingle(mixShingle(mixShingle(SHINGLE_SEED, w0), w1), w);
         }
         w0 = w1;
         w1 = w;

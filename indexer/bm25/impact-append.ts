@@ -36,11 +36,17 @@ interface TermPlan {
 /** Postings encoded as blocks of their own, to be copied in after the kept ones. */
 type Tail = { postings: number } & ReturnType<typeof blockArrays>;
 
+/** Whether every row of `added` is above the copy's last (then they take the row numbers after the copy's). */
+export function addedAbove(bl: ImpactBlocks, added: ImpactArrays): boolean {
+  const n = bl.docIds.length;
+  return added.docIds.length === 0 || n === 0 || added.docIds[0]! > bl.docIds[n - 1]!;
+}
+
 /** The blocks with `added`'s rows after the copy's; null when a row of `added` is not above the copy's last. */
 export function appendRows(bl: ImpactBlocks, added: ImpactArrays): ImpactBlocks | null {
   const nBase = bl.docIds.length;
   if (added.docIds.length === 0) return bl;
-  if (nBase > 0 && added.docIds[0]! <= bl.docIds[nBase - 1]!) return null;
+  if (!addedAbove(bl, added)) return null;
   const docLen = new Uint32Array(nBase + added.docLen.length);
   docLen.set(bl.docLen);
   docLen.set(added.docLen, nBase);

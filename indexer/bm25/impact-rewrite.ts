@@ -9,7 +9,7 @@
  * The result is what `compressPostings(mergeImpact(inflatePostings(blocks), removed, added))` gives,
  * array for array (bm25/impact-rewrite.test.ts). Pure.
  */
-import { appendRows } from './impact-append';
+import { addedAbove, appendRows } from './impact-append';
 import { BLOCK, blockArrays, blockCount, blockPrev, decodeBlock, encodeBlock, postingBytes, type ImpactBlocks } from './impact-blocks';
 import { forEachTermOf } from './impact';
 import type { ImpactArrays } from './impact-types';
@@ -20,8 +20,7 @@ import type { ImpactArrays } from './impact-types';
  */
 export function rewriteRows(bl: ImpactBlocks, removed: Uint8Array | null, added: ImpactArrays): ImpactBlocks | null {
   if (!removed || !removed.includes(1)) return appendRows(bl, added);
-  const nBase = bl.docIds.length;
-  if (added.docIds.length > 0 && nBase > 0 && added.docIds[0]! <= bl.docIds[nBase - 1]!) return null;
+  if (!addedAbove(bl, added)) return null;
   const rows = renumber(bl, removed, added);
   const out = new Output(bl, added, rows.docLen.length);
   const stream = new Stream(rows.docLen);

@@ -359,17 +359,12 @@ export function mergeImpact(base: ImpactArrays, remove: ReadonlySet<number>, add
   const terms: string[] = [];
   const termStart: number[] = [];
   let p = 0;
-  let ti = 0;
-  let tj = 0;
-  const nbT = base.terms.length;
-  const naT = add.terms.length;
-  while (ti < nbT || tj < naT) {
-    const c = ti >= nbT ? 1 : tj >= naT ? -1 : compareTerms(base.terms[ti]!, add.terms[tj]!);
+  forEachTermOf(base.terms, add.terms, (ti, tj) => {
     const start = p;
-    let x = c <= 0 ? base.termStart[ti]! : 0;
-    const xEnd = c <= 0 ? base.termStart[ti + 1]! : 0;
-    let y = c >= 0 ? add.termStart[tj]! : 0;
-    const yEnd = c >= 0 ? add.termStart[tj + 1]! : 0;
+    let x = ti >= 0 ? base.termStart[ti]! : 0;
+    const xEnd = ti >= 0 ? base.termStart[ti + 1]! : 0;
+    let y = tj >= 0 ? add.termStart[tj]! : 0;
+    const yEnd = tj >= 0 ? add.termStart[tj + 1]! : 0;
     for (;;) {
       while (x < xEnd && baseMap[base.postDoc[x]!] === -1) x++;
       const dx = x < xEnd ? baseMap[base.postDoc[x]!]! : Infinity;
@@ -386,12 +381,10 @@ export function mergeImpact(base: ImpactArrays, remove: ReadonlySet<number>, add
       }
     }
     if (p > start) {
-      terms.push(c <= 0 ? base.terms[ti]! : add.terms[tj]!);
+      terms.push(ti >= 0 ? base.terms[ti]! : add.terms[tj]!);
       termStart.push(start);
     }
-    if (c <= 0) ti++;
-    if (c >= 0) tj++;
-  }
+  });
   const ts = new Uint32Array(terms.length + 1);
   ts.set(termStart);
   ts[terms.length] = p;
