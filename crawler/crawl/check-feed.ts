@@ -12,7 +12,7 @@ import type { FeedItem, ParsedFeed } from '../feeds/parser';
 import { parseMaxAge, type FetchResponse } from '../http';
 import { processItem } from './item-article';
 import { FEED_LEASE_SECONDS, renewLease } from '../schedule/lease';
-import { BACKOFF_MAX_MINUTES, BROKEN_AFTER_FAILURES, nextCheck } from '../schedule/next-check';
+import { BACKOFF_MAX_MINUTES, BROKEN_AFTER_FAILURES, nextCheck, type ScheduleInput } from '../schedule/next-check';
 import { transaction, type Tx } from '../../lib/db/retry';
 import { storable } from '../text/storable';
 
@@ -130,12 +130,14 @@ async function rememberItems(
       : parsed.warnings;
     for (let i = 0; i < fresh.length; i += INSERT_BATCH)
       await tx.feedItem.createMany({ data: fresh.slice(i, i + INSERT_BATCH).map((it) => itemRow(feed, it, now)) });
+    // The feed's own title only fills an empty one, tested as it is written: an admin's title saved
+    // while this check fetched the feed must not be put back to the title read before the fetch.
+    if (parsed.title) await tx.feed.updateMany({ where: { id: feed.id, title: null }, data: storable({ title: parsed.title }) });
     await tx.feed.update({
       where: { id: feed.id },
       data: {
         ...storable({
           ...validators,
-          title: feed.title ?? parsed.title,
           siteUrl: parsed.siteUrl ?? feed.siteUrl,
           parseWarning: warnings.length ? warnings.join('; ').slice(0, 1000) : null,
         }),
@@ -178,20 +180,30 @@ async function fetchArticles(ctx: CrawlContext, feed: Feed, totals: FeedRunResul
   }
 }
 
-async function keepStatus(tx: Tx, feedId: number, status: string): Promise<string> {
-  const current = await tx.feed.findUnique({ where: { id: feedId }, select: { status: true } });
-  // An admin may have paused the feed while it was being checked: that wins.
-  return current?.status === 'paused' ? 'paused' : status;
+/**
+ * The next check planned from the feed as it is now, read in the write's transaction: an admin may
+ * have paused the feed or changed its interval while it was being checked, and that wins.
+ */
+async function planNow(
+  tx: Tx,
+  ctx: CrawlContext,
+  feed: Feed,
+  now: Date,
+  input: Pick<ScheduleInput, 'failures' | 'hintMinutes' | 'retryAfterMs'>,
+) {
+  const current = await tx.feed.findUnique({ where: { id: feed.id }, select: { status: true, intervalMinutes: true } });
+  const plan = nextCheck({ now, intervalMinutes: current?.intervalMinutes ?? feed.intervalMinutes, ...input, ...backoff(ctx) });
+  return { ...plan, status: current?.status === 'paused' ? 'paused' : plan.status };
 }
 
 async function recordSuccess(ctx: CrawlContext, feed: Feed, r: FeedRunResult, hint: number | null, bytes: number): Promise<void> {
   const now = ctx.now();
-  const plan = nextCheck({ now, intervalMinutes: feed.intervalMinutes, failures: 0, hintMinutes: hint, ...backoff(ctx) });
   await transaction(ctx.db, async (tx) => {
+    const plan = await planNow(tx, ctx, feed, now, { failures: 0, hintMinutes: hint });
     await tx.feed.updateMany({
       where: { id: feed.id, leaseOwner: ctx.owner },
       data: {
-        status: await keepStatus(tx, feed.id, plan.status),
+        status: plan.status,
         lastCheckedAt: now,
         lastSuccessAt: now,
         nextCheckAt: plan.nextCheckAt,
@@ -230,13 +242,13 @@ async function recordFailure(ctx: CrawlContext, feed: Feed, r: FeedRunResult, er
   const now = ctx.now();
   const failures = feed.consecutiveFailures + 1;
   const retryAfterMs = isQuinError(err) && typeof err.details?.retryAfterMs === 'number' ? err.details.retryAfterMs : null;
-  const plan = nextCheck({ now, intervalMinutes: feed.intervalMinutes, failures, retryAfterMs, ...backoff(ctx) });
   const result: FeedRunResult = { ...r, outcome: 'error', httpStatus: errorStatus(err), errorCode: errorCode(err), error: errorText(err) };
-  await transaction(ctx.db, async (tx) => {
+  const plan = await transaction(ctx.db, async (tx) => {
+    const plan = await planNow(tx, ctx, feed, now, { failures, retryAfterMs });
     await tx.feed.updateMany({
       where: { id: feed.id, leaseOwner: ctx.owner },
       data: {
-        status: await keepStatus(tx, feed.id, plan.status),
+        status: plan.status,
         lastCheckedAt: now,
         nextCheckAt: plan.nextCheckAt,
         consecutiveFailures: failures,
@@ -247,6 +259,7 @@ async function recordFailure(ctx: CrawlContext, feed: Feed, r: FeedRunResult, er
       },
     });
     await recordEvent(tx, { ...eventOf(result), outcome: 'error', error: err });
+    return plan;
   });
   ctx.log.warn('feed check failed', {
     feed: feed.url,

@@ -1,0 +1,68 @@
+/**
+ * An admin's edit saved while the feed is being checked is kept. The check reads the feed before
+ * its fetch; it must not write that title back over the admin's, nor plan the next check from the
+ * interval it read then. The feed server holds its answer until the edit is saved, so the edit always
+ * lands inside the check. Runs on SQLite and PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_CRAWLER_OVERRIDES } from '../../testing/crawler';
+import { createTestDb, type TestDb } from '../../testing/db';
+import { startTestServer, type TestServer } from '../../testing/http-server';
+import { addFeed, setFeedInterval, setFeedTitle } from '../feeds/manage';
+import { runCrawlOnce } from './run';
+
+const provider = process.env.QUIN_TEST_DB ?? 'sqlite';
+const RSS =
+  '<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Harbour Times</title>' +
+  '<item><guid>quay-1</guid><title>Quay reopens</title><description>The quay reopened on Monday.</description></item></channel></rss>';
+
+let t: TestDb;
+let server: TestServer;
+
+beforeAll(async () => {
+  t = await createTestDb({ ...TEST_CRAWLER_OVERRIDES });
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await server?.close();
+  await t?.cleanup();
+});
+
+/** Serves the feed at `path` once the edit has run: the edit is made after the request arrived, before the answer. */
+async function checkWhileEditing(path: string, title: string | null, edit: (id: number) => Promise<unknown>) {
+  let asked!: () => void;
+  const arrived = new Promise<void>((r) => (asked = r));
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  server.route(path, async (_req, res) => {
+    asked();
+    await held;
+    res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(RSS);
+  });
+  const feed = await addFeed(t.db, server.url(path), { intervalMinutes: 60, title: title ?? undefined });
+  const run = runCrawlOnce(t.db, t.config);
+  await arrived;
+  await edit(feed.id);
+  release();
+  expect(await run).toMatchObject({ failed: 0 });
+  return t.db.feed.findUniqueOrThrow({ where: { id: feed.id } });
+}
+
+describe(`an admin's edit during a check (${provider})`, () => {
+  it('keeps the title and the interval the admin saved while the feed was fetched', async () => {
+    const row = await checkWhileEditing('/edited.rss', 'Harbour Times', async (id) => {
+      await setFeedTitle(t.db, id, 'Harbour Times (local)');
+      await setFeedInterval(t.db, id, 15);
+    });
+    expect(row).toMatchObject({ title: 'Harbour Times (local)', intervalMinutes: 15, consecutiveFailures: 0 });
+    expect(row.lastSuccessAt).not.toBeNull();
+    // Planned from the interval saved during the check, not the 60 min read before it.
+    expect((row.nextCheckAt.getTime() - row.lastCheckedAt!.getTime()) / 60_000).toBe(15);
+  });
+
+  it("a title cleared during the check is filled in with the feed's own", async () => {
+    const row = await checkWhileEditing('/cleared.rss', 'Old name', (id) => setFeedTitle(t.db, id, ''));
+    expect(row.title).toBe('Harbour Times');
+  });
+});
