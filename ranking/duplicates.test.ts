@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jaccard, sameStory, shingled, shingledText, shingles, wordHashes } from './duplicates';
+import { jaccard, sameStory, shingled, shingledText, shingles, wordHashes, type Shingled } from './duplicates';
 
 const PS2 =
   "Sony PlayStation 2's slimmer shape has proved popular with UK gamers, with 50,000 sold in its first week on sale. Sales have tripled since launch, outstripping Microsoft's Xbox, said market analysts Chart-Track. The numbers were also boosted by the release of the PS2-only game Grand Theft Auto: San Andreas.";
@@ -41,6 +41,16 @@ describe('one story, once', () => {
       'la la la la la la la',
       Array.from({ length: 1500 }, (_, i) => `word${i}`).join(' '),
     ];
-    for (const t of texts) expect(shingledText(t), JSON.stringify(t.slice(0, 30))).toEqual(shingled(wordHashes(t)));
+    // What sameStoryOf reads: the sorted set and the band keys (the raw hashes behind them differ in order).
+    const seen = (x: Shingled) => ({ set: x.set, keys: x.keys });
+    for (const t of texts) expect(seen(shingledText(t)), JSON.stringify(t.slice(0, 30))).toEqual(seen(shingled(wordHashes(t))));
+  });
+
+  it('keys made from the raw hashes, repeats and all, are those of the sorted set', () => {
+    const t = `${SINGAPORE} ${SINGAPORE} la la la la ${PS2}`;
+    const x = shingledText(t);
+    expect(x.keys).toEqual(shingled(wordHashes(t)).keys);
+    expect([...x.set]).toEqual([...new Set(x.set)].sort((a, b) => a - b));
+    expect(x.set.length).toBeLessThan(wordHashes(t).length - 2);
   });
 });

@@ -91,10 +91,10 @@ export function jaccard(a: Uint32Array, b: Uint32Array): number {
  * 16 multiply-and-min passes were half of the stage's time). Two passages' bins agree with probability
  * their Jaccard similarity, as independent hashes do; an empty bin is 0xffffffff on both sides.
  */
-function signature(set: Uint32Array): Uint32Array {
+function signature(hashes: Uint32Array): Uint32Array {
   const sig = new Uint32Array(HASHES).fill(0xffffffff);
-  for (let k = 0; k < set.length; k++) {
-    const x = set[k]!;
+  for (let k = 0; k < hashes.length; k++) {
+    const x = hashes[k]!;
     const bin = x >>> BIN_SHIFT;
     if (x < sig[bin]!) sig[bin] = x;
   }
@@ -103,9 +103,27 @@ function signature(set: Uint32Array): Uint32Array {
 
 /** A passage prepared for sameStoryOf: its shingles and its LSH band keys (empty for an empty text). */
 export interface Shingled {
-  set: Uint32Array;
+  /** The shingle hashes, sorted and unique. */
+  readonly set: Uint32Array;
   /** One number per band: the band's index and its rows mixed into a safe integer (a collision only adds a pair the exact Jaccard then rejects). */
-  keys: number[];
+  readonly keys: readonly number[];
+}
+
+/**
+ * The sorted set is made on first use: only a passage in a candidate pair is compared exactly, and
+ * sorting every match's shingles was a third of the rank stage. The keys need no sort (a bin's
+ * smallest hash is the same in the raw hashes, repeats and all).
+ */
+class LazyShingles implements Shingled {
+  private sorted: Uint32Array | null = null;
+  constructor(
+    private readonly raw: Uint32Array,
+    readonly keys: readonly number[],
+  ) {}
+
+  get set(): Uint32Array {
+    return (this.sorted ??= sortedUnique(this.raw));
+  }
 }
 
 const BAND_SPACE = 2 ** 32;
@@ -151,12 +169,13 @@ export function shingledText(text: string): Shingled {
   }
   // Fewer words than a shingle: the text is one shorter shingle.
   if (words < SHINGLE) return shingled(wordHashes(text));
-  return withKeys(sortedUnique(scratch.slice(0, n)));
+  return withKeys(scratch.slice(0, n));
 }
 
-function withKeys(set: Uint32Array): Shingled {
-  if (!set.length) return { set, keys: [] };
-  const sig = signature(set);
+/** `hashes`: the passage's shingle hashes in any order, repeats allowed; the Shingled owns the array. */
+function withKeys(hashes: Uint32Array): Shingled {
+  if (!hashes.length) return new LazyShingles(hashes, []);
+  const sig = signature(hashes);
   // Numbers, not strings: joining typed arrays into 8 string keys a passage was half the stage.
   const keys: number[] = [];
   for (let b = 0; b < HASHES / ROWS; b++) {
@@ -164,7 +183,7 @@ function withKeys(set: Uint32Array): Shingled {
     for (let r = 0; r < ROWS; r++) h = Math.imul(h ^ sig[b * ROWS + r]!, 0x01000193);
     keys.push(b * BAND_SPACE + (h >>> 0));
   }
-  return { set, keys };
+  return new LazyShingles(hashes, keys);
 }
 
 /**
@@ -179,13 +198,14 @@ export function sameStory(items: readonly (readonly number[])[], threshold = SAM
 export function sameStoryOf(items: readonly Shingled[], threshold = SAME_STORY_JACCARD): number[] {
   const buckets = new Map<number, number[]>();
   const near: number[] = [];
-  return items.map(({ set, keys }, i) => {
-    if (!set.length) return -1;
+  return items.map((item, i) => {
+    const { keys } = item;
+    if (!keys.length) return -1;
     near.length = 0;
     for (const key of keys) for (const j of buckets.get(key) ?? []) if (!near.includes(j)) near.push(j);
     // The earliest leader first, as a rank-ordered scan would meet them.
     near.sort((a, b) => a - b);
-    for (const j of near) if (jaccard(set, items[j]!.set) >= threshold) return j;
+    for (const j of near) if (jaccard(item.set, items[j]!.set) >= threshold) return j;
     for (const key of keys) {
       const bucket = buckets.get(key);
       if (bucket) bucket.push(i);
