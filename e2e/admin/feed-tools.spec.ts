@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, overflowing, saveScreenshot, test } from '../support/fixtures';
+import { expect, overflowing, removeLeftFeeds, saveScreenshot, test } from '../support/fixtures';
 import { ROOT } from '../support/state';
 
 test.describe('feed tools on the dashboard', () => {
@@ -21,6 +21,7 @@ test.describe('feed tools on the dashboard', () => {
     db,
   }) => {
     test.setTimeout(180_000);
+    await removeLeftFeeds(adminApi, db, state.degradedFeedUrl);
     const add = await adminApi.request.post('/api/feeds', { headers: adminApi.headers, data: { url: state.degradedFeedUrl } });
     expect(add.status(), await add.text()).toBe(201);
     const id = ((await add.json()) as { feed: { id: number } }).feed.id;
@@ -74,6 +75,7 @@ test.describe('feed tools on the dashboard', () => {
     state,
     db,
   }) => {
+    await removeLeftFeeds(adminApi, db, state.strayByteFeedUrl);
     const add = await adminApi.request.post('/api/feeds', { headers: adminApi.headers, data: { url: state.strayByteFeedUrl } });
     expect(add.status(), await add.text()).toBe(201);
     const id = ((await add.json()) as { feed: { id: number } }).feed.id;
@@ -109,6 +111,7 @@ test.describe('feed tools on the dashboard', () => {
     db,
   }) => {
     const url = state.feedUrl.replace('/news/feed.xml', '/update/feed.xml');
+    await removeLeftFeeds(adminApi, db, url);
     const box = page.getByRole('textbox', { name: /Add a feed/ });
     await page.goto('/admin');
     await box.fill(url);
@@ -143,9 +146,7 @@ test.describe('feed tools on the dashboard', () => {
     db,
   }) => {
     const other = state.linksPageUrl.replace('/links.html', '/other/feed.xml');
-    // A retry starts where a failed try left off: the feed that try added would make the add a conflict.
-    const left = db.prepare('SELECT id FROM feeds WHERE url = ?').get(other) as { id: number } | undefined;
-    if (left) expect((await adminApi.request.delete(`/api/feeds?id=${left.id}`, { headers: adminApi.headers })).status()).toBe(200);
+    await removeLeftFeeds(adminApi, db, other);
     await page.goto('/admin');
     await page.getByRole('textbox', { name: /Add a feed/ }).fill(state.linksPageUrl);
     await page.getByRole('button', { name: 'Add feed' }).click();
