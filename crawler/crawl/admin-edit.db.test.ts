@@ -1,14 +1,16 @@
 /**
  * An admin's edit saved while the feed is being checked is kept. The check reads the feed before
  * its fetch; it must not write that title back over the admin's, nor plan the next check from the
- * interval it read then. The feed server holds its answer until the edit is saved, so the edit always
- * lands inside the check. Runs on SQLite and PostgreSQL.
+ * interval it read then. A feed removed during its check stays removed, and the check says so instead
+ * of crashing on the rows that went with it. The feed server holds its answer until the edit is saved,
+ * so the edit always lands inside the check. Runs on SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Logger } from '../../lib/log';
 import { TEST_CRAWLER_OVERRIDES } from '../../testing/crawler';
 import { createTestDb, type TestDb } from '../../testing/db';
 import { startTestServer, type TestServer } from '../../testing/http-server';
-import { addFeed, setFeedInterval, setFeedTitle } from '../feeds/manage';
+import { addFeed, removeFeed, setFeedInterval, setFeedTitle } from '../feeds/manage';
 import { runCrawlOnce } from './run';
 
 const provider = process.env.QUIN_TEST_DB ?? 'sqlite';
@@ -28,6 +30,16 @@ afterAll(async () => {
   await server?.close();
   await t?.cleanup();
 });
+
+/** A logger that keeps "level message" lines. */
+function recorder(lines: string[]): Logger {
+  const at =
+    (level: string) =>
+    (msg: string): void =>
+      void lines.push(`${level} ${msg}`);
+  const log: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: () => log };
+  return log;
+}
 
 /** Serves the feed at `path` once the edit has run: the edit is made after the request arrived, before the answer. */
 async function checkWhileEditing(path: string, title: string | null, edit: (id: number) => Promise<unknown>) {
@@ -59,6 +71,30 @@ describe(`an admin's edit during a check (${provider})`, () => {
     expect(row.lastSuccessAt).not.toBeNull();
     // Planned from the interval saved during the check, not the 60 min read before it.
     expect((row.nextCheckAt.getTime() - row.lastCheckedAt!.getTime()) / 60_000).toBe(15);
+  });
+
+  it('a feed removed during its check stays removed, and the run goes on without a crash', async () => {
+    let asked!: () => void;
+    const arrived = new Promise<void>((r) => (asked = r));
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    server.route('/removed.rss', async (_req, res) => {
+      asked();
+      await held;
+      res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(RSS);
+    });
+    const feed = await addFeed(t.db, server.url('/removed.rss'), { intervalMinutes: 60 });
+    const lines: string[] = [];
+    const run = runCrawlOnce(t.db, t.config, { log: recorder(lines) });
+    await arrived;
+    await removeFeed(t.db, feed.id);
+    release();
+    expect(await run).toMatchObject({ failed: 0, cancelled: false });
+    // Said for what it is, not reported as a crash with the database's foreign-key error.
+    expect(lines.filter((l) => l.startsWith('error'))).toEqual([]);
+    expect(lines).toContain('info feed removed while it was being checked; what the check found was dropped');
+    expect(await t.db.feed.findUnique({ where: { id: feed.id } })).toBeNull();
+    expect(await t.db.feedItem.count({ where: { feedId: feed.id } })).toBe(0);
   });
 
   it("a title cleared during the check is filled in with the feed's own", async () => {

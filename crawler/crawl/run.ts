@@ -101,13 +101,24 @@ async function checkOne(
     onFeed?.(r);
   } catch (e) {
     if (isQuinError(e, 'CANCELLED')) summary.cancelled = true;
-    else {
+    else if (!(await stillListed(ctx, feed.id))) {
+      // An admin removed it while it was checked: its rows went with it, and what the check found has nowhere to go.
+      ctx.log.info('feed removed while it was being checked; what the check found was dropped', { feed: feed.url });
+    } else {
       summary.failed++;
       ctx.log.error('feed check crashed', { feed: feed.url, error: describeError(e) });
     }
   } finally {
     await releaseLease(ctx.db, feed.id, ctx.owner).catch(() => undefined);
   }
+}
+
+/** Whether the feed is still in the database; true when that cannot be told (the crash is then reported as one). */
+async function stillListed(ctx: CrawlContext, id: number): Promise<boolean> {
+  return ctx.db.feed
+    .count({ where: { id } })
+    .then((n) => n > 0)
+    .catch(() => true);
 }
 
 function hostOf(feed: Feed): string {
