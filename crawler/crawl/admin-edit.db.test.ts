@@ -9,11 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../lib/log';
 import { TEST_CRAWLER_OVERRIDES } from '../../testing/crawler';
 import { createTestDb, type TestDb } from '../../testing/db';
+import type { ServerResponse } from 'node:http';
 import { startTestServer, type TestServer } from '../../testing/http-server';
+import { articleHtml, paragraphsFor, sendHtml } from '../../testing/news-site';
 import { addFeed, removeFeed, setFeedInterval, setFeedTitle } from '../feeds/manage';
 import { runCrawlOnce } from './run';
 
 const provider = process.env.QUIN_TEST_DB ?? 'sqlite';
+const REMOVED = 'info feed removed while it was being checked; what the check found was dropped';
 const RSS =
   '<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Harbour Times</title>' +
   '<item><guid>quay-1</guid><title>Quay reopens</title><description>The quay reopened on Monday.</description></item></channel></rss>';
@@ -41,17 +44,26 @@ function recorder(lines: string[]): Logger {
   return log;
 }
 
-/** Serves the feed at `path` once the edit has run: the edit is made after the request arrived, before the answer. */
-async function checkWhileEditing(path: string, title: string | null, edit: (id: number) => Promise<unknown>) {
+/** Routes whose answers wait for `release()`; `arrived` resolves when the first request came in. */
+function heldRoutes(paths: readonly string[], answer: (res: ServerResponse) => void) {
   let asked!: () => void;
   const arrived = new Promise<void>((r) => (asked = r));
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
-  server.route(path, async (_req, res) => {
-    asked();
-    await held;
-    res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(RSS);
-  });
+  for (const path of paths)
+    server.route(path, async (_req, res) => {
+      asked();
+      await held;
+      answer(res);
+    });
+  return { arrived, release };
+}
+
+const rss = (body: string) => (res: ServerResponse) => void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(body);
+
+/** Serves the feed at `path` once the edit has run: the edit is made after the request arrived, before the answer. */
+async function checkWhileEditing(path: string, title: string | null, edit: (id: number) => Promise<unknown>) {
+  const { arrived, release } = heldRoutes([path], rss(RSS));
   const feed = await addFeed(t.db, server.url(path), { intervalMinutes: 60, title: title ?? undefined });
   const run = runCrawlOnce(t.db, t.config);
   await arrived;
@@ -59,6 +71,18 @@ async function checkWhileEditing(path: string, title: string | null, edit: (id: 
   release();
   expect(await run).toMatchObject({ failed: 0 });
   return t.db.feed.findUniqueOrThrow({ where: { id: feed.id } });
+}
+
+/** Removes the feed once the first of `held` was asked for, then answers; the run's summary and log lines. */
+async function removeDuring(feedPath: string, held: readonly string[], answer: (res: ServerResponse) => void) {
+  const { arrived, release } = heldRoutes(held, answer);
+  const feed = await addFeed(t.db, server.url(feedPath), { intervalMinutes: 60 });
+  const lines: string[] = [];
+  const run = runCrawlOnce(t.db, t.config, { log: recorder(lines) });
+  await arrived;
+  await removeFeed(t.db, feed.id);
+  release();
+  return { summary: await run, lines, id: feed.id };
 }
 
 describe(`an admin's edit during a check (${provider})`, () => {
@@ -74,27 +98,28 @@ describe(`an admin's edit during a check (${provider})`, () => {
   });
 
   it('a feed removed during its check stays removed, and the run goes on without a crash', async () => {
-    let asked!: () => void;
-    const arrived = new Promise<void>((r) => (asked = r));
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    server.route('/removed.rss', async (_req, res) => {
-      asked();
-      await held;
-      res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(RSS);
-    });
-    const feed = await addFeed(t.db, server.url('/removed.rss'), { intervalMinutes: 60 });
-    const lines: string[] = [];
-    const run = runCrawlOnce(t.db, t.config, { log: recorder(lines) });
-    await arrived;
-    await removeFeed(t.db, feed.id);
-    release();
-    expect(await run).toMatchObject({ failed: 0, cancelled: false });
+    const { summary, lines, id } = await removeDuring('/removed.rss', ['/removed.rss'], rss(RSS));
+    expect(summary).toMatchObject({ failed: 0, cancelled: false });
     // Said for what it is, not reported as a crash with the database's foreign-key error.
     expect(lines.filter((l) => l.startsWith('error'))).toEqual([]);
-    expect(lines).toContain('info feed removed while it was being checked; what the check found was dropped');
-    expect(await t.db.feed.findUnique({ where: { id: feed.id } })).toBeNull();
-    expect(await t.db.feedItem.count({ where: { feedId: feed.id } })).toBe(0);
+    expect(lines).toContain(REMOVED);
+    expect(await t.db.feed.findUnique({ where: { id } })).toBeNull();
+    expect(await t.db.feedItem.count({ where: { feedId: id } })).toBe(0);
+  });
+
+  it('a feed removed while an article page is fetched: no other page of it is fetched, nothing of it is stored', async () => {
+    const pages = ['/story/one.html', '/story/two.html', '/story/three.html'];
+    const items = pages.map((p, i) => `<item><guid>s-${i}</guid><title>Story ${i}</title><link>${server.url(p)}</link></item>`).join('');
+    server.route('/stories.rss', (_req, res) =>
+      rss(`<?xml version="1.0"?><rss version="2.0"><channel><title>Stories</title>${items}</channel></rss>`)(res),
+    );
+    const page = (res: ServerResponse) => sendHtml(res, articleHtml({ title: 'Quay', paragraphs: paragraphsFor('/story') }));
+    const { summary, lines, id } = await removeDuring('/stories.rss', pages, page);
+    expect(summary).toMatchObject({ failed: 0, cancelled: false });
+    expect(lines.filter((l) => l.startsWith('error'))).toEqual([]);
+    expect(lines).toContain(REMOVED);
+    expect(pages.reduce((n, p) => n + server.requestsTo(p).length, 0)).toBe(1);
+    expect(await t.db.article.count({ where: { feedId: id } })).toBe(0);
   });
 
   it("a title cleared during the check is filled in with the feed's own", async () => {
