@@ -111,7 +111,7 @@ export interface Shingled {
 
 /**
  * The sorted set is made on first use: only a passage in a candidate pair is compared exactly, and
- * sorting every match's shingles was a third of the rank stage. The keys need no sort (a bin's
+ * sorting every match's shingles was about a fifth of the rank stage. The keys need no sort (a bin's
  * smallest hash is the same in the raw hashes, repeats and all).
  */
 class LazyShingles implements Shingled {
