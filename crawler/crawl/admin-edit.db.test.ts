@@ -17,9 +17,10 @@ import { runCrawlOnce } from './run';
 
 const provider = process.env.QUIN_TEST_DB ?? 'sqlite';
 const REMOVED = 'info feed removed while it was being checked; what the check found was dropped';
+/** One item with text enough to be stored as an article of its own (no page to fetch). */
 const RSS =
   '<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Harbour Times</title>' +
-  '<item><guid>quay-1</guid><title>Quay reopens</title><description>The quay reopened on Monday.</description></item></channel></rss>';
+  `<item><guid>quay-1</guid><title>Quay reopens</title><description>${paragraphsFor('/quay').join(' ')}</description></item></channel></rss>`;
 
 let t: TestDb;
 let server: TestServer;
@@ -95,6 +96,10 @@ describe(`an admin's edit during a check (${provider})`, () => {
     expect(row.lastSuccessAt).not.toBeNull();
     // Planned from the interval saved during the check, not the 60 min read before it.
     expect((row.nextCheckAt.getTime() - row.lastCheckedAt!.getTime()) / 60_000).toBe(15);
+    // The article this check stored names the feed as the admin does now.
+    expect((await t.db.article.findMany({ where: { feedId: row.id }, select: { source: true } })).map((a) => a.source)).toEqual([
+      'Harbour Times (local)',
+    ]);
   });
 
   it('a feed removed during its check stays removed, and the run goes on without a crash', async () => {

@@ -99,7 +99,7 @@ async function rememberItems(
   feed: Feed,
   parsed: ParsedFeed,
   res: FetchResponse,
-): Promise<{ added: number; capped: boolean }> {
+): Promise<{ added: number; capped: boolean; title: string | null }> {
   const now = ctx.now();
   const cap = ctx.config.tuning.maxNewItemsPerCheck ?? MAX_NEW_ITEMS_PER_CHECK;
   const ordered = newestFirst(parsed.items);
@@ -133,7 +133,7 @@ async function rememberItems(
     // The feed's own title only fills an empty one, tested as it is written: an admin's title saved
     // while this check fetched the feed must not be put back to the title read before the fetch.
     if (parsed.title) await tx.feed.updateMany({ where: { id: feed.id, title: null }, data: storable({ title: parsed.title }) });
-    await tx.feed.update({
+    const row = await tx.feed.update({
       where: { id: feed.id },
       data: {
         ...storable({
@@ -146,7 +146,7 @@ async function rememberItems(
         itemsNew: { increment: fresh.length },
       },
     });
-    return { added: fresh.length, capped };
+    return { added: fresh.length, capped, title: row.title };
   });
 }
 
@@ -323,12 +323,12 @@ export async function crawlFeed(ctx: CrawlContext, feed: Feed): Promise<FeedRunR
       const parsed = await ctx.parser.parseFeed(res.body, { url: res.url, headerCharset: res.charset, now: ctx.now() });
       if (parsed.warnings.length) ctx.log.warn('feed read with warnings', { feed: feed.url, warnings: parsed.warnings.join('; ') });
       r.itemsSeen = parsed.items.length;
-      const { added, capped } = await rememberItems(ctx, feed, parsed, res);
+      const { added, capped, title } = await rememberItems(ctx, feed, parsed, res);
       r.itemsNew = added;
       if (capped) ctx.log.info('feed lists more new items than one check takes in; the rest follow', { feed: feed.url, added });
       hint = hintMinutes(parsed, res);
-      // The articles name the feed as their source: use the title just learned.
-      current = { ...feed, title: feed.title ?? parsed.title, siteUrl: parsed.siteUrl ?? feed.siteUrl };
+      // The articles name the feed as their source: its title as stored now (an admin's, or the one just learned).
+      current = { ...feed, title, siteUrl: parsed.siteUrl ?? feed.siteUrl };
     }
     // Pending items are fetched after a 304 too: a run cut short leaves some behind.
     await fetchArticles(ctx, current, r);
