@@ -5,18 +5,18 @@
  * of crashing on the rows that went with it. The feed server holds its answer until the edit is saved,
  * so the edit always lands inside the check. Runs on SQLite and PostgreSQL.
  */
+import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Logger } from '../../lib/log';
 import { TEST_CRAWLER_OVERRIDES } from '../../testing/crawler';
 import { createTestDb, type TestDb } from '../../testing/db';
-import type { ServerResponse } from 'node:http';
 import { startTestServer, type TestServer } from '../../testing/http-server';
+import { recordingLogger, type LoggedLine } from '../../testing/log';
 import { articleHtml, paragraphsFor, sendHtml } from '../../testing/news-site';
 import { addFeed, removeFeed, setFeedInterval, setFeedTitle } from '../feeds/manage';
 import { runCrawlOnce } from './run';
 
 const provider = process.env.QUIN_TEST_DB ?? 'sqlite';
-const REMOVED = 'info feed removed while it was being checked; what the check found was dropped';
+const REMOVED = 'feed removed while it was being checked; what the check found was dropped';
 /** One item with text enough to be stored as an article of its own (no page to fetch). */
 const RSS =
   '<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Harbour Times</title>' +
@@ -35,16 +35,6 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-/** A logger that keeps "level message" lines. */
-function recorder(lines: string[]): Logger {
-  const at =
-    (level: string) =>
-    (msg: string): void =>
-      void lines.push(`${level} ${msg}`);
-  const log: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: () => log };
-  return log;
-}
-
 /** Routes whose answers wait for `release()`; `arrived` resolves when the first request came in. */
 function heldRoutes(paths: readonly string[], answer: (res: ServerResponse) => void) {
   let asked!: () => void;
@@ -62,28 +52,39 @@ function heldRoutes(paths: readonly string[], answer: (res: ServerResponse) => v
 
 const rss = (body: string) => (res: ServerResponse) => void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(body);
 
-/** Serves the feed at `path` once the edit has run: the edit is made after the request arrived, before the answer. */
-async function checkWhileEditing(path: string, title: string | null, edit: (id: number) => Promise<unknown>) {
-  const { arrived, release } = heldRoutes([path], rss(RSS));
-  const feed = await addFeed(t.db, server.url(path), { intervalMinutes: 60, title: title ?? undefined });
-  const run = runCrawlOnce(t.db, t.config);
+/**
+ * Adds the feed at `feedPath` and crawls; `during` runs once the first of `held` (the feed itself
+ * unless said) was asked for, before it is answered. The run's summary and log lines.
+ */
+async function duringCheck(
+  feedPath: string,
+  during: (id: number) => Promise<unknown>,
+  opts: { title?: string; held?: readonly string[]; answer?: (res: ServerResponse) => void } = {},
+) {
+  const { arrived, release } = heldRoutes(opts.held ?? [feedPath], opts.answer ?? rss(RSS));
+  const feed = await addFeed(t.db, server.url(feedPath), { intervalMinutes: 60, title: opts.title });
+  const { log, lines } = recordingLogger();
+  const run = runCrawlOnce(t.db, t.config, { log });
   await arrived;
-  await edit(feed.id);
-  release();
-  expect(await run).toMatchObject({ failed: 0 });
-  return t.db.feed.findUniqueOrThrow({ where: { id: feed.id } });
-}
-
-/** Removes the feed once the first of `held` was asked for, then answers; the run's summary and log lines. */
-async function removeDuring(feedPath: string, held: readonly string[], answer: (res: ServerResponse) => void) {
-  const { arrived, release } = heldRoutes(held, answer);
-  const feed = await addFeed(t.db, server.url(feedPath), { intervalMinutes: 60 });
-  const lines: string[] = [];
-  const run = runCrawlOnce(t.db, t.config, { log: recorder(lines) });
-  await arrived;
-  await removeFeed(t.db, feed.id);
+  await during(feed.id);
   release();
   return { summary: await run, lines, id: feed.id };
+}
+
+/** The feed's row after an edit made during its check, which must not fail. */
+async function checkWhileEditing(path: string, title: string, edit: (id: number) => Promise<unknown>) {
+  const { summary, id } = await duringCheck(path, edit, { title });
+  expect(summary).toMatchObject({ failed: 0 });
+  return t.db.feed.findUniqueOrThrow({ where: { id } });
+}
+
+const removeDuring = (feedPath: string, opts: Parameters<typeof duringCheck>[2] = {}) =>
+  duringCheck(feedPath, (id) => removeFeed(t.db, id), opts);
+
+/** The removal said for what it is, not reported as a crash with the database's foreign-key error. */
+function expectRemovalLogged(lines: readonly LoggedLine[]) {
+  expect(lines.filter((l) => l.level === 'error')).toEqual([]);
+  expect(lines.some((l) => l.level === 'info' && l.msg === REMOVED)).toBe(true);
 }
 
 describe(`an admin's edit during a check (${provider})`, () => {
@@ -103,11 +104,9 @@ describe(`an admin's edit during a check (${provider})`, () => {
   });
 
   it('a feed removed during its check stays removed, and the run goes on without a crash', async () => {
-    const { summary, lines, id } = await removeDuring('/removed.rss', ['/removed.rss'], rss(RSS));
+    const { summary, lines, id } = await removeDuring('/removed.rss');
     expect(summary).toMatchObject({ failed: 0, cancelled: false });
-    // Said for what it is, not reported as a crash with the database's foreign-key error.
-    expect(lines.filter((l) => l.startsWith('error'))).toEqual([]);
-    expect(lines).toContain(REMOVED);
+    expectRemovalLogged(lines);
     expect(await t.db.feed.findUnique({ where: { id } })).toBeNull();
     expect(await t.db.feedItem.count({ where: { feedId: id } })).toBe(0);
   });
@@ -119,10 +118,9 @@ describe(`an admin's edit during a check (${provider})`, () => {
       rss(`<?xml version="1.0"?><rss version="2.0"><channel><title>Stories</title>${items}</channel></rss>`)(res),
     );
     const page = (res: ServerResponse) => sendHtml(res, articleHtml({ title: 'Quay', paragraphs: paragraphsFor('/story') }));
-    const { summary, lines, id } = await removeDuring('/stories.rss', pages, page);
+    const { summary, lines, id } = await removeDuring('/stories.rss', { held: pages, answer: page });
     expect(summary).toMatchObject({ failed: 0, cancelled: false });
-    expect(lines.filter((l) => l.startsWith('error'))).toEqual([]);
-    expect(lines).toContain(REMOVED);
+    expectRemovalLogged(lines);
     expect(pages.reduce((n, p) => n + server.requestsTo(p).length, 0)).toBe(1);
     expect(await t.db.article.count({ where: { feedId: id } })).toBe(0);
   });

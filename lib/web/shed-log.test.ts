@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createError } from '../errors';
-import type { Logger } from '../log';
+import { recordingLogger } from '../../testing/log';
 import { errorResponse } from './http';
 import { Gate } from './load-shed';
 import { processMetrics } from './metrics';
@@ -10,16 +10,6 @@ afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
 });
-
-function recorder() {
-  const lines: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
-  const at =
-    (level: string) =>
-    (msg: string, fields?: Record<string, unknown>): void =>
-      void lines.push({ level, msg, fields });
-  const log: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: () => log };
-  return { log, lines };
-}
 
 /** Refusals as the gate makes them. */
 async function refusals(n: number): Promise<string[]> {
@@ -36,7 +26,7 @@ async function refusals(n: number): Promise<string[]> {
 describe('refused searches in the log', () => {
   it('a busy spell is one line at once, then one line per interval with the count, at warn and without a stack', async () => {
     vi.useFakeTimers();
-    const { log, lines } = recorder();
+    const { log, lines } = recordingLogger();
     const shed = new ShedLog(log, 60_000);
     const reasons = await refusals(1000);
     expect(reasons).toHaveLength(1000);
