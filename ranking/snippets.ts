@@ -9,8 +9,8 @@
  * it is run by the client's direct reader (lib/db/client.ts `sqliteReader`), not through Prisma's
  * adapter. Without a known provider it falls back to the generated client.
  */
-import type Database from 'better-sqlite3';
 import { sqliteReader, type Db } from '../lib/db/client';
+import { prepared } from '../lib/db/prepared';
 
 export type DbProvider = 'sqlite' | 'postgres';
 
@@ -59,17 +59,6 @@ function toDate(v: unknown): Date | null {
 const META_COLUMNS = `s.id AS "id", s.article_id AS "articleId", s.source AS "source", s.published_at AS "publishedAt", s.created_at AS "createdAt"`;
 const TEXT_COLUMNS = `s.id AS "id", s.title AS "title", s.text AS "text"`;
 const ROW_COLUMNS = `${META_COLUMNS}, s.position AS "position", s.sentence_start AS "sentenceStart", s.sentence_end AS "sentenceEnd", s.text AS "text", s.sentence_spans AS "sentenceSpans", s.title AS "title", a.canonical_url AS "url"`;
-
-const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-
-/** A statement of the direct reader, prepared once per connection. */
-function prepared(reader: Database.Database, sql: string): Database.Statement {
-  let mine = statements.get(reader);
-  if (!mine) statements.set(reader, (mine = new Map()));
-  let stmt = mine.get(sql);
-  if (!stmt) mine.set(sql, (stmt = reader.prepare(sql)));
-  return stmt;
-}
 
 function rawQuery<T>(db: Db, provider: DbProvider, columns: string, join: string, part: number[]): Promise<T[]> {
   const where = provider === 'sqlite' ? `s.id IN (SELECT value FROM json_each(?))` : `s.id = ANY($1::int[])`;

@@ -8,6 +8,7 @@
  * calls in the same order either way (bm25/impact-instances.test.ts holds the two reads equal).
  */
 import type Database from 'better-sqlite3';
+import { prepared } from '../../lib/db/prepared';
 import type { ImpactBuilder } from './impact';
 
 /**
@@ -28,7 +29,7 @@ export interface InstanceSource {
 
 /** Adds every instance to `builder`; false as soon as the builder cannot take one (then nothing of it is usable). */
 export function addInstances(db: Database.Database, src: InstanceSource, builder: ImpactBuilder, maxPerTerm = MAX_TERM_INSTANCES): boolean {
-  const longest = (db.prepare(`SELECT max(cnt) FROM temp.${src.rows}`).pluck().get() as number | null) ?? 0;
+  const longest = (prepared(db, `SELECT max(cnt) FROM temp.${src.rows}`).pluck().get() as number | null) ?? 0;
   return longest > maxPerTerm ? addRowByRow(db, src, builder) : addByTerm(db, src, builder);
 }
 
@@ -41,7 +42,8 @@ function columnCode(columns: ReadonlyMap<string, number>): string {
 
 function addByTerm(db: Database.Database, src: InstanceSource, builder: ImpactBuilder): boolean {
   const sql = `SELECT term, group_concat(doc * 4 + ${columnCode(src.columns)}) FROM temp.${src.vocab} GROUP BY term`;
-  for (const [term, list] of db.prepare(sql).raw().iterate() as Iterable<[string, string]>) if (!addList(builder, term, list)) return false;
+  for (const [term, list] of prepared(db, sql).raw().iterate() as Iterable<[string, string]>)
+    if (!addList(builder, term, list)) return false;
   return true;
 }
 

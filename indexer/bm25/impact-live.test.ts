@@ -143,6 +143,47 @@ describe.skipIf(process.env.QUIN_TEST_DB === 'postgres')('BM25 accelerator betwe
     }
   });
 
+  it('counts no rows when the log and the generation counter account for every change since the copy', async () => {
+    const db = new Database(sqlitePath(t.config));
+    try {
+      const copy = readImpactFile(fts.impactFile)!;
+      const of = { fingerprint: copy.fingerprint, docIds: copy.index.blocks.docIds };
+      const statements: string[] = [];
+      const prepare = db.prepare.bind(db);
+      db.prepare = ((sql: string) => (statements.push(sql), prepare(sql))) as typeof db.prepare;
+      const counts = () => statements.filter((sql) => sql.includes('count(*)')).length;
+      /** What the difference must mark: the copy's rows no longer in the database. */
+      const gone = () => {
+        const live = new Set(db.prepare(`SELECT id FROM snippets`).pluck().all() as number[]);
+        return [...of.docIds].map((id) => (live.has(id) ? 0 : 1));
+      };
+      const a = await addArticle(t.db, articles(9, 1, 'a')[0]!);
+      const first = readLiveDelta(db, of, FTS_TOKENIZER)!;
+      expect([...first.added.docIds]).toEqual(a.snippetIds);
+      // An article added and removed before any difference read it, one of the rows added since, and one of the copy's.
+      const b = await addArticle(t.db, articles(10, 1, 'b')[0]!);
+      await t.db.$executeRawUnsafe(`DELETE FROM snippets WHERE article_id = ?`, b.articleId);
+      await t.db.$executeRawUnsafe(`DELETE FROM snippets WHERE id IN (?, ?)`, a.snippetIds[0]!, of.docIds[3]!);
+      const c = await addArticle(t.db, articles(11, 1, 'c')[0]!);
+      const second = readLiveDelta(db, of, FTS_TOKENIZER, { since: first })!;
+      expect(counts()).toBe(0);
+      expect([...second.removed!]).toEqual(gone());
+      expect([...second.added.docIds]).toEqual([...a.snippetIds.slice(1), ...c.snippetIds]);
+      // Nothing removed since: the earlier difference's mask is carried over as it is.
+      const d = await addArticle(t.db, articles(12, 1, 'd')[0]!);
+      expect(readLiveDelta(db, of, FTS_TOKENIZER, { since: second })!.removed).toBe(second.removed);
+      expect(counts()).toBe(0);
+      // A change the log lacks (an entry let go): the counter rose by one more than it accounts for, so the rows are counted.
+      db.exec(`DELETE FROM bm25_removed WHERE rowid = ${of.docIds[3]!}`);
+      const counted = readLiveDelta(db, of, FTS_TOKENIZER, { since: first })!;
+      expect(counts()).toBeGreaterThan(0);
+      expect([...counted.removed!]).toEqual(gone());
+      expect([...counted.added.docIds]).toEqual([...a.snippetIds.slice(1), ...c.snippetIds, ...d.snippetIds]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('leaves the answer to FTS5 after an in-place update (a new epoch)', async () => {
     await addArticle(t.db, articles(7, 1, 'x')[0]!);
     await fts.search({ text: '', terms: ['study'] }, 10);
