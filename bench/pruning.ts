@@ -109,7 +109,7 @@ function bm25Checks(fts: Fts5Index, terms: readonly string[][]): { stats: Bm25St
 }
 
 /** efSearch values of an HNSW curve (a search for k = 500 keeps at least 500 candidates). */
-const EF_SEARCHES = [500, 768, 1024, 1536, 2048];
+const EF_SEARCHES = [500, 768, 1024, 1536, 2048, 3072];
 
 /** The layout's search knob and the values of its curve; null for an exact (Flat) index. */
 function curveOf(factory: string): { param: 'nprobe' | 'efSearch'; nlist: number; values: number[] } | null {
