@@ -175,10 +175,11 @@ export interface LiveDeltaOptions {
 /**
  * What changed in the live index since a copy of an earlier generation of its epoch, for
  * bm25/impact-live.ts: the rows added (rowids above the copy's last: AUTOINCREMENT never reuses one)
- * with their postings, and the copy's rows removed — found only when the live row count says some
- * were (a read of the rowids, ~0.3 s at 1M). `since`: the difference read for an earlier generation
- * of the same copy, so that only the rows added after it are tokenized (FTS5's tokenizer through a
- * temporary table, ~0.2 ms a row). Read in one read transaction. Null when the copy is of another
+ * with their postings, and the copy's rows removed — from their log when the generation counter shows
+ * it complete (removalsCounted), else found when the live row count says some were (from the log when
+ * it accounts for them, else a read of the rowids, ~0.3 s at 1M). `since`: the difference read for an
+ * earlier generation of the same copy, so that only the rows added after it are tokenized (FTS5's
+ * tokenizer through a temporary table, ~0.2 ms a row). Read in one read transaction. Null when the copy is of another
  * epoch, more than `maxAdded` rows were added, or a row cannot be represented (FTS5 answers).
  */
 export function readLiveDelta(
@@ -343,15 +344,15 @@ const DELTA_COLUMNS: ReadonlyMap<string, number> = new Map([
   ['text', 1],
 ]);
 
+/** Connections whose temporary tables for tokenizing new rows exist (made once per connection; nothing drops them). */
+const deltaTables = new WeakSet<Database.Database>();
+
 /**
  * Postings of rows (title, text) as FTS5 tokenizes them: a temporary FTS5 table with the same
  * tokenizer, read through fts5vocab. Contentless (its index is all that is read): FTS5 clears it at
  * once with 'delete-all', where a table with content deletes row by row (~4 ms for 100 rows, at
  * every difference a search reads after a write).
  */
-/** Connections whose temporary tables for tokenizing new rows exist (made once per connection; nothing drops them). */
-const deltaTables = new WeakSet<Database.Database>();
-
 function tokenizeRows(
   db: Database.Database,
   rows: readonly { id: number; title: string | null; text: string | null }[],

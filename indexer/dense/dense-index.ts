@@ -56,8 +56,9 @@ export const FAISS_NPROBE = 64;
  * recombined, so many near neighbours); IVF1024,Flat kept 0.749 in 26 ms. 1536 kept 0.963 / 0.967
  * of the exact top 10 at 1M on two builds, but the fused top 100 only 0.9507 / 0.9546 of exhaustive
  * BM25 + exact dense search: a margin of half a point over the 0.95 goal, within what one build of
- * the graph differs from the next. 2048 keeps 0.972 / 0.977 and 0.964 / 0.967 for ~1–2 ms more at
- * p50 (the walk alone at 1M, 2026-12-01: 15.8 → 17.0 ms; docs/benchmarks.md). Picked by the efSearch
+ * the graph differs from the next. 2048 keeps 0.972 / 0.977 and 0.964 / 0.967; the walk alone at 1M
+ * read 15.8 → 17.0 and 18.0 → 25.1 ms at p50 in two runs, the dense stage of a hybrid search ~2 ms
+ * more (2026-12-01, docs/benchmarks.md). Picked by the efSearch
  * curve `npm run bench:search` prints (bench/pruning.ts) and bench/faiss-types.ts.
  */
 export const DENSE_EF_SEARCH = 2048;
