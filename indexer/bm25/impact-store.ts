@@ -1,8 +1,10 @@
 /**
  * The SQLite side of the BM25 accelerator (bm25/impact.ts): reading FTS5's postings, the
  * fingerprint that says whether a saved copy still matches the FTS5 index, the query tokenizer and
- * the file format. Only FTS5's public interfaces are read — the fts5vocab 'instance' table and
- * the FTS5 table's own rowids — never its private %_data / %_docsize records.
+ * the file format. The postings are read through FTS5's public interfaces only — the fts5vocab
+ * 'instance' table and the FTS5 table's own rowids — never its private %_data records; the live
+ * difference (readLiveDelta) finds new rowids in the %_docsize table, one row per document, because
+ * a rowid range over an external-content FTS5 table scans every row.
  *
  * Freshness is checked, not trusted: the fingerprint is the table `bm25_generation` (a random epoch
  * and a counter that every write to the FTS5 index bumps in the same transaction: triggers on
