@@ -27,6 +27,14 @@ describe('one story, once', () => {
     expect(wordHashes('Hello  World\n')).toEqual(wordHashes('hello world'));
   });
 
+  it('reads words case-folded and split at spaces, tabs, line breaks and no-break spaces only', () => {
+    expect(wordHashes('ÉCOLE Über')).toEqual(wordHashes('école über'));
+    expect(wordHashes('a b\tc\nd\re\u00a0f')).toHaveLength(6);
+    // Punctuation and other separators stay in the word, as they always did.
+    expect(wordHashes('a,b a\u2028b a-b')).toHaveLength(3);
+    expect(wordHashes('a,b')).not.toEqual(wordHashes('a b'));
+  });
+
   it('shingles a text in one pass as word hashes then shingles do', () => {
     const texts = [
       PS2,
