@@ -4,10 +4,11 @@
  * - BM25: the accelerator's pruned top k (RETRIEVE_K) against its exhaustive scorer, on claims
  *   through the product's query analysis: how many lists are identical (rows, scores, order), the
  *   recall@100, and the latency of each alone;
- * - hybrid: the fused top 100 (pruned BM25 + FAISS at the serving nprobe) against the fused top 100
- *   of exhaustive BM25 + exact dense search (every IVF list): recall@100;
- * - FAISS: for each nprobe, latency of a top-K search, recall@10/@100 against exact search and the
- *   hybrid recall@100 it gives — the curve FAISS_NPROBE (indexer/dense/dense-index.ts) is picked by;
+ * - hybrid: the fused top 100 (pruned BM25 + the dense index at its serving setting) against the fused
+ *   top 100 of exhaustive BM25 + exact dense search: recall@100;
+ * - dense: for each value of the index's knob (efSearch of an HNSW graph, nprobe of an IVF index),
+ *   latency of a top-K search, recall@10/@100 against exact search and the hybrid recall@100 it
+ *   gives — the curve DENSE_EF_SEARCH / FAISS_NPROBE (indexer/dense/dense-index.ts) are picked by;
  * - memory: RSS after opening the indexes, and the accelerator's bytes beside the flat arrays it
  *   replaced (8 bytes a posting, plus 8 a row).
  */

@@ -18,6 +18,39 @@ export interface RuntimeOptions {
   provider: 'cpu' | 'cuda';
 }
 
+/**
+ * Whether a CPU whose /proc/cpuinfo reads `cpuinfo` computes onnxruntime's fast int8 product exactly:
+ * VNNI (`avx512_vnni`, or `avx_vnni` on CPUs without AVX-512) adds u8 × s8 products in 32 bits.
+ */
+export function hasVnni(cpuinfo: string): boolean {
+  const flags = new Set(/^flags\s*:(.*)$/m.exec(cpuinfo)?.[1]?.trim().split(/\s+/) ?? []);
+  return flags.has('avx512_vnni') || flags.has('avx_vnni');
+}
+
+let exactInt8: boolean | undefined;
+
+/**
+ * Whether sessions must ask for the exact int8 product (x64quantprecision). On x86 CPUs without VNNI
+ * (AVX2 only: AMD Zen 3, Xeons before Cascade Lake) onnxruntime's fast u8 × s8 product adds pairs of
+ * products in 16 bits and saturates, so our int8 models scored differently there than where they were
+ * exported and evaluated (a reranker logit off by 0.10, the verdict pins' refutes precision 0.8615 →
+ * 0.8507 on an AMD EPYC Zen 3). With VNNI the fast product is already exact, and asking for the u8 × u8
+ * one there made the reranker and the NLI model 2–3 times slower for the same outputs (a Xeon with
+ * VNNI and AMX, 2026-12-01). Where the CPU cannot be read (not Linux), the exact product is asked for.
+ */
+export function exactInt8Needed(): boolean {
+  if (exactInt8 === undefined) {
+    let cpuinfo = '';
+    try {
+      cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
+    } catch {
+      // not Linux: keep the exact product
+    }
+    exactInt8 = !hasVnni(cpuinfo);
+  }
+  return exactInt8;
+}
+
 export function sessionOptions(opts: RuntimeOptions): ort.InferenceSession.SessionOptions {
   const providers: ort.InferenceSession.ExecutionProviderConfig[] = opts.provider === 'cuda' ? [{ name: 'cuda', deviceId: 0 }, 'cpu'] : ['cpu'];
   return {
@@ -27,12 +60,13 @@ export function sessionOptions(opts: RuntimeOptions): ort.InferenceSession.Sessi
     // onnxruntime's pool threads spin after each run waiting for the next (35 ms of CPU in the 100 ms
     // after a reranker batch here): on two cores that took the search's own BM25 and dense threads'
     // time. Not spinning costs the model nothing measurable (797 vs 787 ms a batch of 30 × 256).
-    // x64quantprecision: on x86 CPUs without VNNI (AVX2 only: AMD Zen 3, older Xeons) onnxruntime's fast
-    // int8 matrix product (u8 × s8) adds pairs of products in 16 bits and saturates, so our int8 models
-    // scored differently there than where they were exported and evaluated (a reranker logit off by
-    // 0.10, the verdict pins' refutes precision 0.8615 → 0.8507 on an AMD EPYC Zen 3). This asks for
-    // the exact u8 × u8 product on those CPUs; with VNNI it changes nothing.
-    extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' }, x64quantprecision: '1' } },
+    extra: {
+      session: {
+        intra_op: { allow_spinning: '0' },
+        inter_op: { allow_spinning: '0' },
+        ...(exactInt8Needed() ? { x64quantprecision: '1' } : {}),
+      },
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../paths';
 import { CrossEncoder } from './cross-encoder';
 import { readModelFolder } from './folder';
+import { feedsFor, sessionOptions, ThreadSession } from './ort-session';
 import { NliClassifier, type NliProbs } from './nli';
 
 const dir = (name: string) => path.join(projectRoot(), 'models', name);
@@ -70,6 +71,29 @@ describe('models/quin-reranker in onnxruntime-node gives what it gave in PyTorch
       expect(Math.abs(got[i]! - c.int8)).toBeLessThan(CROSS_CPU_LOGIT);
       expect(Math.abs(got[i]! - c.torch)).toBeLessThan(0.1 * spread);
     });
+  });
+});
+
+describe('the int8 product the sessions ask for', () => {
+  // Where the CPU has VNNI the sessions use onnxruntime's fast int8 product, which is exact there;
+  // elsewhere they ask for the exact one (ort-session.ts). Either way a batch reads as the exact
+  // product reads it, to the bit: checked on the reranker's parity pairs, eight rows a call.
+  it('gives the exact product’s outputs', async () => {
+    const folder = readModelFolder(dir('quin-reranker'));
+    const ce = await CrossEncoder.load(dir('quin-reranker'));
+    opened.push(ce);
+    const cases = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'quin-reranker-parity.json'), 'utf8')) as { query: string; passage: string }[];
+    const served = sessionOptions({ provider: 'cpu', threads: 0 }) as { extra: { session: Record<string, unknown> } };
+    const exact = await ThreadSession.open(folder.onnxPath, { ...served, extra: { session: { ...served.extra.session, x64quantprecision: '1' } } });
+    try {
+      for (let i = 0; i < cases.length; i += 8) {
+        const enc = ce.model.tokenizer.pad(cases.slice(i, i + 8).map((c) => ce.model.tokenizer.encodeOne(c.query, c.passage, ce.model.maxLength)));
+        const [a, b] = await Promise.all([ce.model.session.run(feedsFor(ce.model.session, enc)), exact.run(feedsFor(exact, enc))]);
+        expect(Array.from(a.logits!.data as Float32Array)).toEqual(Array.from(b.logits!.data as Float32Array));
+      }
+    } finally {
+      await exact.release();
+    }
   });
 });
 

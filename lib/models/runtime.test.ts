@@ -13,7 +13,7 @@ import { readModelFolder } from './folder';
 import { projectRoot } from '../paths';
 import { NliClassifier, nliLabelIndex } from './nli';
 import { softmax } from './pooling';
-import { sessionOptions } from './ort-session';
+import { hasVnni, sessionOptions } from './ort-session';
 
 const FIX = path.join(__dirname, 'fixtures');
 const expected = JSON.parse(fs.readFileSync(path.join(FIX, 'expected.json'), 'utf8')) as {
@@ -113,11 +113,31 @@ describe('onnxruntime roles', () => {
   it('builds provider and thread options from config; cuda falls back to cpu in the provider list', async () => {
     expect(sessionOptions({ provider: 'cpu', threads: 0 }).executionProviders).toEqual(['cpu']);
     expect(sessionOptions({ provider: 'cuda', threads: 2 })).toMatchObject({ executionProviders: [{ name: 'cuda', deviceId: 0 }, 'cpu'], intraOpNumThreads: 2 });
-    // The exact int8 product on x86 CPUs without VNNI (own-models.test.ts says why).
-    expect(sessionOptions({ provider: 'cpu', threads: 0 }).extra).toMatchObject({ session: { x64quantprecision: '1' } });
+    // The exact int8 product on x86 CPUs without VNNI (ort-session.ts says why); with VNNI the fast one is exact.
+    const cpuinfo = fs.existsSync('/proc/cpuinfo') ? fs.readFileSync('/proc/cpuinfo', 'utf8') : '';
+    const session = (sessionOptions({ provider: 'cpu', threads: 0 }).extra as { session: Record<string, unknown> }).session;
+    expect(session.x64quantprecision).toBe(hasVnni(cpuinfo) ? undefined : '1');
     // This machine has no CUDA provider library: the failure must be a clear MODEL_UNAVAILABLE.
     if (!fs.existsSync(path.join(path.dirname(require.resolve('onnxruntime-node')), '..', 'bin', 'napi-v6', 'linux', 'x64', 'libonnxruntime_providers_cuda.so'))) {
       await expect(CrossEncoder.load(path.join(FIX, 'tiny-cross-encoder'), { provider: 'cuda' })).rejects.toThrow(/QUIN_ORT_PROVIDER=cpu/);
     }
+  });
+});
+
+describe('hasVnni', () => {
+  // The flags lines of /proc/cpuinfo on three CPUs (shortened): an AMD EPYC Zen 3 (AVX2 only), a
+  // Xeon of the Sapphire Rapids kind (AVX-512 VNNI and AMX), an Alder Lake core (AVX-VNNI without AVX-512).
+  const zen3 = 'processor\t: 0\nflags\t\t: fpu vme sse4_2 avx f16c avx2 bmi2 sha_ni vaes vpclmulqdq\nbugs\t\t: sysret_ss_attrs\n';
+  const sapphire = 'processor\t: 0\nflags\t\t: fpu avx2 avx512f avx512bw avx512_vnni avx512_bf16 amx_bf16 amx_tile amx_int8\n';
+  const alderLake = 'flags\t\t: fpu avx2 avx_vnni sha_ni\n';
+
+  it('reads VNNI from the flags line only', () => {
+    expect(hasVnni(zen3)).toBe(false);
+    expect(hasVnni(sapphire)).toBe(true);
+    expect(hasVnni(alderLake)).toBe(true);
+    // Not a flag: a word in another line, or a flag that only starts like one.
+    expect(hasVnni('model name\t: avx512_vnni lookalike\nflags\t\t: avx2\n')).toBe(false);
+    expect(hasVnni('flags\t\t: avx512_vnnix avx2\n')).toBe(false);
+    expect(hasVnni('')).toBe(false);
   });
 });
