@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { F16_VALUES, F16Rows, int8Codes, toF16 } from './f16-rows';
+import { F16_VALUES, F16Rows, freshBest, FRESH_ROWS, int8Codes, toF16, unitRows } from './f16-rows';
 import { errorCode as code, randomUnitVectors as random } from './test-vectors';
 
 let dir: string | undefined;
@@ -64,11 +64,26 @@ describe('f16 rows', () => {
     expect(code(() => F16Rows.open(file, 4, 1))).toBe('INDEX_CORRUPT');
     fs.writeFileSync(file, Buffer.alloc(16));
     expect(code(() => F16Rows.open(file, 4, 3))).toBe('INDEX_CORRUPT');
-    const two = F16Rows.open(file, 4, 2);
-    // Cut short after it was opened: said, not read as zeros.
+    // Cut short after it was opened: said, not read as zeros. The newest FRESH_ROWS rows were read
+    // whole when it was opened (every search scores them) and still answer.
+    fs.writeFileSync(file, Buffer.alloc((FRESH_ROWS + 2) * 8, 0x3c));
+    const rows = F16Rows.open(file, 4, FRESH_ROWS + 2);
     fs.truncateSync(file, 8);
-    expect(code(() => two.cosines(Float32Array.of(1, 0, 0, 0), [1]))).toBe('INDEX_CORRUPT');
-    two.close();
+    expect(code(() => rows.cosines(Float32Array.of(1, 0, 0, 0), [1]))).toBe('INDEX_CORRUPT');
+    expect(rows.cosines(Float32Array.of(1, 0, 0, 0), [2, FRESH_ROWS + 1])).toEqual([0.5, 0.5]);
+    rows.close();
+  });
+
+  it("scores the newest rows whole and keeps those that reach the walk's k-th best", () => {
+    const rows = [Float32Array.of(1, 0), Float32Array.of(0, 2), Float32Array.of(3, 3)];
+    const unit = unitRows(Uint16Array.from(rows.flatMap((r) => [...r].map(toF16))), F16_VALUES, 2);
+    expect([...unit].map((x) => +x.toFixed(4))).toEqual([1, 0, 0, 1, 0.7071, 0.7071]);
+    // Rows at positions 10, 11, 12; the walk's scores 0.9, 0.5: the k-th best is the floor.
+    const q = Float32Array.of(2, 0);
+    expect(freshBest(q, unit, 10, [0.9, 0.5], 2)).toEqual({ labels: [10, 12], scores: [1, expect.closeTo(0.7071, 4)] });
+    expect(freshBest(q, unit, 10, [0.9, 0.5], 1).labels).toEqual([10]);
+    // Fewer walk candidates than k: every fresh row counts.
+    expect(freshBest(q, unit, 10, [0.9], 2).labels).toEqual([10, 11, 12]);
   });
 
   it('codes each vector in int8 scaled to its own largest component', () => {

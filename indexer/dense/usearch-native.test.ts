@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GuardedIndex } from './faiss-native';
+import { FRESH_ROWS } from './f16-rows';
 import { UsearchIndex } from './usearch-native';
 import { stopSearchThread } from './usearch-thread';
 import { loopGaps } from '../../testing/event-loop';
@@ -162,6 +163,40 @@ describe('USearch HNSW layout', () => {
     served.close();
     expect((await pending).labels[0]).toBe(99);
     writable.close();
+  });
+
+  it('scores its newest rows exactly beside the walk: what was just added is found whatever the graph did with it', async () => {
+    // Random vectors are the walk's hardest case, and efSearch 1 leaves it the fewest candidates (15
+    // for k = 10): it misses much of the exact top 10. The newest FRESH_ROWS rows are scored whole.
+    const n = FRESH_ROWS + 1000;
+    const { xs, file } = written(n, 64, 'usearch:HNSW16,i8+f16', 41);
+    const served = readVectorIndex(file, 64, 'usearch:HNSW16,i8+f16');
+    expect(served.setSearchParam('efSearch', 1)).toBe(true);
+    const exact = GuardedIndex.create(64, 'Flat');
+    exact.add(xs);
+    let fresh = 0;
+    let old = 0;
+    let oldFound = 0;
+    for (const q of random(40, 64, 43)) {
+      const want = exact.search(q, 10);
+      for (const got of [served.search(q, 10), await served.searchAsync(q, 10)]) {
+        want.labels.forEach((l) => {
+          if (l >= n - FRESH_ROWS) {
+            fresh++;
+            expect(got.labels).toContain(l);
+          } else {
+            old++;
+            if (got.labels.includes(l)) oldFound++;
+          }
+        });
+      }
+    }
+    // Both kinds were asked for, and the older rows, left to the walk, were missed often enough that the
+    // newest would have been too.
+    expect(fresh).toBeGreaterThan(100);
+    expect(old).toBeGreaterThan(50);
+    expect(oldFound / old).toBeLessThan(0.9);
+    served.close();
   });
 
   it('answers from a checkpoint whose files the indexer removed, as a reader does while the next one loads', async () => {

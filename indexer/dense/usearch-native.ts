@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import { createError } from '../../lib/errors';
 import { createLogger } from '../../lib/log';
 import { checkVectors, packRows, writeIndexFile, type SearchOut } from './faiss-native';
-import { bestOf, F16_SUFFIX, F16Rows, int8Codes } from './f16-rows';
+import { bestOf, F16_SUFFIX, F16Rows, freshBest, int8Codes } from './f16-rows';
 import { ThreadView, type UsearchConfig } from './usearch-thread';
 
 const log = createLogger('dense');
@@ -254,10 +254,18 @@ export class UsearchIndex {
     return this.rows ? int8Codes([query], this.dim) : query;
   }
 
-  /** The graph's hits as labels and cosines: an `i8+f16` index's scored again with its f16 vectors and reordered. */
+  /**
+   * The graph's hits as labels and cosines: an `i8+f16` index's, with its newest FRESH_ROWS positions
+   * (f16-rows.ts says why), scored again with the f16 vectors and reordered.
+   */
   private hits(query: Float32Array, r: { keys: BigUint64Array; distances: Float32Array }, k: number): SearchOut {
     const out = toSearchOut(r);
-    return this.rows ? bestOf(out.labels, this.rows.cosines(query, out.labels), k) : out;
+    if (!this.rows) return out;
+    const { from, unit } = this.rows.fresh();
+    const walk = out.labels.filter((l) => l < from);
+    const scores = this.rows.cosines(query, walk);
+    const fresh = freshBest(query, unit, from, scores, k);
+    return bestOf([...walk, ...fresh.labels], [...scores, ...fresh.scores], k);
   }
 
   /** How many the graph is asked for to return k: an `i8+f16` walk's list is widened so that its last places are right once scored again. */

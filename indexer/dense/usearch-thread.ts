@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { projectRoot } from '../../lib/paths';
-import { bestOf, f16Cosines, f16Table } from './f16-rows';
+import { bestOf, f16Cosines, f16Table, freshBest, FRESH_ROWS, unitRows } from './f16-rows';
 
 /** What the binding's Index constructor takes. */
 export interface UsearchConfig {
@@ -43,6 +43,8 @@ const signal = new Int32Array(workerData.signal);
 const f16Table = ${f16Table.toString()};
 const f16Cosines = ${f16Cosines.toString()};
 const bestOf = ${bestOf.toString()};
+const unitRows = ${unitRows.toString()};
+const freshBest = ${freshBest.toString()};
 const F16 = f16Table();
 const views = new Map();
 // A view's f16 rows, read a row at a time from their file (opened with the view).
@@ -57,6 +59,13 @@ function rowReader(v, dim) {
     return v.bits;
   };
 }
+// The newest count rows of a view's file as unit vectors, read once when it is opened (every search scores them).
+function freshRows(fd, rows, size, count, dim) {
+  const from = Math.max(0, size - count);
+  const bytes = Buffer.alloc((size - from) * dim * 2);
+  if (bytes.length && fs.readSync(fd, bytes, 0, bytes.length, from * dim * 2) !== bytes.length) throw new Error(rows + ' was cut short');
+  return { freshFrom: from, freshUnit: unitRows(new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2), F16, dim) };
+}
 function handle(m) {
   if (m.op === 'open') {
     const ix = new Index(m.config);
@@ -65,8 +74,10 @@ function handle(m) {
     // replaced checkpoint's files, and a reader still answering from it while the next one loads
     // reads them through what it holds (opened at the first search, it was gone: ENOENT).
     const fd = m.rows ? fs.openSync(m.rows, 'r') : null;
-    views.set(m.handle, { ix, rows: m.rows || null, fd, buf: null, bits: null });
-    return { size: ix.size() };
+    const size = ix.size();
+    const fresh = fd !== null ? freshRows(fd, m.rows, size, m.fresh || 0, m.config.dimensions) : { freshFrom: size, freshUnit: null };
+    views.set(m.handle, { ix, rows: m.rows || null, fd, buf: null, bits: null, size, ...fresh });
+    return { size };
   }
   if (m.op === 'close') {
     const v = views.get(m.handle);
@@ -78,8 +89,10 @@ function handle(m) {
   if (!v) throw new Error('no such index in the search thread: ' + m.handle);
   const r = v.ix.search(m.query, m.k, 1);
   if (m.rescore) {
-    const labels = Array.from(r.keys, Number);
-    const best = bestOf(labels, f16Cosines(rowReader(v, m.rescore.length), F16, m.rescore, labels), m.want);
+    const walk = Array.from(r.keys, Number).filter((l) => l < v.freshFrom);
+    const scores = f16Cosines(rowReader(v, m.rescore.length), F16, m.rescore, walk);
+    const fresh = freshBest(m.rescore, v.freshUnit, v.freshFrom, scores, m.want);
+    const best = bestOf(walk.concat(fresh.labels), scores.concat(fresh.scores), m.want);
     return { labels: Float64Array.from(best.labels), scores: Float64Array.from(best.scores) };
   }
   // Copies in the thread's own buffers: the binding's may not be transferable.
@@ -208,12 +221,13 @@ export class ThreadView {
 
   /**
    * Maps `file` in the thread (synchronously: the caller learns at once whether it can be read).
-   * `rows`: the f16 rows file of an `i8+f16` graph, which `searchScoredAsync` scores its walk with.
+   * `rows`: the f16 rows file of an `i8+f16` graph, which `searchScoredAsync` scores its walk and its
+   * newest FRESH_ROWS positions with (those rows read into the thread's memory here).
    */
   static open(file: string, config: UsearchConfig, rows: string | null = null): ThreadView {
     const owner = searchThread();
     const handle = nextHandle++;
-    const { size } = owner.callSync({ op: 'open', handle, file, config, rows });
+    const { size } = owner.callSync({ op: 'open', handle, file, config, rows, fresh: rows ? FRESH_ROWS : 0 });
     return new ThreadView(owner, handle, size ?? 0);
   }
 
@@ -234,8 +248,9 @@ export class ThreadView {
   }
 
   /**
-   * An `i8+f16` search whole in the thread: the walk over `probe` for `k`, its candidates scored again
-   * with the f16 rows and the best `want` kept (so the caller's thread reads no rows).
+   * An `i8+f16` search whole in the thread: the walk over `probe` for `k`, its candidates and the
+   * newest FRESH_ROWS positions scored with the f16 rows and the best `want` kept (so the caller's
+   * thread reads no rows).
    */
   async searchScoredAsync(probe: Int8Array, k: number, query: Float32Array, want: number): Promise<{ labels: number[]; scores: number[] }> {
     const r = await this.owner.call({ op: 'search', handle: this.handle, query: probe.slice(), k, rescore: query.slice(), want });
