@@ -161,9 +161,6 @@ const BLOCK_ROWS = 16_384;
 export class F16Rows {
   private fd: number | null = null;
   private fileRows = 0;
-  /** The file's newest rows (those every search scores: FRESH_ROWS), read once when it is opened. */
-  private tail = new Uint16Array(0);
-  private tailFrom = 0;
   private freshCache: { size: number; from: number; unit: Float32Array } | null = null;
   private readonly blocks: Uint16Array[] = [];
   private memRows = 0;
@@ -203,11 +200,6 @@ export class F16Rows {
     this.fd = fd;
     this.file = file;
     this.fileRows = size / (this.dim * 2);
-    this.tailFrom = Math.max(0, this.fileRows - FRESH_ROWS);
-    const tail = Buffer.alloc((this.fileRows - this.tailFrom) * this.dim * 2);
-    if (tail.length && fs.readSync(fd, tail, 0, tail.length, this.tailFrom * this.dim * 2) !== tail.length)
-      throw createError('INDEX_CORRUPT', `${file} was cut short`);
-    this.tail = new Uint16Array(tail.buffer, tail.byteOffset, tail.length / 2);
   }
 
   get size(): number {
@@ -238,8 +230,6 @@ export class F16Rows {
 
   /** Row `pos` as f16 bits (a view valid until the next call). */
   private bits(pos: number): Uint16Array {
-    if (pos >= this.tailFrom && pos < this.fileRows)
-      return this.tail.subarray((pos - this.tailFrom) * this.dim, (pos - this.tailFrom + 1) * this.dim);
     if (pos < this.fileRows) {
       const len = this.dim * 2;
       if (fs.readSync(this.fd!, this.row, 0, len, pos * len) !== len) throw createError('INDEX_CORRUPT', `${this.file} was cut short`);
